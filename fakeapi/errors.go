@@ -1,0 +1,92 @@
+package fakeapi
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Reason is a Kubernetes StatusReason.
+type Reason string
+
+// The reasons the fake apiserver returns, with their HTTP codes in Code.
+const (
+	ReasonNotFound             Reason = "NotFound"
+	ReasonAlreadyExists        Reason = "AlreadyExists"
+	ReasonConflict             Reason = "Conflict"
+	ReasonInvalid              Reason = "Invalid"
+	ReasonForbidden            Reason = "Forbidden"
+	ReasonBadRequest           Reason = "BadRequest"
+	ReasonUnsupportedMediaType Reason = "UnsupportedMediaType"
+	ReasonInternalError        Reason = "InternalError"
+	ReasonServiceUnavailable   Reason = "ServiceUnavailable"
+	ReasonTimeout              Reason = "Timeout"
+	ReasonTooManyRequests      Reason = "TooManyRequests"
+	ReasonMethodNotAllowed     Reason = "MethodNotAllowed"
+	ReasonGone                 Reason = "Gone"
+)
+
+var reasonCodes = map[Reason]int{
+	ReasonNotFound: 404, ReasonAlreadyExists: 409, ReasonConflict: 409, ReasonInvalid: 422,
+	ReasonForbidden: 403, ReasonBadRequest: 400, ReasonUnsupportedMediaType: 415,
+	ReasonInternalError: 500, ReasonServiceUnavailable: 503, ReasonTimeout: 504,
+	ReasonTooManyRequests: 429, ReasonMethodNotAllowed: 405, ReasonGone: 410,
+}
+
+// KnownReason reports whether r is a reason the fake apiserver can return.
+func KnownReason(r Reason) bool { _, ok := reasonCodes[r]; return ok }
+
+// StatusError is the one error type of the fake apiserver: a Kubernetes
+// Status with a reason, an HTTP code and a message worded as kube-apiserver
+// words it.
+type StatusError struct {
+	Reason  Reason
+	Code    int
+	Message string
+}
+
+func (e *StatusError) Error() string { return e.Message }
+
+// NewError returns a StatusError with reason r and a formatted message.
+func NewError(r Reason, format string, args ...any) *StatusError {
+	code, ok := reasonCodes[r]
+	if !ok {
+		code = 500
+	}
+	return &StatusError{Reason: r, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// NewNotFound words a 404 as the apiserver does: `pods "p" not found`.
+func NewNotFound(resource, name string) *StatusError {
+	return NewError(ReasonNotFound, "%s %q not found", resource, name)
+}
+
+// ReasonOf returns the reason of err, or "" when err is not a StatusError.
+func ReasonOf(err error) Reason {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Reason
+	}
+	return ""
+}
+
+// IsNotFound reports whether err is a 404.
+func IsNotFound(err error) bool { return ReasonOf(err) == ReasonNotFound }
+
+// IsAlreadyExists reports whether err is an AlreadyExists 409.
+func IsAlreadyExists(err error) bool { return ReasonOf(err) == ReasonAlreadyExists }
+
+// IsConflict reports whether err is a Conflict 409.
+func IsConflict(err error) bool { return ReasonOf(err) == ReasonConflict }
+
+// IsInvalid reports whether err is a 422.
+func IsInvalid(err error) bool { return ReasonOf(err) == ReasonInvalid }
+
+// IsForbidden reports whether err is a 403.
+func IsForbidden(err error) bool { return ReasonOf(err) == ReasonForbidden }
+
+// IsBadRequest reports whether err is a 400.
+func IsBadRequest(err error) bool { return ReasonOf(err) == ReasonBadRequest }
+
+// IsUnsupportedMediaType reports whether err is a 415 (a strategic merge
+// patch sent to a custom resource).
+func IsUnsupportedMediaType(err error) bool { return ReasonOf(err) == ReasonUnsupportedMediaType }

@@ -1,0 +1,3 @@
+module github.com/gcplay/gcplay
+
+go 1.26
