@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// Controller names, as a scenario's `controllers:` key lists them.
+const (
+	ControllerGC         = "garbagecollector"
+	ControllerReplicaSet = "replicaset"
+	ControllerDeployment = "deployment"
+	ControllerKubelet    = "kubelet"
+)
+
+// Queue names, as `step: {queue: ...}` and the trace name them.
+const (
+	QueueGraphChanges    = "graphChanges"
+	QueueAttemptToDelete = "attemptToDelete"
+	QueueAttemptToOrphan = "attemptToOrphan"
+)
+
+// Config describes a new world.
+type Config struct {
+	// Kinds are extra (custom) kinds to serve besides the built-in ones.
+	Kinds []fakeapi.KindInfo
+	// Controllers lists the controllers that run; nil means all that
+	// gcplay has.
+	Controllers []string
+}
+
+// Reason explains one decision: a short code, one plain sentence, the
+// GC-RULES rule and the upstream function it follows.
+type Reason struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Rule    string `json:"rule,omitempty"`
+	Func    string `json:"func,omitempty"`
+}
+
+// Enqueue records an item put on a queue by a step.
+type Enqueue struct {
+	Queue string `json:"queue"`
+	Item  string `json:"item"`
+	// After is the rate-limit delay before the item is due (0: now).
+	After time.Duration `json:"after,omitempty"`
+}
+
+// Record is what one step or user action did.
+type Record struct {
+	// Seq numbers records from 1 within a world.
+	Seq int `json:"seq"`
+	// At is the virtual time elapsed since the world started.
+	At time.Duration `json:"at"`
+	// Actor is "user", a queue name, or a controller name.
+	Actor string `json:"actor"`
+	// Item describes what was taken or done.
+	Item   string            `json:"item"`
+	Reason Reason            `json:"reason"`
+	Calls  []fakeapi.Request `json:"calls,omitempty"`
+	// Enqueued lists what the step added to queues, in order.
+	Enqueued []Enqueue `json:"enqueued,omitempty"`
+	// Changed lists the UIDs of objects and graph nodes the step changed,
+	// sorted.
+	Changed []string `json:"changed,omitempty"`
+	// Err is the error the action returned, if any.
+	Err string `json:"error,omitempty"`
+}
+
+// NodeView is a read-only copy of one uidToNode entry.
+type NodeView struct {
+	UID                string
+	APIVersion         string
+	Kind               string
+	Namespace          string
+	Name               string
+	Virtual            bool
+	BeingDeleted       bool
+	DeletingDependents bool
+	Owners             []fakeapi.OwnerReference
+	// Dependents are the UIDs of the node's dependents, sorted.
+	Dependents []string
+}
+
+// QueueItem is one entry of a queue, in order.
+type QueueItem struct {
+	Item string
+	UID  string
+	// Due is when a rate-limited item becomes ready; zero if ready now.
+	Due time.Duration
+	// Waiting is true for items still waiting for their rate-limit delay.
+	Waiting bool
+	// Failures is the item's rate-limiter failure count.
+	Failures int
+}
