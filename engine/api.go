@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -64,8 +65,17 @@ type Record struct {
 	// Changed lists the UIDs of objects and graph nodes the step changed,
 	// sorted.
 	Changed []string `json:"changed,omitempty"`
+	// Notes are the secondary decisions of the step, in order.
+	Notes []string `json:"notes,omitempty"`
 	// Err is the error the action returned, if any.
 	Err string `json:"error,omitempty"`
+}
+
+func (r *Record) note(format string, args ...any) {
+	if r == nil {
+		return
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
 }
 
 // NodeView is a read-only copy of one uidToNode entry.

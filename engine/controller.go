@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// controller is a workload controller that runs beside the collector under
+// the same scheduler (the kubelet, the ReplicaSet and Deployment
+// controllers). Like the collector it is single-threaded and steppable:
+// one step is one sync of one queued key.
+type controller interface {
+	// name is the controller's name in `controllers:` and the trace.
+	name() string
+	// observe is its informers' event handler, called synchronously for
+	// every change in storage.
+	observe(ev fakeapi.WatchEvent)
+	// promote moves delayed keys that are due at now into its queue.
+	promote(now time.Duration)
+	// ready reports whether a key is ready to sync.
+	ready() bool
+	// nextDue returns when its next delayed key becomes due.
+	nextDue() (time.Duration, bool)
+	// step syncs one key, writing what it did into rec.
+	step(rec *Record)
+	// queue returns its queue, ready keys first, then delayed ones.
+	queue() []QueueItem
+	// describeNext says what its next step will sync.
+	describeNext() string
+	// restart throws away its in-memory state and relists.
+	restart(rec *Record)
+	// clone returns an independent copy bound to e.
+	clone(e *env) controller
+}
+
+// controllerFactories builds the workload controllers by name, in the
+// scheduler's default order. Each constructor gets the world's env.
+var controllerFactories = []struct {
+	name string
+	make func(e *env) controller
+}{
+	{ControllerKubelet, newKubelet},
+}
+
+// AllControllers lists every controller gcplay has, in scheduler order.
+func AllControllers() []string {
+	out := []string{ControllerGC}
+	for _, f := range controllerFactories {
+		out = append(out, f.name)
+	}
+	return out
+}

@@ -1,0 +1,606 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// garbageCollector is kube-controller-manager's garbage collector, made
+// steppable: the graph builder (uidToNode, graphChanges, absentOwnerCache)
+// and the attemptToDelete / attemptToOrphan workers. Each call of step
+// does one unit of upstream work.
+type garbageCollector struct {
+	env             *env
+	uidToNode       map[string]*node
+	graphChanges    *workqueue[*graphEvent]
+	attemptToDelete *workqueue[*node]
+	attemptToOrphan *workqueue[*node]
+	absent          *absentOwnerCache
+	// informer is the collector's informer store: the last observed state
+	// of each object, used by the JSON merge patch fallbacks (R53).
+	informer map[informerKey]*fakeapi.Object
+}
+
+type informerKey struct{ group, kind, namespace, name string }
+
+func keyOf(apiVersion, kind, namespace, name string) informerKey {
+	g, _ := fakeapi.SplitAPIVersion(apiVersion)
+	return informerKey{g, kind, namespace, name}
+}
+
+const gcClient = ControllerGC
+
+var (
+	// errEnqueuedVirtualDelete says a virtual delete event was queued: the
+	// item is forgotten (R39).
+	errEnqueuedVirtualDelete = errors.New("enqueued virtual delete event")
+	// errNamespacedOwnerOfClusterScoped says a cluster-scoped object names a
+	// namespaced owner: never retried (R59).
+	errNamespacedOwnerOfClusterScoped = errors.New("cluster-scoped objects cannot refer to namespaced owners")
+)
+
+// restMappingError says an apiVersion/kind is not served; it is retried
+// with backoff forever (R57, R61).
+type restMappingError struct{ apiVersion, kind string }
+
+func (e *restMappingError) Error() string {
+	return fmt.Sprintf("unable to get REST mapping for %s/%s", e.apiVersion, e.kind)
+}
+
+func newGarbageCollector(e *env) *garbageCollector {
+	return &garbageCollector{
+		env:             e,
+		uidToNode:       map[string]*node{},
+		graphChanges:    newWorkqueue[*graphEvent](QueueGraphChanges),
+		attemptToDelete: newWorkqueue[*node](QueueAttemptToDelete),
+		attemptToOrphan: newWorkqueue[*node](QueueAttemptToOrphan),
+		absent:          newAbsentOwnerCache(absentOwnerCacheSize),
+		informer:        map[informerKey]*fakeapi.Object{},
+	}
+}
+
+// ignoredKind reports the resources the collector does not monitor (R23).
+func ignoredKind(o *fakeapi.Object) bool {
+	return o.Kind == "Event" && (o.APIVersion == "v1" || strings.HasPrefix(o.APIVersion, "events.k8s.io/"))
+}
+
+// observe is the informers' event handler: every add, update and delete
+// becomes a graphChanges item (R23).
+func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
+	obj := ev.Object
+	if ignoredKind(obj) {
+		return
+	}
+	k := keyOf(obj.APIVersion, obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name)
+	ge := &graphEvent{obj: obj, oldObj: ev.Old}
+	switch ev.Type {
+	case fakeapi.Added:
+		ge.eventType = addEvent
+		ge.oldObj = nil
+		g.informer[k] = obj
+	case fakeapi.Modified:
+		ge.eventType = updateEvent
+		g.informer[k] = obj
+	case fakeapi.Deleted:
+		ge.eventType = deleteEvent
+		ge.oldObj = nil
+		delete(g.informer, k)
+	}
+	g.graphChanges.Add(ge)
+}
+
+func (g *garbageCollector) touch(uid string) { g.env.touch(uid) }
+
+// enqueueVirtualDeleteEvent queues a delete event for an identity a worker
+// found absent.
+func (g *garbageCollector) enqueueVirtualDeleteEvent(id objectReference) {
+	obj := &fakeapi.Object{APIVersion: id.APIVersion, Kind: id.Kind,
+		Metadata: fakeapi.ObjectMeta{Name: id.Name, Namespace: id.Namespace, UID: id.UID}}
+	g.graphChanges.Add(&graphEvent{eventType: deleteEvent, virtual: true, obj: obj})
+}
+
+// apiResource is the REST mapping of an apiVersion/kind (R57).
+func (g *garbageCollector) apiResource(apiVersion, kind string) (fakeapi.KindInfo, error) {
+	info, ok := g.env.store.Registry().Lookup(apiVersion, kind)
+	if !ok {
+		return fakeapi.KindInfo{}, &restMappingError{apiVersion, kind}
+	}
+	return info, nil
+}
+
+func (g *garbageCollector) refFor(id objectReference) (fakeapi.Ref, error) {
+	info, err := g.apiResource(id.APIVersion, id.Kind)
+	if err != nil {
+		return fakeapi.Ref{}, err
+	}
+	ns := id.Namespace
+	if !info.Namespaced() {
+		ns = ""
+	} else if ns == "" {
+		return fakeapi.Ref{}, errNamespacedOwnerOfClusterScoped
+	}
+	return fakeapi.Ref{APIVersion: id.APIVersion, Kind: id.Kind, Namespace: ns, Name: id.Name}, nil
+}
+
+// getObject GETs the object an identity names (R41).
+func (g *garbageCollector) getObject(id objectReference) (*fakeapi.Object, error) {
+	ref, err := g.refFor(id)
+	if err != nil {
+		return nil, err
+	}
+	return g.env.store.Get(gcClient, ref)
+}
+
+func (g *garbageCollector) patchObject(id objectReference, body []byte, pt fakeapi.PatchType) (*fakeapi.Object, error) {
+	ref, err := g.refFor(id)
+	if err != nil {
+		return nil, err
+	}
+	return g.env.store.Patch(gcClient, ref, pt, body)
+}
+
+// stepAttemptToDelete takes one attemptToDelete item (R39).
+func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
+	item, ok := g.attemptToDelete.Get()
+	if !ok {
+		return
+	}
+	defer g.attemptToDelete.Done(item)
+	rec.Item = item.identity.ref()
+	if item.virtual {
+		rec.Item += " (virtual, " + item.identity.UID + ")"
+	}
+	n := item
+	if !n.isObserved() {
+		fromGraph, exists := g.uidToNode[n.identity.UID]
+		if !exists {
+			g.attemptToDelete.Forget(item)
+			rec.Reason = Reason{Code: "StaleVirtualItem", Rule: "R39", Func: "GarbageCollector.attemptToDeleteWorker",
+				Message: "this virtual node is no longer in the graph (its deletion was observed meanwhile): forgotten"}
+			return
+		}
+		if fromGraph.isObserved() {
+			g.attemptToDelete.Forget(item)
+			rec.Reason = Reason{Code: "StaleVirtualItem", Rule: "R39", Func: "GarbageCollector.attemptToDeleteWorker",
+				Message: "the real object for this uid has been observed meanwhile, so this stale virtual node is forgotten"}
+			return
+		}
+	}
+	if fromGraph, ok := g.uidToNode[n.identity.UID]; ok && (fromGraph.identity.APIVersion != n.identity.APIVersion || fromGraph.identity.Kind != n.identity.Kind) {
+		c := n.clone()
+		c.identity.APIVersion, c.identity.Kind = fromGraph.identity.APIVersion, fromGraph.identity.Kind
+		n = c
+	}
+	err := g.attemptToDeleteItem(n, rec)
+	switch {
+	case errors.Is(err, errEnqueuedVirtualDelete):
+		g.attemptToDelete.Forget(item)
+	case errors.Is(err, errNamespacedOwnerOfClusterScoped):
+		g.attemptToDelete.Forget(item)
+		if rec.Reason.Code == "" {
+			rec.Reason = Reason{Code: "NamespacedOwnerOfClusterScoped", Rule: "R59", Func: "GarbageCollector.attemptToDeleteWorker",
+				Message: fmt.Sprintf("%s is cluster-scoped but names a namespaced owner: never collected, not retried", n.identity.ref())}
+		}
+	case err != nil:
+		d := g.attemptToDelete.AddRateLimited(item, g.env.now())
+		rec.Err = err.Error()
+		var rme *restMappingError
+		if errors.As(err, &rme) {
+			rec.Reason = Reason{Code: "RESTMappingError", Rule: "R57, R61", Func: "GarbageCollector.attemptToDeleteWorker",
+				Message: fmt.Sprintf("%s is not served, so the owner cannot be looked up: retried in %s, never deleted", rme.apiVersion+"/"+rme.kind, d)}
+		} else {
+			msg := fmt.Sprintf("error: %v: requeued with backoff %s", err, d)
+			if rec.Reason.Code != "" {
+				msg = rec.Reason.Message + "; " + msg
+			}
+			rec.Reason = Reason{Code: "Requeued", Rule: "R39, R65", Func: "GarbageCollector.attemptToDeleteWorker", Message: msg}
+		}
+	case !item.isObserved():
+		d := g.attemptToDelete.AddRateLimited(item, g.env.now())
+		rec.Reason.Message += fmt.Sprintf("; still virtual (not yet observed by an informer): polled again in %s", d)
+		if rec.Reason.Rule == "" {
+			rec.Reason.Rule = "R39"
+		}
+	default:
+		g.attemptToDelete.Forget(item)
+	}
+}
+
+// attemptToDeleteItem decides the fate of one object (R40-R46).
+func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
+	if item.beingDeleted && !item.deletingDependents {
+		rec.Reason = Reason{Code: "AlreadyTerminating", Rule: "R40", Func: "GarbageCollector.attemptToDeleteItem",
+			Message: fmt.Sprintf("%s is already being deleted (and not waiting for dependents): nothing to do until it is gone", item.identity.ref())}
+		return nil
+	}
+	latest, err := g.getObject(item.identity)
+	switch {
+	case fakeapi.IsNotFound(err):
+		g.enqueueVirtualDeleteEvent(item.identity)
+		rec.Reason = Reason{Code: "NotFoundVirtualDelete", Rule: "R41", Func: "GarbageCollector.attemptToDeleteItem",
+			Message: fmt.Sprintf("%s does not exist: a virtual delete event is queued to graphChanges", item.identity.ref())}
+		return errEnqueuedVirtualDelete
+	case err != nil:
+		return err
+	}
+	if latest.Metadata.UID != item.identity.UID {
+		g.enqueueVirtualDeleteEvent(item.identity)
+		rec.Reason = Reason{Code: "UIDMismatchVirtualDelete", Rule: "R41", Func: "GarbageCollector.attemptToDeleteItem",
+			Message: fmt.Sprintf("%s exists with uid %s, not %s (the name was reused): a virtual delete event is queued", item.identity.ref(), latest.Metadata.UID, item.identity.UID)}
+		return errEnqueuedVirtualDelete
+	}
+	if item.deletingDependents {
+		return g.processDeletingDependentsItem(item, rec)
+	}
+	refs := latest.Metadata.OwnerReferences
+	if len(refs) == 0 {
+		rec.Reason = Reason{Code: "NoOwners", Rule: "R42", Func: "GarbageCollector.attemptToDeleteItem",
+			Message: fmt.Sprintf("%s has no ownerReferences: nothing to collect", item.identity.ref())}
+		return nil
+	}
+	solid, dangling, waiting, err := g.classifyReferences(item, refs)
+	if err != nil {
+		return err
+	}
+	cls := classPhrase(solid, dangling, waiting)
+	switch {
+	case len(solid) != 0:
+		if len(dangling) == 0 && len(waiting) == 0 {
+			rec.Reason = Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem",
+				Message: fmt.Sprintf("%s: kept, it has an owner that exists", cls)}
+			return nil
+		}
+		uids := append(refUIDs(dangling), refUIDs(waiting)...)
+		rec.Reason = Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem",
+			Message: fmt.Sprintf("%s: kept, it has an owner that exists; the references to its absent or deleting owners are patched away", cls)}
+		_, err := g.patch(item, deleteOwnerRefPatch(item.identity.UID, uids), func(n *node) ([]byte, error) {
+			return g.deleteOwnerRefJSONMergePatch(n, uids...)
+		})
+		return err
+	case len(waiting) != 0 && len(item.dependents) != 0:
+		msg := fmt.Sprintf("%s; it has dependents of its own: deleted with Foreground", cls)
+		for _, dep := range item.getDependents() {
+			if dep.deletingDependents {
+				msg = fmt.Sprintf("%s; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", cls, dep.identity.ref())
+				if _, err := g.patch(item, unblockOwnerRefsPatch(item), g.unblockOwnerReferencesJSONMergePatch); err != nil {
+					rec.Reason = Reason{Code: "CycleBreaker", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}
+					return err
+				}
+				break
+			}
+		}
+		rec.Reason = Reason{Code: "DeleteForeground", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}
+		return g.deleteItem(item, latest, fakeapi.DeletePropagationForeground, rec)
+	default:
+		policy := fakeapi.DeletePropagationBackground
+		why := "no GC finalizer on it: Background"
+		switch {
+		case hasOrphanFinalizer(latest):
+			policy, why = fakeapi.DeletePropagationOrphan, "it already has the orphan finalizer, which is honoured: Orphan"
+		case hasDeleteDependentsFinalizer(latest):
+			policy, why = fakeapi.DeletePropagationForeground, "it already has the foregroundDeletion finalizer, which is honoured: Foreground"
+		}
+		rec.Reason = Reason{Code: "Delete" + string(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem",
+			Message: fmt.Sprintf("%s: no owner exists any more, so it is garbage; deleted with %s", cls, why)}
+		return g.deleteItem(item, latest, policy, rec)
+	}
+}
+
+func (g *garbageCollector) deleteItem(item *node, latest *fakeapi.Object, policy fakeapi.DeletionPropagation, rec *Record) error {
+	err := g.deleteObject(item.identity, latest.Metadata.ResourceVersion, latest.Metadata.OwnerReferences, policy)
+	if fakeapi.IsNotFound(err) {
+		g.enqueueVirtualDeleteEvent(item.identity)
+		rec.note("the DELETE found nothing: a virtual delete event is queued")
+		return errEnqueuedVirtualDelete
+	}
+	return err
+}
+
+// classifyReferences sorts the live owner references into solid, dangling
+// and waitingForDependentsDeletion (R43).
+func (g *garbageCollector) classifyReferences(item *node, refs []fakeapi.OwnerReference) (solid, dangling, waiting []fakeapi.OwnerReference, err error) {
+	for _, r := range refs {
+		isDangling, owner, err := g.isDangling(r, item)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		switch {
+		case isDangling:
+			dangling = append(dangling, r)
+		case beingDeleted(owner) && hasDeleteDependentsFinalizer(owner):
+			waiting = append(waiting, r)
+		default:
+			solid = append(solid, r)
+		}
+	}
+	return solid, dangling, waiting, nil
+}
+
+// isDangling checks whether an owner reference names an absent object: the
+// absent cache first, then a live GET by name in the dependent's namespace
+// (R38, R45).
+func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (bool, *fakeapi.Object, error) {
+	key := coordinates(r)
+	if g.absent.Has(key) {
+		g.env.rec.note("owner %s is in absentOwnerCache (cluster-scoped key): dangling, no lookup", key.ref())
+		return true, nil, nil
+	}
+	key.Namespace = item.identity.Namespace
+	if g.absent.Has(key) {
+		g.env.rec.note("owner %s is in absentOwnerCache: dangling, no lookup", key.ref())
+		return true, nil, nil
+	}
+	info, err := g.apiResource(r.APIVersion, r.Kind)
+	if err != nil {
+		return false, nil, err
+	}
+	if !info.Namespaced() {
+		key.Namespace = ""
+	}
+	if item.identity.Namespace == "" && info.Namespaced() {
+		return false, nil, errNamespacedOwnerOfClusterScoped
+	}
+	ns := ""
+	if info.Namespaced() {
+		ns = item.identity.Namespace
+	}
+	owner, err := g.env.store.Get(gcClient, fakeapi.Ref{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: ns, Name: r.Name})
+	switch {
+	case fakeapi.IsNotFound(err):
+		g.absent.Add(key)
+		return true, nil, nil
+	case err != nil:
+		return false, nil, err
+	}
+	if owner.Metadata.UID != r.UID {
+		g.absent.Add(key)
+		g.env.rec.note("%s exists, but with uid %s, not %s: that owner is gone", key.ref(), owner.Metadata.UID, r.UID)
+		return true, nil, nil
+	}
+	return false, owner, nil
+}
+
+// processDeletingDependentsItem removes foregroundDeletion once no blocking
+// dependent is left in the graph (R47).
+func (g *garbageCollector) processDeletingDependentsItem(item *node, rec *Record) error {
+	blocking := item.blockingDependents()
+	if len(blocking) == 0 {
+		rec.Reason = Reason{Code: "RemoveForegroundFinalizer", Rule: "R47", Func: "GarbageCollector.processDeletingDependentsItem",
+			Message: fmt.Sprintf("%s is deleting dependents and none that blocks it is left: the foregroundDeletion finalizer is removed", item.identity.ref())}
+		return g.removeFinalizer(item, fakeapi.FinalizerDeleteDependents)
+	}
+	var names []string
+	for _, dep := range blocking {
+		names = append(names, dep.identity.ref())
+		if !dep.deletingDependents {
+			g.attemptToDelete.Add(dep)
+		}
+	}
+	rec.Reason = Reason{Code: "WaitingForDependents", Rule: "R47", Func: "GarbageCollector.processDeletingDependentsItem",
+		Message: fmt.Sprintf("%s waits: %d blocking dependent(s) still exist (%s); those not deleting dependents themselves are queued", item.identity.ref(), len(blocking), summarize(names, 3))}
+	return nil
+}
+
+// removeFinalizer removes one finalizer with GET and a JSON merge patch
+// carrying the resourceVersion, retried up to four times on conflict (R56).
+func (g *garbageCollector) removeFinalizer(owner *node, finalizer string) error {
+	const steps = 4
+	var err error
+	for attempt := 0; attempt < steps; attempt++ {
+		var obj *fakeapi.Object
+		obj, err = g.getObject(owner.identity)
+		if fakeapi.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("cannot finalize owner %s, because cannot get it: %v. The garbage collector will retry later", owner.identity, err)
+		}
+		if !obj.Metadata.HasFinalizer(finalizer) {
+			g.env.rec.note("finalizer %s is already gone from %s", finalizer, owner.identity.ref())
+			return nil
+		}
+		remaining := slices.DeleteFunc(slices.Clone(obj.Metadata.Finalizers), func(f string) bool { return f == finalizer })
+		body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"resourceVersion": obj.Metadata.ResourceVersion, "finalizers": remaining}})
+		_, err = g.patchObject(owner.identity, body, fakeapi.MergePatch)
+		if !fakeapi.IsConflict(err) {
+			return err
+		}
+	}
+	return fmt.Errorf("updateMaxRetries(%d) has reached. The garbage collector will retry later for owner %v", steps, owner.identity)
+}
+
+// deleteObject DELETEs an item with uid and resourceVersion preconditions,
+// retrying once without the resourceVersion when the conflict came from a
+// change that left the ownerReferences alone (R44, R46).
+func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []fakeapi.OwnerReference, policy fakeapi.DeletionPropagation) error {
+	ref, err := g.refFor(id)
+	if err != nil {
+		return err
+	}
+	uid := id.UID
+	pre := &fakeapi.Preconditions{UID: &uid}
+	if rv != "" {
+		pre.ResourceVersion = &rv
+	}
+	opts := &fakeapi.DeleteOptions{Preconditions: pre, PropagationPolicy: &policy}
+	_, err = g.env.store.Delete(gcClient, ref, opts)
+	if fakeapi.IsConflict(err) && rv != "" {
+		live, liveErr := g.env.store.Get(gcClient, ref)
+		if fakeapi.IsNotFound(liveErr) {
+			return liveErr
+		}
+		if liveErr == nil && live.Metadata.UID == id.UID && live.Metadata.ResourceVersion != rv && refsEqual(live.Metadata.OwnerReferences, owners) {
+			g.env.rec.note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")
+			opts.Preconditions = &fakeapi.Preconditions{UID: &uid}
+			_, err = g.env.store.Delete(gcClient, ref, opts)
+		}
+	}
+	return err
+}
+
+func refsEqual(a, b []fakeapi.OwnerReference) bool {
+	return slices.EqualFunc(a, b, func(x, y fakeapi.OwnerReference) bool { return x.Equal(y) })
+}
+
+// patch sends a strategic merge patch, falling back to a JSON merge patch
+// when the kind does not support it (R53).
+func (g *garbageCollector) patch(item *node, smp []byte, jmp func(*node) ([]byte, error)) (*fakeapi.Object, error) {
+	out, err := g.patchObject(item.identity, smp, fakeapi.StrategicMergePatch)
+	if err == nil || !fakeapi.IsUnsupportedMediaType(err) {
+		return out, err
+	}
+	body, err := jmp(item)
+	if err != nil {
+		return nil, err
+	}
+	return g.patchObject(item.identity, body, fakeapi.MergePatch)
+}
+
+// deleteOwnerRefPatch is the strategic merge patch that deletes owner
+// references by uid and carries the dependent's uid (R54).
+func deleteOwnerRefPatch(dependentUID string, ownerUIDs []string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"metadata":{"ownerReferences":[`)
+	for i, u := range ownerUIDs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"$patch":"delete","uid":%q}`, u)
+	}
+	fmt.Fprintf(&b, `],"uid":%q}}`, dependentUID)
+	return []byte(b.String())
+}
+
+type patchMeta struct {
+	ResourceVersion string                   `json:"resourceVersion"`
+	OwnerReferences []fakeapi.OwnerReference `json:"ownerReferences"`
+}
+
+// unblockOwnerRefsPatch sets blockOwnerDeletion=false on the node's
+// blocking references, merged by uid (R55).
+func unblockOwnerRefsPatch(n *node) []byte {
+	var refs []fakeapi.OwnerReference
+	for _, o := range n.owners {
+		if o.Blocks() {
+			c := o.DeepCopy()
+			c.BlockOwnerDeletion = fakeapi.Bool(false)
+			refs = append(refs, c)
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"ownerReferences": refs, "uid": n.identity.UID}})
+	return body
+}
+
+// getMetadata reads an object from the informer store, or live when it is
+// not cached.
+func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, error) {
+	if o, ok := g.informer[keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)]; ok {
+		return o, nil
+	}
+	return g.getObject(id)
+}
+
+func (g *garbageCollector) deleteOwnerRefJSONMergePatch(n *node, ownerUIDs ...string) ([]byte, error) {
+	obj, err := g.getMetadata(n.identity)
+	if err != nil {
+		return nil, err
+	}
+	m := patchMeta{ResourceVersion: obj.Metadata.ResourceVersion}
+	for _, r := range obj.Metadata.OwnerReferences {
+		if !slices.Contains(ownerUIDs, r.UID) {
+			m.OwnerReferences = append(m.OwnerReferences, r)
+		}
+	}
+	return json.Marshal(map[string]any{"metadata": m})
+}
+
+// unblockOwnerReferencesJSONMergePatch sets blockOwnerDeletion=false on
+// every reference, not only the blocking ones (an upstream quirk, R53).
+func (g *garbageCollector) unblockOwnerReferencesJSONMergePatch(n *node) ([]byte, error) {
+	obj, err := g.getMetadata(n.identity)
+	if err != nil {
+		return nil, err
+	}
+	m := patchMeta{ResourceVersion: obj.Metadata.ResourceVersion}
+	for _, o := range n.owners {
+		c := o.DeepCopy()
+		c.BlockOwnerDeletion = fakeapi.Bool(false)
+		m.OwnerReferences = append(m.OwnerReferences, c)
+	}
+	return json.Marshal(map[string]any{"metadata": m})
+}
+
+// stepAttemptToOrphan takes one attemptToOrphan item (R50).
+func (g *garbageCollector) stepAttemptToOrphan(rec *Record) {
+	owner, ok := g.attemptToOrphan.Get()
+	if !ok {
+		return
+	}
+	defer g.attemptToOrphan.Done(owner)
+	rec.Item = owner.identity.ref()
+	deps := owner.getDependents()
+	var failed []string
+	for _, dep := range deps {
+		_, err := g.patch(dep, deleteOwnerRefPatch(dep.identity.UID, []string{owner.identity.UID}), func(n *node) ([]byte, error) {
+			return g.deleteOwnerRefJSONMergePatch(n, owner.identity.UID)
+		})
+		if err != nil && !fakeapi.IsNotFound(err) {
+			failed = append(failed, fmt.Sprintf("orphaning %s failed, %v", dep.identity, err))
+		}
+	}
+	if len(failed) > 0 {
+		d := g.attemptToOrphan.AddRateLimited(owner, g.env.now())
+		rec.Err = fmt.Sprintf("failed to orphan dependents of owner %s, got errors: %s", owner.identity, strings.Join(failed, ", "))
+		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker, orphanDependents",
+			Message: fmt.Sprintf("%d of %d dependent(s) could not be patched: %s keeps its orphan finalizer and is retried in %s", len(failed), len(deps), owner.identity.ref(), d)}
+		return
+	}
+	if err := g.removeFinalizer(owner, fakeapi.FinalizerOrphanDependents); err != nil {
+		d := g.attemptToOrphan.AddRateLimited(owner, g.env.now())
+		rec.Err = err.Error()
+		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50, R56", Func: "GarbageCollector.attemptToOrphanWorker, removeFinalizer",
+			Message: fmt.Sprintf("dependents orphaned, but removing the orphan finalizer failed: retried in %s", d)}
+		return
+	}
+	g.attemptToOrphan.Forget(owner)
+	rec.Reason = Reason{Code: "Orphaned", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker",
+		Message: fmt.Sprintf("removed the reference to %s from its %d dependent(s) in the graph, then its orphan finalizer", owner.identity.ref(), len(deps))}
+}
+
+func refUIDs(refs []fakeapi.OwnerReference) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.UID
+	}
+	return out
+}
+
+func classPhrase(solid, dangling, waiting []fakeapi.OwnerReference) string {
+	var parts []string
+	add := func(label string, refs []fakeapi.OwnerReference) {
+		if len(refs) == 0 {
+			return
+		}
+		var names []string
+		for _, r := range refs {
+			names = append(names, r.Kind+"/"+r.Name)
+		}
+		parts = append(parts, label+" "+strings.Join(names, ", "))
+	}
+	add("solid", solid)
+	add("dangling", dangling)
+	add("waitingForDependentsDeletion", waiting)
+	return strings.Join(parts, "; ")
+}
+
+func summarize(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+}

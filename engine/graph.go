@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// objectReference is the identity of a graph node: the coordinates of an
+// owner reference (apiVersion, kind, name, uid) plus a namespace. It is a
+// comparable value, used as the absentOwnerCache key (R36).
+type objectReference struct {
+	APIVersion string
+	Kind       string
+	Name       string
+	UID        string
+	Namespace  string
+}
+
+// String formats the reference as upstream's objectReference.String does,
+// which the OwnerRefInvalidNamespace event text uses (R60).
+func (r objectReference) String() string {
+	return fmt.Sprintf("[%s/%s, namespace: %s, name: %s, uid: %s]", r.APIVersion, r.Kind, r.Namespace, r.Name, r.UID)
+}
+
+// ref returns the scenario-file form ("Kind/name").
+func (r objectReference) ref() string { return fakeapi.RefString(r.Kind, r.Namespace, r.Name) }
+
+// coordinates returns the coordinates of an owner reference: everything but
+// controller and blockOwnerDeletion.
+func coordinates(o fakeapi.OwnerReference) objectReference {
+	return objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID}
+}
+
+// matchesCoordinates reports whether an owner reference names exactly the
+// identity's coordinates (namespace aside).
+func matchesCoordinates(o fakeapi.OwnerReference, id objectReference) bool {
+	return o.UID == id.UID && o.Name == id.Name && o.Kind == id.Kind && o.APIVersion == id.APIVersion
+}
+
+// node is one entry of uidToNode: an object the collector knows of, either
+// observed through its informers or "virtual" (only referenced as an owner).
+// The graph builder is its sole writer; workers read it.
+type node struct {
+	identity objectReference
+	// dependents are the nodes whose owners name this node's UID.
+	dependents map[*node]struct{}
+	// owners are the ownerReferences last observed on the object.
+	owners []fakeapi.OwnerReference
+	// beingDeleted is set once a deletionTimestamp is observed; never cleared.
+	beingDeleted bool
+	// deletingDependents is set when foreground deletion starts; never cleared.
+	deletingDependents bool
+	// virtual is true until an informer event for the UID is observed.
+	virtual bool
+}
+
+func (n *node) addDependent(d *node)    { n.dependents[d] = struct{}{} }
+func (n *node) deleteDependent(d *node) { delete(n.dependents, d) }
+func (n *node) isObserved() bool        { return !n.virtual }
+
+// getDependents returns the dependents sorted by UID, so that every
+// decision made over them is deterministic.
+func (n *node) getDependents() []*node {
+	out := make([]*node, 0, len(n.dependents))
+	for d := range n.dependents {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].identity.UID < out[j].identity.UID })
+	return out
+}
+
+// blockingDependents returns the dependents whose observed owners name this
+// node with blockOwnerDeletion=true (R47). It reads the graph's owners, so
+// a dependent still terminating in storage still blocks.
+func (n *node) blockingDependents() []*node {
+	var out []*node
+	for _, dep := range n.getDependents() {
+		for _, o := range dep.owners {
+			if o.UID == n.identity.UID && o.Blocks() {
+				out = append(out, dep)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// clone returns a shallow copy with its own dependents set, as upstream's
+// node.clone: the old pointer may still sit in a queue.
+func (n *node) clone() *node {
+	c := *n
+	c.dependents = make(map[*node]struct{}, len(n.dependents))
+	for d := range n.dependents {
+		c.dependents[d] = struct{}{}
+	}
+	c.owners = append([]fakeapi.OwnerReference(nil), n.owners...)
+	return &c
+}
+
+func (n *node) view() NodeView {
+	v := NodeView{
+		UID: n.identity.UID, APIVersion: n.identity.APIVersion, Kind: n.identity.Kind,
+		Namespace: n.identity.Namespace, Name: n.identity.Name,
+		Virtual: n.virtual, BeingDeleted: n.beingDeleted, DeletingDependents: n.deletingDependents,
+	}
+	for _, o := range n.owners {
+		v.Owners = append(v.Owners, o.DeepCopy())
+	}
+	for _, d := range n.getDependents() {
+		v.Dependents = append(v.Dependents, d.identity.UID)
+	}
+	return v
+}
+
+// absentOwnerCache is an LRU set of identities verified absent (R36): keyed
+// by the full coordinates plus namespace, size 500. A hit refreshes the
+// entry; entries leave only by eviction.
+type absentOwnerCache struct {
+	size  int
+	order []objectReference // least recently used first
+	index map[objectReference]struct{}
+}
+
+const absentOwnerCacheSize = 500
+
+func newAbsentOwnerCache(size int) *absentOwnerCache {
+	return &absentOwnerCache{size: size, index: map[objectReference]struct{}{}}
+}
+
+// Add records ref as absent, evicting the least recently used entry when full.
+func (c *absentOwnerCache) Add(ref objectReference) {
+	if _, ok := c.index[ref]; ok {
+		c.touch(ref)
+		return
+	}
+	c.index[ref] = struct{}{}
+	c.order = append(c.order, ref)
+	if len(c.order) > c.size {
+		delete(c.index, c.order[0])
+		c.order = c.order[1:]
+	}
+}
+
+// Has reports whether ref is recorded absent, refreshing it.
+func (c *absentOwnerCache) Has(ref objectReference) bool {
+	if _, ok := c.index[ref]; !ok {
+		return false
+	}
+	c.touch(ref)
+	return true
+}
+
+func (c *absentOwnerCache) touch(ref objectReference) {
+	for i := range c.order {
+		if c.order[i] == ref {
+			copy(c.order[i:], c.order[i+1:])
+			c.order[len(c.order)-1] = ref
+			return
+		}
+	}
+}
+
+func (c *absentOwnerCache) clone() *absentOwnerCache {
+	n := &absentOwnerCache{size: c.size, order: append([]objectReference(nil), c.order...), index: make(map[objectReference]struct{}, len(c.index))}
+	for k := range c.index {
+		n.index[k] = struct{}{}
+	}
+	return n
+}

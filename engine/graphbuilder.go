@@ -1,0 +1,542 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+type eventType int
+
+const (
+	addEvent eventType = iota
+	updateEvent
+	deleteEvent
+)
+
+func (t eventType) String() string {
+	switch t {
+	case addEvent:
+		return "add"
+	case updateEvent:
+		return "update"
+	default:
+		return "delete"
+	}
+}
+
+// graphEvent is one item of graphChanges: an informer event, or a virtual
+// delete event queued by a worker. Events are immutable once queued.
+type graphEvent struct {
+	eventType eventType
+	virtual   bool
+	// obj is the new object (for delete events, the last state); for a
+	// virtual delete, a stand-in carrying only the identity.
+	obj    *fakeapi.Object
+	oldObj *fakeapi.Object
+}
+
+func (e *graphEvent) String() string {
+	s := e.eventType.String() + " " + e.obj.String()
+	if e.virtual {
+		s = "virtual " + s + " (" + e.obj.Metadata.UID + ")"
+	}
+	return s
+}
+
+// identityFromEvent is the identity an event shows: its apiVersion/kind and
+// the object's name, namespace and UID.
+func identityFromEvent(e *graphEvent) objectReference {
+	return objectReference{APIVersion: e.obj.APIVersion, Kind: e.obj.Kind, Name: e.obj.Metadata.Name,
+		UID: e.obj.Metadata.UID, Namespace: e.obj.Metadata.Namespace}
+}
+
+func beingDeleted(o *fakeapi.Object) bool { return o.Metadata.DeletionTimestamp != nil }
+
+func hasOrphanFinalizer(o *fakeapi.Object) bool {
+	return o.Metadata.HasFinalizer(fakeapi.FinalizerOrphanDependents)
+}
+
+func hasDeleteDependentsFinalizer(o *fakeapi.Object) bool {
+	return o.Metadata.HasFinalizer(fakeapi.FinalizerDeleteDependents)
+}
+
+// processGraphChanges takes one graphChanges item and updates uidToNode
+// (R24-R35). The graph builder is the only writer of uidToNode.
+func (g *garbageCollector) processGraphChanges(rec *Record) {
+	ev, ok := g.graphChanges.Get()
+	if !ok {
+		return
+	}
+	defer g.graphChanges.Done(ev)
+	rec.Item = ev.String()
+	obj := ev.obj
+	uid := obj.Metadata.UID
+	existing, found := g.uidToNode[uid]
+	if found && !ev.virtual && !existing.isObserved() {
+		observed := identityFromEvent(ev)
+		if observed != existing.identity {
+			// R25: the real object does not look like what its dependents said.
+			_, invalid := partitionDependents(existing.getDependents(), observed)
+			for _, dep := range invalid {
+				if observed.Namespace != "" && dep.identity.Namespace != observed.Namespace {
+					g.reportInvalidNamespaceOwnerRef(dep, uid)
+				}
+				g.attemptToDelete.Add(dep)
+			}
+			existing = existing.clone()
+			existing.identity = observed
+			g.uidToNode[uid] = existing
+			rec.note("virtual node %s observed as %s: replaced by a clone with the observed identity", uid, observed.ref())
+		}
+		existing.virtual = false
+		g.touch(uid)
+		rec.note("node %s was virtual and is now observed", observed.ref())
+	}
+	switch {
+	case (ev.eventType == addEvent || ev.eventType == updateEvent) && !found:
+		n := &node{
+			identity:           identityFromEvent(ev),
+			dependents:         map[*node]struct{}{},
+			owners:             cloneRefs(obj.Metadata.OwnerReferences),
+			beingDeleted:       beingDeleted(obj),
+			deletingDependents: beingDeleted(obj) && hasDeleteDependentsFinalizer(obj),
+		}
+		g.insertNode(n)
+		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode",
+			Message: fmt.Sprintf("new node %s%s", n.identity.ref(), ownersPhrase(n.owners))}
+		g.processTransitions(ev.oldObj, obj, n, rec)
+	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
+		if existing.identity.APIVersion != obj.APIVersion || existing.identity.Kind != obj.Kind {
+			// R27.1: the object is seen through another version or kind.
+			c := existing.clone()
+			c.identity.APIVersion, c.identity.Kind = obj.APIVersion, obj.Kind
+			g.replaceNode(existing, c)
+			existing = c
+		}
+		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges",
+			Message: fmt.Sprintf("%s updated; owners unchanged", existing.identity.ref())}
+		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
+		if len(added)+len(removed)+len(changed) > 0 {
+			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
+			existing.owners = cloneRefs(obj.Metadata.OwnerReferences)
+			g.addDependentToOwners(existing, added, rec)
+			g.removeDependentFromOwners(existing, removed)
+			g.touch(uid)
+			rec.Reason = Reason{Code: "GraphOwnersChanged", Rule: "R27", Func: "GraphBuilder.processGraphChanges, referencesDiffs",
+				Message: fmt.Sprintf("%s owners changed: %s", existing.identity.ref(), diffPhrase(added, removed, changed))}
+		}
+		if beingDeleted(obj) && !existing.beingDeleted {
+			existing.beingDeleted = true
+			g.touch(uid)
+			rec.note("%s marked beingDeleted", existing.identity.ref())
+		}
+		g.processTransitions(ev.oldObj, obj, existing, rec)
+	case ev.eventType == deleteEvent:
+		if !found {
+			rec.Reason = Reason{Code: "GraphDeleteUnknown", Rule: "R30", Func: "GraphBuilder.processGraphChanges",
+				Message: fmt.Sprintf("delete event for %s, which is not in the graph: ignored", obj)}
+			return
+		}
+		g.processDeleteEvent(ev, existing, rec)
+	}
+}
+
+func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, rec *Record) {
+	uid := existing.identity.UID
+	removeExisting := true
+	if ev.virtual {
+		deleted := identityFromEvent(ev)
+		if existing.virtual {
+			matching, nonmatching := partitionDependents(existing.getDependents(), deleted)
+			if len(nonmatching) > 0 {
+				// R31: other dependents name this UID with other coordinates.
+				removeExisting = false
+				if len(matching) > 0 {
+					g.absent.Add(deleted)
+					for _, dep := range matching {
+						g.attemptToDelete.Add(dep)
+					}
+				}
+				rec.Reason = Reason{Code: "VirtualNodeKept", Rule: "R31", Func: "GraphBuilder.processGraphChanges, partitionDependents",
+					Message: fmt.Sprintf("%s is absent, but %d dependent(s) name uid %s with other coordinates: node kept", deleted.ref(), len(nonmatching), uid)}
+				if existing.identity == deleted {
+					if alt := getAlternateOwnerIdentity(existing.getDependents(), deleted); alt != nil {
+						c := existing.clone()
+						c.identity = *alt
+						g.uidToNode[uid] = c
+						g.touch(uid)
+						d := g.attemptToDelete.AddRateLimited(c, g.env.now())
+						rec.note("virtual node re-keyed to alternate identity %s, requeued after %s", alt.ref(), d)
+					}
+				}
+			}
+		} else if existing.identity != deleted {
+			// R31: the observed object is real; only the mistaken identity is absent.
+			removeExisting = false
+			matching, _ := partitionDependents(existing.getDependents(), deleted)
+			if len(matching) > 0 {
+				g.absent.Add(deleted)
+				for _, dep := range matching {
+					g.attemptToDelete.Add(dep)
+				}
+			}
+			rec.Reason = Reason{Code: "VirtualDeleteOfWrongIdentity", Rule: "R31", Func: "GraphBuilder.processGraphChanges",
+				Message: fmt.Sprintf("%s does not exist, but uid %s is the real %s: node kept, %d dependent(s) naming the absent identity requeued",
+					deleted.ref(), uid, existing.identity.ref(), len(matching))}
+		}
+	}
+	if !removeExisting {
+		return
+	}
+	g.removeNode(existing)
+	deps := existing.getDependents()
+	if len(deps) > 0 {
+		g.absent.Add(identityFromEvent(ev))
+	}
+	for _, dep := range deps {
+		g.attemptToDelete.Add(dep)
+	}
+	waiting := 0
+	for _, o := range existing.owners {
+		owner, ok := g.uidToNode[o.UID]
+		if !ok || !owner.deletingDependents {
+			continue
+		}
+		waiting++
+		g.attemptToDelete.Add(owner)
+	}
+	what := "removed from storage"
+	if ev.virtual {
+		what = "verified absent by a worker"
+	}
+	msg := fmt.Sprintf("%s %s: node removed", existing.identity.ref(), what)
+	if len(deps) > 0 {
+		msg += fmt.Sprintf("; its identity is now in absentOwnerCache and its %d dependent(s) are queued to attemptToDelete", len(deps))
+	}
+	if waiting > 0 {
+		msg += fmt.Sprintf("; %d owner(s) waiting for their dependents are queued again", waiting)
+	}
+	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: map[bool]string{false: "R30", true: "R31"}[ev.virtual],
+		Func: "GraphBuilder.processGraphChanges, removeNode", Message: msg}
+}
+
+// insertNode adds n to uidToNode and to its owners' dependents.
+func (g *garbageCollector) insertNode(n *node) {
+	g.uidToNode[n.identity.UID] = n
+	g.touch(n.identity.UID)
+	g.addDependentToOwners(n, n.owners, nil)
+}
+
+// removeNode drops n from uidToNode and from its owners' dependents.
+func (g *garbageCollector) removeNode(n *node) {
+	delete(g.uidToNode, n.identity.UID)
+	g.touch(n.identity.UID)
+	g.removeDependentFromOwners(n, n.owners)
+}
+
+// replaceNode swaps a clone c for n in uidToNode and in its owners'
+// dependent sets.
+func (g *garbageCollector) replaceNode(n, c *node) {
+	g.uidToNode[c.identity.UID] = c
+	for _, o := range c.owners {
+		if owner, ok := g.uidToNode[o.UID]; ok {
+			owner.deleteDependent(n)
+			owner.addDependent(c)
+		}
+	}
+	g.touch(c.identity.UID)
+}
+
+// addDependentToOwners links n under each owner, creating a virtual node for
+// owners not yet in the graph (R32).
+func (g *garbageCollector) addDependentToOwners(n *node, owners []fakeapi.OwnerReference, rec *Record) {
+	potentiallyInvalid := false
+	for _, o := range owners {
+		owner, ok := g.uidToNode[o.UID]
+		if !ok {
+			owner = &node{
+				identity:   objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID, Namespace: n.identity.Namespace},
+				dependents: map[*node]struct{}{},
+				virtual:    true,
+			}
+			g.uidToNode[o.UID] = owner
+			g.touch(o.UID)
+			if rec == nil {
+				rec = g.env.rec
+			}
+			rec.note("owner %s (%s) is not in the graph: virtual node created", owner.identity.ref(), o.UID)
+		}
+		owner.addDependent(n)
+		g.touch(o.UID)
+		if !ok {
+			g.attemptToDelete.Add(owner)
+			continue
+		}
+		if potentiallyInvalid {
+			continue
+		}
+		ownerNamespaced := owner.identity.Namespace != ""
+		switch {
+		case ownerNamespaced && owner.identity.Namespace != n.identity.Namespace:
+			if owner.isObserved() {
+				g.reportInvalidNamespaceOwnerRef(n, o.UID)
+			}
+			potentiallyInvalid = true
+		case !matchesCoordinates(o, owner.identity):
+			potentiallyInvalid = true
+		case !ownerNamespaced && owner.virtual && n.identity.Namespace != owner.identity.Namespace:
+			potentiallyInvalid = true
+		}
+	}
+	if potentiallyInvalid {
+		g.attemptToDelete.Add(n)
+	}
+}
+
+func (g *garbageCollector) removeDependentFromOwners(n *node, owners []fakeapi.OwnerReference) {
+	for _, o := range owners {
+		if owner, ok := g.uidToNode[o.UID]; ok {
+			owner.deleteDependent(n)
+			g.touch(o.UID)
+		}
+	}
+}
+
+// reportInvalidNamespaceOwnerRef records the OwnerRefInvalidNamespace
+// warning about dependent n (R60).
+func (g *garbageCollector) reportInvalidNamespaceOwnerRef(n *node, ownerUID string) {
+	var ref *fakeapi.OwnerReference
+	for i := range n.owners {
+		if n.owners[i].UID == ownerUID {
+			ref = &n.owners[i]
+			break
+		}
+	}
+	if ref == nil {
+		return
+	}
+	invalid := objectReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, UID: ref.UID, Namespace: n.identity.Namespace}
+	g.env.store.RecordEvent(ControllerGC+"-controller", fakeapi.Event{
+		Object:    fakeapi.Ref{APIVersion: n.identity.APIVersion, Kind: n.identity.Kind, Namespace: n.identity.Namespace, Name: n.identity.Name},
+		ObjectUID: n.identity.UID,
+		Type:      "Warning",
+		Reason:    "OwnerRefInvalidNamespace",
+		Message:   fmt.Sprintf("ownerRef %s does not exist in namespace %q", invalid, n.identity.Namespace),
+		Source:    "garbage-collector-controller",
+	})
+	g.env.rec.note("event OwnerRefInvalidNamespace recorded on %s", n.identity.ref())
+}
+
+// addUnblockedOwnersToDeleteQueue wakes owners whose blocking reference was
+// removed or unblocked (R28).
+func (g *garbageCollector) addUnblockedOwnersToDeleteQueue(removed []fakeapi.OwnerReference, changed []refPair, rec *Record) {
+	for _, r := range removed {
+		if r.Blocks() {
+			if owner, ok := g.uidToNode[r.UID]; ok {
+				g.attemptToDelete.Add(owner)
+				rec.note("blocking reference to %s removed: owner queued", owner.identity.ref())
+			}
+		}
+	}
+	for _, c := range changed {
+		if c.old.Blocks() && !c.new.Blocks() {
+			if owner, ok := g.uidToNode[c.new.UID]; ok {
+				g.attemptToDelete.Add(owner)
+				rec.note("reference to %s no longer blocks: owner queued", owner.identity.ref())
+			}
+		}
+	}
+}
+
+// processTransitions starts orphaning or foreground deletion when the new
+// object shows a deletionTimestamp plus the finalizer and the old one did
+// not (R29).
+func (g *garbageCollector) processTransitions(old, cur *fakeapi.Object, n *node, rec *Record) {
+	if deletionStartsWithFinalizer(old, cur, fakeapi.FinalizerOrphanDependents) {
+		g.attemptToOrphan.Add(n)
+		rec.Reason = Reason{Code: "OrphanStarts", Rule: "R29", Func: "GraphBuilder.processTransitions",
+			Message: fmt.Sprintf("%s has a deletionTimestamp and the orphan finalizer: queued to attemptToOrphan", n.identity.ref())}
+		return
+	}
+	if deletionStartsWithFinalizer(old, cur, fakeapi.FinalizerDeleteDependents) {
+		n.deletingDependents = true
+		g.touch(n.identity.UID)
+		deps := n.getDependents()
+		for _, dep := range deps {
+			g.attemptToDelete.Add(dep)
+		}
+		g.attemptToDelete.Add(n)
+		rec.Reason = Reason{Code: "ForegroundStarts", Rule: "R29", Func: "GraphBuilder.processTransitions",
+			Message: fmt.Sprintf("%s has a deletionTimestamp and the foregroundDeletion finalizer: marked deletingDependents; its %d dependent(s), then itself, queued to attemptToDelete", n.identity.ref(), len(deps))}
+	}
+}
+
+func deletionStartsWithFinalizer(old, cur *fakeapi.Object, finalizer string) bool {
+	if !beingDeleted(cur) || !cur.Metadata.HasFinalizer(finalizer) {
+		return false
+	}
+	if old == nil {
+		return true
+	}
+	return !beingDeleted(old) || !old.Metadata.HasFinalizer(finalizer)
+}
+
+type refPair struct{ old, new fakeapi.OwnerReference }
+
+// referencesDiffs compares owner references by UID (R27).
+func referencesDiffs(old, cur []fakeapi.OwnerReference) (added, removed []fakeapi.OwnerReference, changed []refPair) {
+	oldByUID := make(map[string]fakeapi.OwnerReference, len(old))
+	for _, r := range old {
+		oldByUID[r.UID] = r
+	}
+	seen := map[string]bool{}
+	for _, r := range cur {
+		o, ok := oldByUID[r.UID]
+		if !ok {
+			added = append(added, r)
+			continue
+		}
+		seen[r.UID] = true
+		if !o.Equal(r) {
+			changed = append(changed, refPair{old: o, new: r})
+		}
+	}
+	for _, r := range old {
+		if !seen[r.UID] {
+			removed = append(removed, r)
+			seen[r.UID] = true
+		}
+	}
+	return added, removed, changed
+}
+
+// partitionDependents splits dependents into those whose references to
+// identity's UID match it and those that do not (R33).
+func partitionDependents(deps []*node, identity objectReference) (matching, nonmatching []*node) {
+	namespaced := identity.Namespace != ""
+	for _, dep := range deps {
+		foundMatch, foundMismatch := false, false
+		if namespaced && dep.identity.Namespace != identity.Namespace {
+			foundMismatch = true
+		} else {
+			for _, o := range dep.owners {
+				if o.UID != identity.UID {
+					continue
+				}
+				if matchesCoordinates(o, identity) {
+					foundMatch = true
+				} else {
+					foundMismatch = true
+				}
+			}
+		}
+		if foundMatch {
+			matching = append(matching, dep)
+		}
+		if foundMismatch {
+			nonmatching = append(nonmatching, dep)
+		}
+	}
+	return matching, nonmatching
+}
+
+func referenceLess(a, b objectReference) bool {
+	if a.Kind != b.Kind {
+		return a.Kind < b.Kind
+	}
+	if a.APIVersion != b.APIVersion {
+		return a.APIVersion < b.APIVersion
+	}
+	if a.Namespace != b.Namespace {
+		return a.Namespace < b.Namespace
+	}
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	return a.UID < b.UID
+}
+
+// getAlternateOwnerIdentity picks the identity a virtual node is re-keyed
+// to when the one it had was verified absent (R34).
+func getAlternateOwnerIdentity(deps []*node, absent objectReference) *objectReference {
+	clusterScoped := absent.Namespace == ""
+	seen := map[objectReference]bool{absent: true}
+	var candidates []objectReference
+	for _, dep := range deps {
+		for _, o := range dep.owners {
+			if o.UID != absent.UID {
+				continue
+			}
+			if matchesCoordinates(o, absent) && dep.identity.Namespace == absent.Namespace {
+				continue // exactly the identity that was verified absent
+			}
+			c := objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID, Namespace: dep.identity.Namespace}
+			if clusterScoped && c.APIVersion == absent.APIVersion && c.Kind == absent.Kind {
+				c.Namespace = "" // that apiVersion/kind is known to be cluster-scoped
+			}
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			candidates = append(candidates, c)
+		}
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	sort.Slice(candidates, func(i, j int) bool { return referenceLess(candidates[i], candidates[j]) })
+	for _, c := range candidates {
+		if referenceLess(absent, c) {
+			return &c
+		}
+	}
+	return &candidates[0]
+}
+
+func cloneRefs(refs []fakeapi.OwnerReference) []fakeapi.OwnerReference {
+	if refs == nil {
+		return nil
+	}
+	out := make([]fakeapi.OwnerReference, len(refs))
+	for i, r := range refs {
+		out[i] = r.DeepCopy()
+	}
+	return out
+}
+
+func ownersPhrase(refs []fakeapi.OwnerReference) string {
+	if len(refs) == 0 {
+		return " with no owners"
+	}
+	s := " owned by "
+	for i, r := range refs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fakeapi.RefString(r.Kind, "", r.Name)
+	}
+	return s
+}
+
+func diffPhrase(added, removed []fakeapi.OwnerReference, changed []refPair) string {
+	var parts []string
+	for _, r := range added {
+		parts = append(parts, "+"+r.Kind+"/"+r.Name)
+	}
+	for _, r := range removed {
+		parts = append(parts, "-"+r.Kind+"/"+r.Name)
+	}
+	for _, c := range changed {
+		parts = append(parts, "~"+c.new.Kind+"/"+c.new.Name)
+	}
+	s := ""
+	for i, p := range parts {
+		if i > 0 {
+			s += " "
+		}
+		s += p
+	}
+	return s
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// kubelet is the simulated kubelet of every node: it finishes the graceful
+// deletion of scheduled Pods (those with spec.nodeName) once their grace
+// period has passed, by deleting them with grace 0 (R18). Without it, such
+// a Pod stays terminating, as on a cluster whose node is gone.
+type kubelet struct {
+	env *env
+	q   *workqueue[string]
+}
+
+func newKubelet(e *env) controller {
+	k := &kubelet{env: e}
+	k.setQueue(newWorkqueue[string](ControllerKubelet))
+	return k
+}
+
+func (k *kubelet) setQueue(q *workqueue[string]) {
+	k.q = q
+	q.onAdd = func(key string, d time.Duration) { k.env.enqueued(ControllerKubelet, podRef(key), d) }
+}
+
+func (k *kubelet) name() string { return ControllerKubelet }
+
+func podKey(o *fakeapi.Object) string { return o.Metadata.Namespace + "/" + o.Metadata.Name }
+
+func nodeName(o *fakeapi.Object) string {
+	if spec, ok := o.Fields["spec"].(map[string]any); ok {
+		if n, ok := spec["nodeName"].(string); ok {
+			return n
+		}
+	}
+	return ""
+}
+
+func (k *kubelet) observe(ev fakeapi.WatchEvent) {
+	o := ev.Object
+	if o.Kind != "Pod" || o.APIVersion != "v1" || ev.Type == fakeapi.Deleted || nodeName(o) == "" {
+		return
+	}
+	if o.Metadata.DeletionTimestamp == nil {
+		return
+	}
+	due := o.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch)
+	k.q.AddAfter(podKey(o), due-k.env.now(), k.env.now())
+}
+
+func (k *kubelet) promote(now time.Duration)      { k.q.Promote(now) }
+func (k *kubelet) ready() bool                    { return k.q.Len() > 0 }
+func (k *kubelet) nextDue() (time.Duration, bool) { return k.q.NextDue() }
+
+func (k *kubelet) describeNext() string {
+	if items := k.q.Items(); len(items) > 0 {
+		return "kubelet: finish terminating Pod " + items[0]
+	}
+	return ""
+}
+
+func (k *kubelet) queue() []QueueItem {
+	var out []QueueItem
+	for _, it := range k.q.Items() {
+		out = append(out, QueueItem{Item: podRef(it)})
+	}
+	for _, w := range k.q.Waiting() {
+		out = append(out, QueueItem{Item: podRef(w.item), Due: w.due, Waiting: true})
+	}
+	return out
+}
+
+func podRef(key string) string {
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			return fakeapi.RefString("Pod", key[:i], key[i+1:])
+		}
+	}
+	return "Pod/" + key
+}
+
+func (k *kubelet) step(rec *Record) {
+	key, ok := k.q.Get()
+	if !ok {
+		return
+	}
+	defer k.q.Done(key)
+	rec.Item = podRef(key)
+	ns, name := splitKey(key)
+	ref := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}
+	pod, err := k.env.store.Get(ControllerKubelet, ref)
+	if fakeapi.IsNotFound(err) {
+		rec.Reason = Reason{Code: "PodGone", Rule: "R18", Func: "kubelet",
+			Message: fmt.Sprintf("%s is already gone", rec.Item)}
+		return
+	}
+	if err != nil {
+		d := k.q.AddRateLimited(key, k.env.now())
+		rec.Err = err.Error()
+		rec.Reason = Reason{Code: "Requeued", Rule: "R18", Func: "kubelet", Message: fmt.Sprintf("could not read %s: retried in %s", rec.Item, d)}
+		return
+	}
+	if pod.Metadata.DeletionTimestamp == nil {
+		rec.Reason = Reason{Code: "PodRunning", Func: "kubelet", Message: fmt.Sprintf("%s is not terminating: nothing to do", rec.Item)}
+		return
+	}
+	if left := pod.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch) - k.env.now(); left > 0 {
+		k.q.AddAfter(key, left, k.env.now())
+		rec.Reason = Reason{Code: "GracePeriodRunning", Rule: "R18", Func: "kubelet",
+			Message: fmt.Sprintf("%s's grace period has %s left", rec.Item, left)}
+		return
+	}
+	uid := pod.Metadata.UID
+	_, err = k.env.store.Delete(ControllerKubelet, ref, &fakeapi.DeleteOptions{GracePeriodSeconds: fakeapi.Int64(0), Preconditions: &fakeapi.Preconditions{UID: &uid}})
+	switch {
+	case err == nil || fakeapi.IsNotFound(err):
+		k.q.Forget(key)
+		rec.Reason = Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet",
+			Message: fmt.Sprintf("the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0", rec.Item)}
+	default:
+		d := k.q.AddRateLimited(key, k.env.now())
+		rec.Err = err.Error()
+		rec.Reason = Reason{Code: "Requeued", Rule: "R18", Func: "kubelet", Message: fmt.Sprintf("deleting %s failed: retried in %s", rec.Item, d)}
+	}
+}
+
+func splitKey(key string) (ns, name string) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			return key[:i], key[i+1:]
+		}
+	}
+	return "", key
+}
+
+func (k *kubelet) restart(rec *Record) {
+	k.setQueue(newWorkqueue[string](ControllerKubelet))
+	pods, err := k.env.store.List(ControllerKubelet, "v1", "Pod", "")
+	if err != nil {
+		rec.Err = err.Error()
+		return
+	}
+	for _, p := range pods {
+		k.observe(fakeapi.WatchEvent{Type: fakeapi.Added, Object: p})
+	}
+}
+
+func (k *kubelet) clone(e *env) controller {
+	c := &kubelet{env: e}
+	c.setQueue(k.q.clone(func(s string) string { return s }))
+	return c
+}

@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// String is the record's one-line trace form, used by `gcplay run --trace`,
+// the TUI's timeline and test expectations alike.
+func (r Record) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d %s %s", r.Seq, fmtElapsed(r.At), r.Actor)
+	if r.Item != "" {
+		b.WriteString(" " + r.Item)
+	}
+	if r.Reason.Code != "" {
+		b.WriteString(": " + r.Reason.Code)
+	}
+	if r.Reason.Message != "" {
+		b.WriteString(" — " + r.Reason.Message)
+	}
+	if r.Reason.Rule != "" {
+		b.WriteString(" [" + r.Reason.Rule + "]")
+	}
+	return b.String()
+}
+
+// Detail is the record's full text form: the trace line, then the API
+// calls, the enqueued items, the notes and the error, one per line.
+func (r Record) Detail() string {
+	var b strings.Builder
+	b.WriteString(r.String())
+	b.WriteByte('\n')
+	if r.Reason.Func != "" {
+		fmt.Fprintf(&b, "  upstream: %s\n", r.Reason.Func)
+	}
+	for _, c := range r.Calls {
+		fmt.Fprintf(&b, "  call: %s\n", CallString(c))
+	}
+	for _, e := range r.Enqueued {
+		if e.After > 0 {
+			fmt.Fprintf(&b, "  enqueue: %s %s after %s\n", e.Queue, e.Item, e.After)
+		} else {
+			fmt.Fprintf(&b, "  enqueue: %s %s\n", e.Queue, e.Item)
+		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	if r.Err != "" {
+		fmt.Fprintf(&b, "  error: %s\n", r.Err)
+	}
+	return b.String()
+}
+
+// CallString formats one API request the way the trace shows it:
+// "DELETE Pod/p (propagationPolicy=Background) -> 200".
+func CallString(c fakeapi.Request) string {
+	s := strings.ToUpper(c.Verb) + " " + c.Ref.String()
+	if c.Detail != "" {
+		s += " " + c.Detail
+	}
+	s += fmt.Sprintf(" -> %d", c.Code)
+	if c.Reason != "" {
+		s += " " + string(c.Reason)
+	}
+	if c.Injected {
+		s += " (injected)"
+	}
+	return s
+}
+
+// FormatElapsed formats a virtual time offset as the trace does ("+1.5s").
+func FormatElapsed(d time.Duration) string { return fmtElapsed(d) }

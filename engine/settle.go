@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// SettleResult summarises a Settle or AdvanceBy run.
+type SettleResult struct {
+	Steps int
+	// Backoff is true when settle stopped because the only work left is
+	// retries at the maximum backoff.
+	Backoff bool
+	Records []Record
+}
+
+// Doer applies actions to a world: a *World itself, or a *History that
+// records them.
+type Doer interface {
+	Do(a Action) (Record, error)
+	World() *World
+}
+
+// World returns w itself, so a *World is a Doer.
+func (w *World) World() *World { return w }
+
+// Settle runs steps (advancing the clock over delays) until nothing is
+// pending, or only max-backoff retries remain; needing more than maxSteps
+// steps is an error.
+func Settle(d Doer, maxSteps int) (SettleResult, error) {
+	return run(d, maxSteps, -1)
+}
+
+// AdvanceBy moves the clock forward by by, running on the way every piece
+// of work that is ready or becomes due, in time order.
+func AdvanceBy(d Doer, by time.Duration, maxSteps int) (SettleResult, error) {
+	if by < 0 {
+		return SettleResult{}, fmt.Errorf("cannot move the clock backwards (%s)", by)
+	}
+	return run(d, maxSteps, d.World().Elapsed()+by)
+}
+
+// run steps until idle; until is the clock target (-1: as far as needed).
+func run(d Doer, maxSteps int, until time.Duration) (SettleResult, error) {
+	var res SettleResult
+	for {
+		w := d.World()
+		if !w.Idle() {
+			if res.Steps >= maxSteps {
+				return res, fmt.Errorf("still not settled after %d steps (next: %s)", maxSteps, w.Describe())
+			}
+			rec, err := d.Do(Step{})
+			res.Records = append(res.Records, rec)
+			res.Steps++
+			if err != nil {
+				return res, err
+			}
+			continue
+		}
+		due, ok := w.NextDue()
+		if until < 0 {
+			if !ok {
+				return res, nil
+			}
+			if w.onlyMaxBackoffLeft() {
+				res.Backoff = true
+				return res, nil
+			}
+		} else if !ok || due > until {
+			if until > w.Elapsed() {
+				rec, err := d.Do(Advance{D: until - w.Elapsed()})
+				res.Records = append(res.Records, rec)
+				if err != nil {
+					return res, err
+				}
+			}
+			return res, nil
+		}
+		rec, err := d.Do(Advance{D: due - w.Elapsed()})
+		res.Records = append(res.Records, rec)
+		if err != nil {
+			return res, err
+		}
+	}
+}

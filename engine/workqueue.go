@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"time"
+)
+
+// Rate-limiter settings of client-go's DefaultTypedControllerRateLimiter
+// (R62): the maximum of a per-item exponential backoff and a global token
+// bucket.
+const (
+	backoffBase  = 5 * time.Millisecond
+	backoffMax   = 1000 * time.Second
+	bucketQPS    = 10.0
+	bucketBurst  = 100.0
+	bucketWindow = time.Second
+)
+
+// workqueue is a rate-limiting work queue with client-go semantics, on the
+// virtual clock: an item is queued at most once while waiting (dirty set),
+// an item taken by Get is "processing" until Done, and re-adds made while it
+// is processing take effect at Done. Rate-limited adds wait in a delay list
+// until their due time. The world is the only caller; nothing here blocks.
+type workqueue[T comparable] struct {
+	name       string
+	queue      []T
+	dirty      map[T]struct{}
+	processing map[T]struct{}
+	waiting    []waitingItem[T]
+	failures   map[T]int
+	bucket     tokenBucket
+	seq        int
+	// onAdd, when set, is told about every Add and AddAfter (for records).
+	onAdd func(item T, after time.Duration)
+}
+
+type waitingItem[T comparable] struct {
+	item T
+	due  time.Duration
+	seq  int
+}
+
+// tokenBucket is golang.org/x/time/rate's limiter as the default controller
+// rate limiter uses it (10 qps, burst 100), with reservations on the
+// virtual clock.
+type tokenBucket struct {
+	tokens float64
+	last   time.Duration
+}
+
+func newWorkqueue[T comparable](name string) *workqueue[T] {
+	return &workqueue[T]{
+		name:       name,
+		dirty:      map[T]struct{}{},
+		processing: map[T]struct{}{},
+		failures:   map[T]int{},
+		bucket:     tokenBucket{tokens: bucketBurst},
+	}
+}
+
+// Add queues item unless it is already queued; an item being processed is
+// marked dirty and queued again at Done.
+func (q *workqueue[T]) Add(item T) {
+	if q.onAdd != nil {
+		q.onAdd(item, 0)
+	}
+	q.add(item)
+}
+
+func (q *workqueue[T]) add(item T) {
+	if _, ok := q.dirty[item]; ok {
+		return
+	}
+	q.dirty[item] = struct{}{}
+	if _, ok := q.processing[item]; ok {
+		return
+	}
+	q.queue = append(q.queue, item)
+}
+
+// Len returns the number of items ready to be taken.
+func (q *workqueue[T]) Len() int { return len(q.queue) }
+
+// Get takes the front item and marks it processing.
+func (q *workqueue[T]) Get() (T, bool) {
+	var zero T
+	if len(q.queue) == 0 {
+		return zero, false
+	}
+	item := q.queue[0]
+	q.queue[0] = zero
+	q.queue = q.queue[1:]
+	q.processing[item] = struct{}{}
+	delete(q.dirty, item)
+	return item, true
+}
+
+// Done ends processing of item, re-queueing it if it was added meanwhile.
+func (q *workqueue[T]) Done(item T) {
+	delete(q.processing, item)
+	if _, ok := q.dirty[item]; ok {
+		q.queue = append(q.queue, item)
+	}
+}
+
+// AddAfter queues item once the virtual clock reaches now+d. An item that
+// is already waiting keeps the earlier of the two due times.
+func (q *workqueue[T]) AddAfter(item T, d, now time.Duration) {
+	if q.onAdd != nil {
+		q.onAdd(item, d)
+	}
+	if d <= 0 {
+		q.add(item)
+		return
+	}
+	due := now + d
+	for i := range q.waiting {
+		if q.waiting[i].item == item {
+			if due < q.waiting[i].due {
+				q.waiting[i].due = due
+				q.sortWaiting()
+			}
+			return
+		}
+	}
+	q.seq++
+	q.waiting = append(q.waiting, waitingItem[T]{item: item, due: due, seq: q.seq})
+	q.sortWaiting()
+}
+
+func (q *workqueue[T]) sortWaiting() {
+	sort.SliceStable(q.waiting, func(i, j int) bool {
+		if q.waiting[i].due != q.waiting[j].due {
+			return q.waiting[i].due < q.waiting[j].due
+		}
+		return q.waiting[i].seq < q.waiting[j].seq
+	})
+}
+
+// AddRateLimited queues item after its rate-limit delay: the larger of the
+// item's exponential backoff (5 ms x 2^failures, at most 1000 s) and the
+// token bucket's wait.
+func (q *workqueue[T]) AddRateLimited(item T, now time.Duration) time.Duration {
+	d := max(q.backoff(item), q.bucket.reserve(now))
+	q.AddAfter(item, d, now)
+	return d
+}
+
+func (q *workqueue[T]) backoff(item T) time.Duration {
+	exp := q.failures[item]
+	q.failures[item] = exp + 1
+	b := float64(backoffBase) * math.Pow(2, float64(exp))
+	if b > float64(backoffMax) {
+		return backoffMax
+	}
+	return time.Duration(b)
+}
+
+// Forget clears item's failure count.
+func (q *workqueue[T]) Forget(item T) { delete(q.failures, item) }
+
+// NumRequeues returns item's failure count.
+func (q *workqueue[T]) NumRequeues(item T) int { return q.failures[item] }
+
+// Promote moves waiting items that are due at now into the queue, in due
+// order.
+func (q *workqueue[T]) Promote(now time.Duration) {
+	n := 0
+	for n < len(q.waiting) && q.waiting[n].due <= now {
+		q.add(q.waiting[n].item)
+		n++
+	}
+	if n > 0 {
+		q.waiting = slices.Delete(q.waiting, 0, n)
+	}
+}
+
+// NextDue returns the due time of the first waiting item.
+func (q *workqueue[T]) NextDue() (time.Duration, bool) {
+	if len(q.waiting) == 0 {
+		return 0, false
+	}
+	return q.waiting[0].due, true
+}
+
+// Waiting returns the waiting items in due order.
+func (q *workqueue[T]) Waiting() []waitingItem[T] { return q.waiting }
+
+// Items returns the ready items, front first.
+func (q *workqueue[T]) Items() []T { return q.queue }
+
+// reserve takes one token at now and returns how long the caller must wait
+// for it.
+func (b *tokenBucket) reserve(now time.Duration) time.Duration {
+	elapsed := (now - b.last).Seconds()
+	if elapsed > 0 {
+		b.tokens = math.Min(bucketBurst, b.tokens+elapsed*bucketQPS)
+		b.last = now
+	}
+	b.tokens--
+	if b.tokens >= 0 {
+		return 0
+	}
+	return time.Duration(-b.tokens / bucketQPS * float64(bucketWindow))
+}
+
+// clone copies the queue, mapping each item through m (pointer items must
+// be mapped to the clone's pointers).
+func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
+	c := &workqueue[T]{
+		name:       q.name,
+		queue:      make([]T, len(q.queue)),
+		dirty:      make(map[T]struct{}, len(q.dirty)),
+		processing: make(map[T]struct{}, len(q.processing)),
+		waiting:    make([]waitingItem[T], len(q.waiting)),
+		failures:   make(map[T]int, len(q.failures)),
+		bucket:     q.bucket,
+		seq:        q.seq,
+	}
+	for i, it := range q.queue {
+		c.queue[i] = m(it)
+	}
+	for it := range q.dirty {
+		c.dirty[m(it)] = struct{}{}
+	}
+	for it := range q.processing {
+		c.processing[m(it)] = struct{}{}
+	}
+	for i, w := range q.waiting {
+		c.waiting[i] = waitingItem[T]{item: m(w.item), due: w.due, seq: w.seq}
+	}
+	for it, n := range q.failures {
+		c.failures[m(it)] = n
+	}
+	return c
+}
