@@ -1,0 +1,451 @@
+package scenario
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// RunOptions tunes Run.
+type RunOptions struct {
+	// Records keeps every engine record in the step results, for --trace
+	// and machine-readable output.
+	Records bool
+}
+
+// Result is the outcome of running one scenario. Every list in it is in
+// a fixed order, so the same scenario always gives the same Result.
+type Result struct {
+	File   string `json:"file"`
+	Name   string `json:"name"`
+	Passed bool   `json:"passed"`
+	// Failure describes the step that failed; nil when the run passed.
+	Failure *Failure `json:"failure,omitempty"`
+	// InternalError is set when gcplay itself broke (a panic in the
+	// engine): the run says nothing about the scenario.
+	InternalError string `json:"internalError,omitempty"`
+	// Stack is the goroutine stack of an internal error, for debugging.
+	Stack string `json:"-"`
+	// Steps has one entry per object created and per step run, in order;
+	// it ends at the first failing step.
+	Steps []StepResult `json:"steps"`
+	// Objects is the final contents of storage, sorted by kind, namespace
+	// and name.
+	Objects []*fakeapi.Object `json:"objects"`
+	// DeletionOrder lists removals from storage, in order.
+	DeletionOrder []Removal `json:"deletionOrder"`
+	// Events are the Kubernetes Events recorded, in order.
+	Events []Event `json:"events"`
+	// World is the world as the run left it, for callers that go on with
+	// it (the TUI's load).
+	World *engine.World `json:"-"`
+}
+
+// Failure is the first step that did not hold.
+type Failure struct {
+	// Step is "step N" or "object N".
+	Step   string `json:"step"`
+	Action Action `json:"action"`
+	Line   int    `json:"line"`
+	// Messages are complete, file:line-prefixed messages, one per failed
+	// expectation (or one for a failed action).
+	Messages []string `json:"messages"`
+}
+
+// StepResult is what one object creation or step did.
+type StepResult struct {
+	// Step is "object N" for entries of objects, "step N" for steps[N].
+	Step    string `json:"step"`
+	Line    int    `json:"line"`
+	Action  Action `json:"action"`
+	Summary string `json:"summary"`
+	Passed  bool   `json:"passed"`
+	// Outcome says in a few words what happened ("removed from storage",
+	// "settled after 12 controller steps", "5 checks held").
+	Outcome string `json:"outcome"`
+	// Errors are the failure messages of this step.
+	Errors []string `json:"errors,omitempty"`
+	// Checks are the expectations of an expect step, each with its
+	// outcome.
+	Checks []Check `json:"checks,omitempty"`
+	// Records are the engine's records of the step (with
+	// RunOptions.Records).
+	Records []engine.Record `json:"records,omitempty"`
+}
+
+// Removal is one removal from storage.
+type Removal struct {
+	Object string `json:"object"`
+	UID    string `json:"uid"`
+}
+
+// Event is a recorded Kubernetes Event, in the result's form.
+type Event struct {
+	Object  string `json:"object"`
+	UID     string `json:"uid,omitempty"`
+	Type    string `json:"type"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Source  string `json:"source,omitempty"`
+	// At is the virtual time since the world started.
+	At string `json:"at"`
+}
+
+// String is the step's line in the short trace.
+func (s StepResult) String() string {
+	status := "ok"
+	if !s.Passed {
+		status = "FAIL"
+	}
+	line := fmt.Sprintf("%s: %s: %s", s.Step, s.Summary, status)
+	if s.Outcome != "" {
+		line += ": " + s.Outcome
+	}
+	return line
+}
+
+// Err returns nil when the run passed, and otherwise an error whose text
+// is every failure message, one a line.
+func (r *Result) Err() error {
+	switch {
+	case r.InternalError != "":
+		return fmt.Errorf("%s: internal error: %s", r.File, r.InternalError)
+	case r.Failure != nil:
+		return fmt.Errorf("%s", strings.Join(r.Failure.Messages, "\n"))
+	}
+	return nil
+}
+
+// Trace returns the run's trace: a line per step, and with records the
+// engine's record lines under each step, indented.
+func (r *Result) Trace(records bool) []string {
+	var out []string
+	for _, s := range r.Steps {
+		out = append(out, s.String())
+		if records {
+			for _, rec := range s.Records {
+				out = append(out, "    "+recordString(rec))
+			}
+		}
+	}
+	return out
+}
+
+// Run executes a scenario in a fresh world: it creates the objects in
+// order, then runs the steps, and stops at the first step that fails.
+// It never panics: a panic inside gcplay becomes Result.InternalError.
+func Run(s *Scenario, opts RunOptions) (res *Result) {
+	res = &Result{File: s.File, Name: s.Name, Steps: []StepResult{}, Objects: []*fakeapi.Object{},
+		DeletionOrder: []Removal{}, Events: []Event{}}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Passed = false
+			res.InternalError = fmt.Sprint(p)
+			res.Stack = string(debug.Stack())
+		}
+	}()
+	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers})
+	if err != nil {
+		res.Failure = &Failure{Step: "world", Messages: []string{fmt.Sprintf("%s: cannot start the world: %v", s.File, err)}}
+		return res
+	}
+	res.World = w
+	r := &runner{s: s, w: w, opts: opts}
+	ok := true
+	for i := range s.Objects {
+		m := &s.Objects[i]
+		st := &Step{Index: i, Line: m.Line, Action: ActionCreate, Create: m}
+		if ok = r.record(res, fmt.Sprintf("object %d", i), st); !ok {
+			break
+		}
+	}
+	for i := 0; ok && i < len(s.Steps); i++ {
+		ok = r.record(res, fmt.Sprintf("step %d", s.Steps[i].Index), &s.Steps[i])
+	}
+	res.Passed = ok
+	r.finish(res)
+	return res
+}
+
+type runner struct {
+	s    *Scenario
+	w    *engine.World
+	opts RunOptions
+}
+
+// record runs one step, appends its result and reports whether it held.
+func (r *runner) record(res *Result, label string, st *Step) bool {
+	sr := r.step(st, label)
+	res.Steps = append(res.Steps, sr)
+	if !sr.Passed {
+		res.Failure = &Failure{Step: label, Action: st.Action, Line: st.Line, Messages: sr.Errors}
+	}
+	return sr.Passed
+}
+
+func (r *runner) finish(res *Result) {
+	store := r.w.Store()
+	for _, o := range store.Objects() {
+		res.Objects = append(res.Objects, o.DeepCopy())
+	}
+	for _, rm := range store.Removals() {
+		res.DeletionOrder = append(res.DeletionOrder, Removal{Object: rm.Ref.String(), UID: rm.UID})
+	}
+	for _, ev := range store.Events() {
+		res.Events = append(res.Events, Event{Object: ev.Object.String(), UID: ev.ObjectUID, Type: ev.Type,
+			Reason: ev.Reason, Message: ev.Message, Source: ev.Source, At: ev.Time.Sub(fakeapi.Epoch).String()})
+	}
+}
+
+// failure formats a failure message of a step.
+func (r *runner) failure(line int, label string, act Action, msg string) string {
+	return fmt.Sprintf("%s:%d: %s (%s): %s", r.s.File, line, label, act, msg)
+}
+
+func (r *runner) step(st *Step, label string) StepResult {
+	sr := StepResult{Step: label, Line: st.Line, Action: st.Action, Summary: st.Describe()}
+	fail := func(line int, msg string) {
+		sr.Errors = append(sr.Errors, r.failure(line, label, st.Action, msg))
+	}
+	keep := func(recs ...engine.Record) {
+		if r.opts.Records {
+			sr.Records = append(sr.Records, recs...)
+		}
+	}
+	if st.Action == ActionExpect {
+		sr.Checks = st.Expect.evaluate(worldView{r.w})
+		held := 0
+		for _, c := range sr.Checks {
+			if c.Passed {
+				held++
+			} else {
+				fail(c.Line, c.Message())
+			}
+		}
+		sr.Passed = len(sr.Errors) == 0
+		if sr.Passed {
+			sr.Outcome = plural(held, "check") + " held"
+		} else {
+			sr.Outcome = fmt.Sprintf("%d of %s failed", len(sr.Checks)-held, plural(len(sr.Checks), "check"))
+		}
+		return sr
+	}
+
+	outcome, err := r.act(st, keep)
+	switch {
+	case st.ExpectError != "" && err == nil:
+		fail(st.Line, fmt.Sprintf("expected the request to fail with %s, but it succeeded", st.ExpectError))
+	case st.ExpectError != "" && fakeapi.ReasonOf(err) != st.ExpectError:
+		fail(st.Line, fmt.Sprintf("expected error %s, found %s", st.ExpectError, describeErr(err)))
+	case st.ExpectError != "":
+		outcome = "failed as expected: " + describeErr(err)
+	case err != nil:
+		fail(st.Line, err.Error())
+	}
+	sr.Outcome = outcome
+	sr.Passed = len(sr.Errors) == 0
+	return sr
+}
+
+func describeErr(err error) string {
+	if reason := fakeapi.ReasonOf(err); reason != "" {
+		return fmt.Sprintf("%s: %v", reason, err)
+	}
+	return err.Error()
+}
+
+// act performs a step's action and returns its outcome in a few words.
+func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
+	w := r.w
+	store := w.Store()
+	switch st.Action {
+	case ActionCreate:
+		obj, err := r.resolveOwners(st.Create.Object)
+		if err != nil {
+			return "", err
+		}
+		rec, err := w.Do(engine.Create{Object: obj})
+		keep(rec)
+		if err != nil {
+			return "", err
+		}
+		if o := store.Lookup(fakeapi.RefOf(obj)); o != nil && obj.Metadata.Name != "" {
+			return "created, uid " + o.Metadata.UID, nil
+		}
+		return "created", nil
+	case ActionDelete:
+		ref, err := r.target(st.Target)
+		if err != nil {
+			return "", err
+		}
+		opts := *st.DeleteOptions
+		rec, err := w.Do(engine.Delete{Ref: ref, Options: &opts})
+		keep(rec)
+		if err != nil {
+			return "", err
+		}
+		return afterDelete(store.Lookup(ref)), nil
+	case ActionPatch:
+		ref, err := r.target(st.Target)
+		if err != nil {
+			return "", err
+		}
+		rec, err := w.Do(engine.Patch{Ref: ref, Merge: st.Merge})
+		keep(rec)
+		if err != nil {
+			return "", err
+		}
+		return "patched", nil
+	case ActionStep:
+		for i := 0; i < st.Count; i++ {
+			rec, err := w.Do(engine.Step{Queue: st.Queue})
+			keep(rec)
+			if err != nil {
+				return "", fmt.Errorf("after %d of %s: %w", i, plural(st.Count, "work item"), err)
+			}
+		}
+		return "processed " + plural(st.Count, "work item"), nil
+	case ActionSettle:
+		res, err := engine.Settle(w, st.MaxSteps)
+		keep(res.Records...)
+		if err != nil {
+			return "", fmt.Errorf("did not settle within maxSteps %d: %w", st.MaxSteps, err)
+		}
+		if res.Backoff {
+			return fmt.Sprintf("stopped after %s at +%v: only retries at the maximum backoff are left", plural(res.Steps, "controller step"), w.Elapsed()), nil
+		}
+		return fmt.Sprintf("settled after %s at +%v", plural(res.Steps, "controller step"), w.Elapsed()), nil
+	case ActionAdvance:
+		res, err := advanceBy(w, st.Duration, DefaultMaxSteps)
+		keep(res.Records...)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("now +%v, %s ran", w.Elapsed(), plural(res.Steps, "controller step")), nil
+	case ActionRestart:
+		rec, err := w.Do(engine.Restart{Controller: st.Controller})
+		keep(rec)
+		if err != nil {
+			return "", err
+		}
+		return "restarted", nil
+	case ActionInject:
+		f := st.Fault
+		if st.Target.UID != "" {
+			o := store.ByUID(st.Target.UID)
+			if o == nil {
+				return "", fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", st.Target.UID)
+			}
+			f.Kind, f.Namespace, f.Name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
+		}
+		rec, err := w.Do(engine.Inject{Fault: f})
+		keep(rec)
+		if err != nil {
+			return "", err
+		}
+		return "armed", nil
+	}
+	return "", fmt.Errorf("unknown action %q", st.Action)
+}
+
+// target turns a step's reference into a request reference; uid:<uid>
+// names the stored object with that UID.
+func (r *runner) target(ref Ref) (fakeapi.Ref, error) {
+	if ref.UID == "" {
+		return ref.Ref, nil
+	}
+	o := r.w.Store().ByUID(ref.UID)
+	if o == nil {
+		return fakeapi.Ref{}, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", ref.UID)
+	}
+	return fakeapi.RefOf(o), nil
+}
+
+// resolveOwners returns a copy of obj whose ownerReferences without uid
+// carry the UID of the object they name, looked up now in the
+// dependent's namespace (or cluster scope for cluster-scoped owner kinds).
+func (r *runner) resolveOwners(obj *fakeapi.Object) (*fakeapi.Object, error) {
+	obj = obj.DeepCopy()
+	store := r.w.Store()
+	for i := range obj.Metadata.OwnerReferences {
+		or := &obj.Metadata.OwnerReferences[i]
+		if or.UID != "" {
+			continue
+		}
+		info, _ := store.Registry().Lookup(or.APIVersion, or.Kind)
+		ns := ""
+		if info.Namespaced() {
+			ns = obj.Metadata.Namespace
+		}
+		owner := store.Lookup(fakeapi.Ref{APIVersion: or.APIVersion, Kind: or.Kind, Namespace: ns, Name: or.Name})
+		if owner == nil {
+			where := "at cluster scope"
+			if info.Namespaced() {
+				where = fmt.Sprintf("in namespace %q", ns)
+				if ns == "" {
+					where = "for a cluster-scoped dependent (a namespaced owner cannot be found from it)"
+				}
+			}
+			return nil, fmt.Errorf("%s: ownerReferences[%d]: no %s %q exists %s to take the uid from (give an explicit uid to create a dangling reference)",
+				obj.String(), i, or.Kind, or.Name, where)
+		}
+		or.UID = owner.Metadata.UID
+	}
+	return obj, nil
+}
+
+// afterDelete says how a deleted object stands.
+func afterDelete(o *fakeapi.Object) string {
+	switch {
+	case o == nil:
+		return "removed from storage"
+	case o.Metadata.DeletionTimestamp != nil:
+		return "terminating, finalizers " + list(o.Metadata.Finalizers)
+	default:
+		return "still in storage, not terminating"
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func describeDeleteOptions(o *fakeapi.DeleteOptions) string {
+	if o == nil {
+		return ""
+	}
+	var parts []string
+	if o.PropagationPolicy != nil {
+		parts = append(parts, "propagationPolicy="+string(*o.PropagationPolicy))
+	}
+	if o.OrphanDependents != nil {
+		parts = append(parts, fmt.Sprintf("orphanDependents=%t", *o.OrphanDependents))
+	}
+	if o.GracePeriodSeconds != nil {
+		parts = append(parts, fmt.Sprintf("gracePeriodSeconds=%d", *o.GracePeriodSeconds))
+	}
+	if o.Preconditions != nil {
+		if o.Preconditions.UID != nil {
+			parts = append(parts, "preconditions.uid="+*o.Preconditions.UID)
+		}
+		if o.Preconditions.ResourceVersion != nil {
+			parts = append(parts, "preconditions.resourceVersion="+*o.Preconditions.ResourceVersion)
+		}
+	}
+	if o.DryRun != nil {
+		parts = append(parts, "dryRun=["+strings.Join(o.DryRun, ",")+"]")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, " ")
+}

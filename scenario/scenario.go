@@ -1,0 +1,218 @@
+package scenario
+
+import (
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// Scenario is a parsed, validated scenario file. Everything a run needs
+// is resolved: kinds are canonical, namespaces defaulted, options typed.
+type Scenario struct {
+	// File is the name given to Parse, used in every message.
+	File        string
+	Name        string
+	Description string
+	// Kinds are the custom kinds declared under kinds, in file order.
+	Kinds []fakeapi.KindInfo
+	// Controllers lists the controllers to run; nil means all that
+	// gcplay has (the key was absent).
+	Controllers []string
+	// Objects are the starting world, created in order before the steps.
+	Objects []Manifest
+	Steps   []Step
+}
+
+// Manifest is one object of the file, with where it was written.
+type Manifest struct {
+	Object *fakeapi.Object
+	Line   int
+	// Path is the field path, such as "objects[2]" or "steps[4].create".
+	Path string
+}
+
+// Action names what a step does: its one action key.
+type Action string
+
+// The step actions, as the file's keys spell them.
+const (
+	ActionCreate  Action = "create"
+	ActionDelete  Action = "delete"
+	ActionPatch   Action = "patch"
+	ActionStep    Action = "step"
+	ActionSettle  Action = "settle"
+	ActionAdvance Action = "advance"
+	ActionRestart Action = "restart"
+	ActionInject  Action = "inject"
+	ActionExpect  Action = "expect"
+)
+
+// actions lists every action key, in the spec's order.
+var actions = []Action{ActionCreate, ActionDelete, ActionPatch, ActionStep, ActionSettle,
+	ActionAdvance, ActionRestart, ActionInject, ActionExpect}
+
+// DefaultMaxSteps is the settle bound when a step gives no maxSteps.
+const DefaultMaxSteps = 100000
+
+// Step is one entry of steps. Action says which of the action fields is
+// set.
+type Step struct {
+	// Index is the position in steps, from 0; messages say "step Index".
+	Index  int
+	Line   int
+	Action Action
+	// ExpectError is the reason the action must fail with ("" when it
+	// must succeed).
+	ExpectError fakeapi.Reason
+
+	// Create is the manifest of a create step.
+	Create *Manifest
+	// Target is the object of a delete or patch step.
+	Target Ref
+	// DeleteOptions are the options of a delete step (never nil).
+	DeleteOptions *fakeapi.DeleteOptions
+	// Merge is the JSON merge patch of a patch step.
+	Merge []byte
+	// Count is N of a step step; Queue its optional queue.
+	Count int
+	Queue string
+	// MaxSteps bounds a settle step.
+	MaxSteps int
+	// Duration is the advance of an advance step.
+	Duration time.Duration
+	// Controller is what a restart step restarts.
+	Controller string
+	// Fault is the fault of an inject step; Target names its object when
+	// the step gave a reference rather than a bare kind.
+	Fault fakeapi.Fault
+	// Expect holds the checks of an expect step.
+	Expect *Expect
+}
+
+// Describe returns the step in one line, as the trace shows it.
+func (s *Step) Describe() string {
+	switch s.Action {
+	case ActionCreate:
+		return "create " + s.Create.Object.String()
+	case ActionDelete:
+		return "delete " + s.Target.String() + describeDeleteOptions(s.DeleteOptions)
+	case ActionPatch:
+		return "patch " + s.Target.String() + " " + string(s.Merge)
+	case ActionStep:
+		d := "step " + itoa(s.Count)
+		if s.Queue != "" {
+			d += " from " + s.Queue
+		}
+		return d
+	case ActionSettle:
+		return "settle"
+	case ActionAdvance:
+		return "advance " + s.Duration.String()
+	case ActionRestart:
+		return "restart " + s.Controller
+	case ActionInject:
+		f := s.Fault
+		return "inject " + string(f.Reason) + " on " + f.Verb + " " + describeFaultTarget(s) + " x" + itoa(f.Times)
+	case ActionExpect:
+		return "expect"
+	}
+	return string(s.Action)
+}
+
+func describeFaultTarget(s *Step) string {
+	if s.Target.UID != "" || s.Target.Name != "" {
+		return s.Target.String()
+	}
+	return s.Fault.Kind
+}
+
+// Expect is the parsed body of an expect step. Every list keeps file
+// order.
+type Expect struct {
+	Exists          []RefCheck
+	Absent          []RefCheck
+	Terminating     []RefCheck
+	NotTerminating  []RefCheck
+	Finalizers      []FinalizersCheck
+	OwnerReferences []OwnersCheck
+	DeletionOrder   *OrderCheck
+	Events          []EventCheck
+	NoEvents        []RefCheck
+	Graph           []GraphCheck
+	Queues          []QueueCheck
+	Count           []CountCheck
+}
+
+// RefCheck is one reference of a list check (exists, absent, ...).
+type RefCheck struct {
+	Ref  Ref
+	Line int
+}
+
+// FinalizersCheck expects an object's exact finalizer list.
+type FinalizersCheck struct {
+	Ref        Ref
+	Line       int
+	Finalizers []string
+}
+
+// OwnersCheck expects an object's exact set of owners.
+type OwnersCheck struct {
+	Ref    Ref
+	Line   int
+	Owners []OwnerExpectation
+}
+
+// OwnerExpectation is one expected owner, with the flags that must match
+// when given.
+type OwnerExpectation struct {
+	Owner              Ref
+	Controller         *bool
+	BlockOwnerDeletion *bool
+}
+
+// OrderCheck expects objects to be absent and removed in this order.
+type OrderCheck struct {
+	Refs []Ref
+	Line int
+}
+
+// EventCheck expects a recorded Event; empty fields match anything, and
+// Message is a substring.
+type EventCheck struct {
+	Object  Ref
+	Type    string
+	Reason  string
+	Message string
+	Line    int
+}
+
+// GraphCheck expects flags of a uidToNode entry.
+type GraphCheck struct {
+	Ref                Ref
+	Line               int
+	Virtual            *bool
+	BeingDeleted       *bool
+	DeletingDependents *bool
+	Absent             *bool
+}
+
+// QueueCheck expects a queue's exact contents, front first.
+type QueueCheck struct {
+	Queue string
+	Line  int
+	Items []Ref
+}
+
+// CountCheck expects the number of stored objects that match.
+type CountCheck struct {
+	Index     int
+	Line      int
+	Kind      string
+	Namespace string
+	Selector  Selector
+	OwnedBy   *Ref
+	// Terminating, when set, keeps only (non-)terminating objects.
+	Terminating *bool
+	Equals      int
+}

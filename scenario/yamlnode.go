@@ -1,0 +1,323 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits that keep a hostile file (alias bombs, self-referencing anchors,
+// deep nesting) from using unbounded time, memory or stack.
+const (
+	maxNodeVisits = 1 << 20
+	maxDepth      = 200
+)
+
+// parser holds the state of one Parse call: the file name for messages,
+// the errors found so far, and the node budget.
+type parser struct {
+	file   string
+	errs   ErrorList
+	visits int
+	// exhausted is set once the node budget ran out, so the error is
+	// reported only once.
+	exhausted bool
+}
+
+func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	p.errs = append(p.errs, &Error{File: p.file, Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// visit counts one node against the budget and reports whether the walk
+// may go on.
+func (p *parser) visit(n *yaml.Node, depth int) bool {
+	if p.exhausted {
+		return false
+	}
+	p.visits++
+	if p.visits > maxNodeVisits || depth > maxDepth {
+		p.exhausted = true
+		p.errorf(n, "", "the document is too large or too deeply nested once aliases are expanded")
+		return false
+	}
+	return true
+}
+
+// deref follows aliases.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// kindName names a node's type for messages.
+func kindName(n *yaml.Node) string {
+	n = deref(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		}
+		return n.Value
+	}
+	return "an unsupported YAML node"
+}
+
+// pair is one key/value entry of a mapping.
+type pair struct {
+	Key   string
+	KeyN  *yaml.Node
+	Value *yaml.Node
+}
+
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge"
+}
+
+// pairs returns the entries of a mapping node in file order, with YAML
+// merge keys (<<) expanded: explicit keys first, then merged ones not
+// already present. Duplicate and non-scalar keys are reported.
+func (p *parser) pairs(n *yaml.Node, path string, depth int) []pair {
+	n = deref(n)
+	if !p.visit(n, depth) {
+		return nil
+	}
+	var out []pair
+	seen := map[string]bool{}
+	var merged []pair
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), n.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if isMergeKey(k) {
+			merged = append(merged, p.mergeSources(v, path, depth+1)...)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			p.errorf(k, path, "keys must be strings, found %s", kindName(k))
+			continue
+		}
+		if seen[k.Value] {
+			p.errorf(k, path, "duplicate key %q", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		out = append(out, pair{Key: k.Value, KeyN: k, Value: v})
+	}
+	for _, m := range merged {
+		if !seen[m.Key] {
+			seen[m.Key] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (p *parser) mergeSources(v *yaml.Node, path string, depth int) []pair {
+	v = deref(v)
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case yaml.MappingNode:
+		return p.pairs(v, path, depth)
+	case yaml.SequenceNode:
+		var out []pair
+		for _, e := range v.Content {
+			if e = deref(e); e != nil && e.Kind == yaml.MappingNode {
+				out = append(out, p.pairs(e, path, depth)...)
+			} else {
+				p.errorf(e, path, "a merge key (<<) takes a mapping or a list of mappings")
+			}
+		}
+		return out
+	}
+	p.errorf(v, path, "a merge key (<<) takes a mapping or a list of mappings")
+	return nil
+}
+
+// fields returns the entries of a mapping whose keys must all be among
+// allowed, reporting the others (with a suggestion) and dropping them.
+// It reports a node that is not a mapping and returns ok=false.
+func (p *parser) fields(n *yaml.Node, path string, allowed []string) (map[string]pair, bool) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		p.errorf(n, path, "expected a mapping, found %s", kindName(n))
+		return nil, false
+	}
+	out := map[string]pair{}
+	for _, e := range p.pairs(n, path, 0) {
+		if !slices.Contains(allowed, e.Key) {
+			p.errorf(e.KeyN, path, "unknown key %q%s", e.Key, suggest(e.Key, allowed))
+			continue
+		}
+		out[e.Key] = e
+	}
+	return out, true
+}
+
+// isNull reports whether n is absent or an explicit null.
+func isNull(n *yaml.Node) bool {
+	n = deref(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
+}
+
+// str reads a string scalar.
+func (p *parser) str(n *yaml.Node, path string) (string, bool) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		p.errorf(n, path, "expected a string, found %s", kindName(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+// boolean reads a boolean scalar.
+func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
+	n = deref(n)
+	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
+		var b bool
+		if err := n.Decode(&b); err == nil {
+			return b, true
+		}
+	}
+	p.errorf(n, path, "expected true or false, found %s", kindName(n))
+	return false, false
+}
+
+// integer reads an integer scalar.
+func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
+	n = deref(n)
+	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
+		var i int64
+		if err := n.Decode(&i); err == nil {
+			return i, true
+		}
+		p.errorf(n, path, "integer %s is out of range", n.Value)
+		return 0, false
+	}
+	p.errorf(n, path, "expected an integer, found %s", kindName(n))
+	return 0, false
+}
+
+// strList reads a list of strings, returning each with its node.
+func (p *parser) strList(n *yaml.Node, path string) ([]string, []*yaml.Node, bool) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		p.errorf(n, path, "expected a list, found %s", kindName(n))
+		return nil, nil, false
+	}
+	var out []string
+	var nodes []*yaml.Node
+	ok := true
+	for i, e := range n.Content {
+		s, good := p.str(e, fmt.Sprintf("%s[%d]", path, i))
+		if !good {
+			ok = false
+			continue
+		}
+		out = append(out, s)
+		nodes = append(nodes, deref(e))
+	}
+	return out, nodes, ok
+}
+
+// value converts a node to the value encoding/json would decode from the
+// same document: map[string]any, []any, string, float64/int64, bool, nil.
+func (p *parser) value(n *yaml.Node, path string, depth int) (any, bool) {
+	n = deref(n)
+	if n == nil {
+		return nil, true
+	}
+	if !p.visit(n, depth) {
+		return nil, false
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := map[string]any{}
+		ok := true
+		for _, e := range p.pairs(n, path, depth) {
+			v, good := p.value(e.Value, joinPath(path, e.Key), depth+1)
+			ok = ok && good
+			m[e.Key] = v
+		}
+		return m, ok
+	case yaml.SequenceNode:
+		l := make([]any, 0, len(n.Content))
+		ok := true
+		for i, e := range n.Content {
+			v, good := p.value(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			ok = ok && good
+			l = append(l, v)
+		}
+		return l, ok
+	case yaml.ScalarNode:
+		return p.scalar(n, path)
+	}
+	p.errorf(n, path, "unsupported YAML node")
+	return nil, false
+}
+
+func (p *parser) scalar(n *yaml.Node, path string) (any, bool) {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil, true
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			p.errorf(n, path, "invalid boolean %q", n.Value)
+			return nil, false
+		}
+		return b, true
+	case "!!int":
+		var i int64
+		if err := n.Decode(&i); err == nil {
+			return i, true
+		}
+		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		if err != nil {
+			p.errorf(n, path, "invalid integer %q", n.Value)
+			return nil, false
+		}
+		return f, true
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			p.errorf(n, path, "%q is not a number JSON can hold", n.Value)
+			return nil, false
+		}
+		return f, true
+	case "!!str", "!!timestamp", "!!binary":
+		// Timestamps stay strings, as they do in JSON.
+		return n.Value, true
+	}
+	p.errorf(n, path, "unsupported YAML tag %s", n.Tag)
+	return nil, false
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
