@@ -1,86 +1,16 @@
 package scenario
 
-// This file holds what scenario needs from engine and fakeapi that does not
-// exist yet, written as small stand-ins over the API that does. Each says
-// what it waits for; once that lands, the stand-in is replaced by the call.
+// This file holds what scenario needs from fakeapi that does not exist
+// yet, written as a small stand-in over the API that does. It says what it
+// waits for; once that lands, the stand-in is replaced by the call.
 
 import (
-	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
 )
-
-// advanceBy moves the clock to now+d, running the work that becomes due on
-// the way, at the time it becomes due. It waits for
-// engine.AdvanceBy(w, d, maxSteps) (SettleResult, error), which replaces it.
-func advanceBy(w *engine.World, d time.Duration, maxSteps int) (engine.SettleResult, error) {
-	var res engine.SettleResult
-	target := w.Elapsed() + d
-	for {
-		for !w.Idle() {
-			if res.Steps >= maxSteps {
-				return res, fmt.Errorf("more than %d steps while advancing", maxSteps)
-			}
-			rec, err := w.Do(engine.Step{})
-			res.Records = append(res.Records, rec)
-			if err != nil {
-				return res, err
-			}
-			res.Steps++
-		}
-		next, ok := w.NextDue()
-		if !ok || next > target || next <= w.Elapsed() {
-			break
-		}
-		rec, err := w.Do(engine.Advance{D: next - w.Elapsed()})
-		res.Records = append(res.Records, rec)
-		if err != nil {
-			return res, err
-		}
-	}
-	if rest := target - w.Elapsed(); rest > 0 {
-		rec, err := w.Do(engine.Advance{D: rest})
-		res.Records = append(res.Records, rec)
-		if err != nil {
-			return res, err
-		}
-	}
-	return res, nil
-}
-
-// recordString is the one-line trace form of a record. It waits for
-// engine's func (r Record) String() string, which replaces it.
-func recordString(r engine.Record) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "#%d +%v %s %s", r.Seq, r.At, r.Actor, r.Item)
-	if r.Reason.Code != "" {
-		fmt.Fprintf(&b, ": %s", r.Reason.Code)
-		if r.Reason.Message != "" {
-			fmt.Fprintf(&b, " (%s)", r.Reason.Message)
-		}
-	}
-	for _, c := range r.Calls {
-		fmt.Fprintf(&b, "; %s %s %d", strings.ToUpper(c.Verb), c.Ref, c.Code)
-		if c.Reason != "" {
-			fmt.Fprintf(&b, " %s", c.Reason)
-		}
-	}
-	for _, e := range r.Enqueued {
-		fmt.Fprintf(&b, "; +%s %s", e.Queue, e.Item)
-		if e.After > 0 {
-			fmt.Fprintf(&b, " after %v", e.After)
-		}
-	}
-	if r.Err != "" {
-		fmt.Fprintf(&b, "; error: %s", r.Err)
-	}
-	return b.String()
-}
 
 // objectsInCreationOrder returns the stored objects in the order they were
 // created. It waits for the store to expose that order (for example

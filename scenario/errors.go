@@ -16,6 +16,8 @@ type Error struct {
 	// as a whole.
 	Path    string `json:"path,omitempty"`
 	Message string `json:"message"`
+	// column orders the errors of one line from left to right.
+	column int
 }
 
 func (e *Error) Error() string {
@@ -45,10 +47,15 @@ func (l ErrorList) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// sort orders the list by line, keeping the order of discovery within a
-// line.
+// sort orders the list by line, then column, keeping the order of
+// discovery among errors at the same place.
 func (l ErrorList) sort() {
-	sort.SliceStable(l, func(i, j int) bool { return l[i].Line < l[j].Line })
+	sort.SliceStable(l, func(i, j int) bool {
+		if l[i].Line != l[j].Line {
+			return l[i].Line < l[j].Line
+		}
+		return l[i].column < l[j].column
+	})
 }
 
 // suggest returns ` (did you mean "x"?)` when one of the candidates is
@@ -71,23 +78,29 @@ func suggest(s string, candidates []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
+// editDistance is the optimal-string-alignment distance between a and b,
+// in bytes: insertions, deletions, substitutions and transpositions of
+// adjacent bytes ("gte" is one edit from "get").
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }

@@ -301,7 +301,7 @@ func (p *parser) step(n *yaml.Node, i int, reg *fakeapi.Registry, controllers []
 		case slices.Contains(allowed, e.Key):
 			opts[e.Key] = e
 		case slices.Contains(allStepKeys, e.Key):
-			p.errorf(e.KeyN, path, "%q is not an option of a %s step%s", e.Key, act, takes(stepOptions[act]))
+			p.errorf(e.KeyN, path, "%q is not an option of %s step%s", e.Key, article(string(act)), takes(stepOptions[act]))
 		default:
 			p.errorf(e.KeyN, path, "unknown key %q%s", e.Key, suggest(e.Key, allowed))
 		}
@@ -416,6 +416,14 @@ func actionList() string {
 		names = append(names, string(a))
 	}
 	return strings.Join(names, ", ")
+}
+
+// article prefixes a noun with "a" or "an".
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 func takes(opts []string) string {

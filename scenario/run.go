@@ -128,7 +128,7 @@ func (r *Result) Trace(records bool) []string {
 		out = append(out, s.String())
 		if records {
 			for _, rec := range s.Records {
-				out = append(out, "    "+recordString(rec))
+				out = append(out, "    "+rec.String())
 			}
 		}
 	}
@@ -320,7 +320,7 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 		}
 		return fmt.Sprintf("settled after %s at +%v", plural(res.Steps, "controller step"), w.Elapsed()), nil
 	case ActionAdvance:
-		res, err := advanceBy(w, st.Duration, DefaultMaxSteps)
+		res, err := engine.AdvanceBy(w, st.Duration, DefaultMaxSteps)
 		keep(res.Records...)
 		if err != nil {
 			return "", err

@@ -35,9 +35,13 @@ func ParseSelector(s string) (Selector, error) {
 	if strings.TrimSpace(s) == "" {
 		return sel, nil
 	}
-	for _, term := range splitTerms(s) {
+	terms := splitTerms(s)
+	for _, term := range terms {
 		term = strings.TrimSpace(term)
 		r, err := parseRequirement(term)
+		if err != nil && len(terms) > 1 {
+			return nil, fmt.Errorf("invalid selector %q: %q: %v", s, term, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("invalid selector %q: %v", s, err)
 		}
@@ -81,7 +85,7 @@ func parseRequirement(term string) (Requirement, error) {
 				return r, err
 			}
 			if v == "" {
-				return r, fmt.Errorf("%q: empty value in a set", term)
+				return r, fmt.Errorf("a set needs values, none of them empty")
 			}
 			if !slices.Contains(r.Values, v) {
 				r.Values = append(r.Values, v)
@@ -103,7 +107,7 @@ func parseRequirement(term string) (Requirement, error) {
 				return Requirement{}, err
 			}
 			if strings.ContainsAny(val, "=!") {
-				return Requirement{}, fmt.Errorf("%q: unexpected operator in value", term)
+				return Requirement{}, fmt.Errorf("unexpected operator in the value %q", val)
 			}
 			if err := validValue(val); err != nil {
 				return Requirement{}, err
@@ -112,7 +116,7 @@ func parseRequirement(term string) (Requirement, error) {
 		}
 	}
 	if strings.ContainsAny(term, "<>() \t") {
-		return Requirement{}, fmt.Errorf("%q: unsupported operator (use =, ==, !=, in, notin, key or !key)", term)
+		return Requirement{}, fmt.Errorf("unsupported operator (use =, ==, !=, in, notin, key or !key)")
 	}
 	return Requirement{Key: term, Op: "exists"}, validKey(term)
 }

@@ -29,11 +29,11 @@ type parser struct {
 }
 
 func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
-	line := 0
+	line, col := 0, 0
 	if n != nil {
-		line = n.Line
+		line, col = n.Line, n.Column
 	}
-	p.errs = append(p.errs, &Error{File: p.file, Line: line, Path: path, Message: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, &Error{File: p.file, Line: line, Path: path, Message: fmt.Sprintf(format, args...), column: col})
 }
 
 // visit counts one node against the budget and reports whether the walk
