@@ -42,9 +42,9 @@ const (
 	// MergePatch is a JSON merge patch (RFC 7386).
 	MergePatch PatchType = "application/merge-patch+json"
 	// StrategicMergePatch is Kubernetes' strategic merge patch, modelled for
-	// metadata (ownerReferences merged by uid, $patch: delete, finalizers
-	// and the other metadata fields as in a merge patch). Custom kinds
-	// reject it with 415 (R53).
+	// metadata (ownerReferences merged by uid with $patch: delete,
+	// finalizers merged as a set as their patchStrategy says, the other
+	// fields as in a merge patch). Custom kinds reject it with 415 (R53).
 	StrategicMergePatch PatchType = "application/strategic-merge-patch+json"
 )
 
@@ -129,13 +129,13 @@ var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // Event is a recorded Kubernetes Event (v1 Event), flattened.
 type Event struct {
 	// Object is the involved object's reference in scenario form.
-	Object         Ref
-	ObjectUID      string
-	Type           string
-	Reason         string
-	Message        string
-	Source         string
-	Namespace      string
-	Time           time.Time
-	Name           string
+	Object    Ref
+	ObjectUID string
+	Type      string
+	Reason    string
+	Message   string
+	Source    string
+	Namespace string
+	Time      time.Time
+	Name      string
 }

@@ -1,6 +1,12 @@
 package fakeapi
 
-// This file fixes the Store's method set; the bodies are being written.
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+)
 
 // DeleteResult is the answer to a DELETE.
 type DeleteResult struct {
@@ -10,77 +16,294 @@ type DeleteResult struct {
 	Object *Object
 	// Code is 200, or 202 Accepted (R20).
 	Code int
-	// Removed is true when the object left storage during this call.
+	// Removed is true when the object left storage during this call. A
+	// dry-run DELETE (R21) removes nothing, so Removed is false there even
+	// when the object would have been removed; Code still answers as the
+	// real apiserver does (as if removed).
 	Removed bool
 }
 
 // Removal records an object leaving storage.
 type Removal struct {
-	Ref  Ref
-	UID  string
-	Seq  int // the WatchEvent.Seq of its DELETED event
+	Ref Ref
+	UID string
+	Seq int // the WatchEvent.Seq of its DELETED event
+}
+
+// objKey is where an object lives in storage: its group and kind (not its
+// version, so every served version of a group/kind reads the same object),
+// its namespace and its name.
+type objKey struct {
+	group, kind, namespace, name string
 }
 
 // Store is the in-process apiserver: storage plus request handling.
-type Store struct{}
+//
+// The store keeps every object as an immutable snapshot: a write stores a
+// new *Object and never modifies a stored one, so Clone copies two maps and
+// shares the objects. The store is the sole writer of its objects; callers
+// get deep copies from requests and read-only pointers from Objects, ByUID
+// and Lookup. It is single-threaded: requests, watch callbacks and request
+// observers all run on the caller's goroutine, in order.
+type Store struct {
+	reg   *Registry
+	clock Clock
+
+	objects map[objKey]*Object
+	byUID   map[string]objKey
+
+	// lastUID counts assigned UIDs ("uid-0001", ...); givenUIDs holds the
+	// UIDs callers chose, so the counter never hands one out again.
+	lastUID   int
+	givenUIDs map[string]bool
+	// rv is the global resourceVersion counter, like an etcd revision.
+	rv uint64
+	// nameState is the state of the generateName suffix generator.
+	nameState uint64
+	// eventCounter numbers the Events recorded, for their names.
+	eventCounter uint64
+	// seq numbers watch events.
+	seq int
+
+	faults   []Fault
+	removals []Removal
+	events   []Event
+
+	watchers  []watcher
+	observers []observer
+	nextHook  int
+	pending   []WatchEvent
+	flushing  bool
+}
+
+// nameSeed is the fixed start state of the generateName generator.
+const nameSeed uint64 = 0x9E3779B97F4A7C15
+
+// The namespaces every store starts with, as a real cluster does, and
+// those the NamespaceLifecycle admission plugin refuses to delete.
+var (
+	systemNamespaces   = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
+	immortalNamespaces = []string{"default", "kube-system", "kube-public"}
+)
+
+// epochClock is the clock a store uses when given none: always Epoch.
+type epochClock struct{}
+
+func (epochClock) Now() time.Time { return Epoch }
 
 // NewStore returns a store serving reg's kinds, with the four standard
-// namespaces already created.
-func NewStore(reg *Registry, clock Clock) *Store { panic("unimplemented") }
+// namespaces already created. A nil reg serves the built-in kinds; a nil
+// clock stands still at Epoch.
+func NewStore(reg *Registry, clock Clock) *Store {
+	if reg == nil {
+		reg = NewRegistry()
+	}
+	if clock == nil {
+		clock = epochClock{}
+	}
+	s := &Store{
+		reg:       reg,
+		clock:     clock,
+		objects:   map[objKey]*Object{},
+		byUID:     map[string]objKey{},
+		givenUIDs: map[string]bool{},
+		nameState: nameSeed,
+	}
+	now := s.now()
+	for _, ns := range systemNamespaces {
+		o := &Object{APIVersion: "v1", Kind: "Namespace", Metadata: ObjectMeta{
+			Name:              ns,
+			UID:               s.newUID(),
+			CreationTimestamp: &Time{now},
+		}}
+		o.Metadata.ResourceVersion = s.nextRV()
+		s.objects[objKey{kind: "Namespace", name: ns}] = o
+		s.byUID[o.Metadata.UID] = objKey{kind: "Namespace", name: ns}
+	}
+	return s
+}
 
 // Registry returns the kinds the store serves.
-func (s *Store) Registry() *Registry { panic("unimplemented") }
+func (s *Store) Registry() *Registry { return s.reg }
 
-// Create POSTs obj on behalf of client.
-func (s *Store) Create(client string, obj *Object) (*Object, error) { panic("unimplemented") }
-
-// Get returns a copy of the object at ref.
-func (s *Store) Get(client string, ref Ref) (*Object, error) { panic("unimplemented") }
-
-// List returns copies of the objects of a kind, in one namespace or ("") all.
-func (s *Store) List(client string, apiVersion, kind, namespace string) ([]*Object, error) {
-	panic("unimplemented")
+// Objects returns every stored object (not copies), sorted by kind,
+// namespace, name and group. The objects must not be modified.
+func (s *Store) Objects() []*Object {
+	keys := slices.Collect(maps.Keys(s.objects))
+	slices.SortFunc(keys, compareKeys)
+	out := make([]*Object, len(keys))
+	for i, k := range keys {
+		out[i] = s.objects[k]
+	}
+	return out
 }
 
-// Update PUTs obj.
-func (s *Store) Update(client string, obj *Object) (*Object, error) { panic("unimplemented") }
-
-// Patch applies a patch to the object at ref.
-func (s *Store) Patch(client string, ref Ref, pt PatchType, body []byte) (*Object, error) {
-	panic("unimplemented")
+func compareKeys(a, b objKey) int {
+	return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.namespace, b.namespace),
+		cmp.Compare(a.name, b.name), cmp.Compare(a.group, b.group))
 }
-
-// Delete DELETEs the object at ref.
-func (s *Store) Delete(client string, ref Ref, opts *DeleteOptions) (DeleteResult, error) {
-	panic("unimplemented")
-}
-
-// Watch registers fn to be called synchronously with every later change.
-func (s *Store) Watch(fn func(WatchEvent)) (cancel func()) { panic("unimplemented") }
-
-// RecordEvent records a Kubernetes Event.
-func (s *Store) RecordEvent(client string, ev Event) { panic("unimplemented") }
-
-// Events returns the recorded Events in order.
-func (s *Store) Events() []Event { panic("unimplemented") }
-
-// Inject adds a fault.
-func (s *Store) Inject(f Fault) { panic("unimplemented") }
-
-// OnRequest registers fn to be called with every request's record.
-func (s *Store) OnRequest(fn func(Request)) (cancel func()) { panic("unimplemented") }
-
-// Objects returns every stored object (not copies), sorted.
-func (s *Store) Objects() []*Object { panic("unimplemented") }
 
 // ByUID returns the stored object with uid (not a copy), or nil.
-func (s *Store) ByUID(uid string) *Object { panic("unimplemented") }
+func (s *Store) ByUID(uid string) *Object {
+	k, ok := s.byUID[uid]
+	if !ok {
+		return nil
+	}
+	return s.objects[k]
+}
 
-// Lookup returns the stored object at ref (not a copy), or nil.
-func (s *Store) Lookup(ref Ref) *Object { panic("unimplemented") }
+// Lookup returns the stored object at ref (not a copy), or nil. An empty
+// ref.APIVersion finds the kind by name, as Registry.ByKind does.
+func (s *Store) Lookup(ref Ref) *Object {
+	var info KindInfo
+	if ref.APIVersion == "" {
+		i, err := s.reg.ByKind(ref.Kind)
+		if err != nil {
+			return nil
+		}
+		info = i
+	} else {
+		i, ok := s.reg.Lookup(ref.APIVersion, ref.Kind)
+		if !ok {
+			return nil
+		}
+		info = i
+	}
+	return s.objects[keyOf(info, ref.Namespace, ref.Name)]
+}
 
 // Removals returns every removal from storage, in order.
-func (s *Store) Removals() []Removal { panic("unimplemented") }
+func (s *Store) Removals() []Removal { return slices.Clone(s.removals) }
 
-// Clone returns an independent copy with no watchers or observers.
-func (s *Store) Clone(clock Clock) *Store { panic("unimplemented") }
+// Clone returns an independent copy with no watchers or observers: the
+// same objects (shared, since stored objects are never modified), counters,
+// generateName state, pending faults, removals and Events. A nil clock
+// keeps the original's clock.
+func (s *Store) Clone(clock Clock) *Store {
+	if clock == nil {
+		clock = s.clock
+	}
+	c := *s
+	c.clock = clock
+	c.objects = maps.Clone(s.objects)
+	c.byUID = maps.Clone(s.byUID)
+	c.givenUIDs = maps.Clone(s.givenUIDs)
+	c.faults = slices.Clone(s.faults)
+	c.removals = slices.Clone(s.removals)
+	c.events = slices.Clone(s.events)
+	c.watchers = nil
+	c.observers = nil
+	c.pending = nil
+	c.flushing = false
+	return &c
+}
+
+// now is the virtual time at second precision: meta/v1 Time keeps whole
+// seconds in storage, so the fake does too.
+func (s *Store) now() time.Time { return s.clock.Now().UTC().Truncate(time.Second) }
+
+func (s *Store) nextRV() string {
+	s.rv++
+	return strconv.FormatUint(s.rv, 10)
+}
+
+// keyOf returns the storage key of an object of kind info. Cluster-scoped
+// kinds ignore the namespace.
+func keyOf(info KindInfo, namespace, name string) objKey {
+	if !info.Namespaced() {
+		namespace = ""
+	}
+	return objKey{group: info.Group(), kind: info.Kind, namespace: namespace, name: name}
+}
+
+// resolve finds the served kind of a request, like the REST mapping that
+// routes an HTTP request: an apiVersion or kind that is not served has no
+// route at all.
+func (s *Store) resolve(apiVersion, kind string) (KindInfo, *StatusError) {
+	info, ok := s.reg.Lookup(apiVersion, kind)
+	if !ok {
+		return KindInfo{}, errNoResource()
+	}
+	return info, nil
+}
+
+// storageVersion is the apiVersion objects of a group/kind are kept and
+// watched in: the first served version, as an informer on the preferred
+// version would see them.
+func (s *Store) storageVersion(info KindInfo) string {
+	if vs := s.reg.GroupKindVersions(info.APIVersion, info.Kind); len(vs) > 0 {
+		return vs[0]
+	}
+	return info.APIVersion
+}
+
+// view returns a deep copy of a stored object as read through apiVersion.
+func view(o *Object, apiVersion string) *Object {
+	c := o.DeepCopy()
+	if apiVersion != "" {
+		c.APIVersion = apiVersion
+	}
+	return c
+}
+
+// qualifiedResource names a kind's resource as errors do: "configmaps",
+// "deployments.apps".
+func qualifiedResource(info KindInfo) string {
+	if g := info.Group(); g != "" {
+		return info.Resource + "." + g
+	}
+	return info.Resource
+}
+
+// qualifiedKind names a kind as Invalid errors do: "ConfigMap",
+// "Deployment.apps".
+func qualifiedKind(info KindInfo) string {
+	if g := info.Group(); g != "" {
+		return info.Kind + "." + g
+	}
+	return info.Kind
+}
+
+// insert stores a new object and announces it (ADDED).
+func (s *Store) insert(k objKey, o *Object) {
+	s.objects[k] = o
+	s.byUID[o.Metadata.UID] = k
+	s.emit(Added, o, nil)
+}
+
+// writeUpdate stores next in place of old and announces it (MODIFIED).
+// Like etcd3's GuaranteedUpdate, a write that changes nothing is skipped:
+// no new resourceVersion, no event, and old is returned. A dry run returns
+// the would-be object without storing it.
+func (s *Store) writeUpdate(k objKey, old, next *Object, dryRun bool) *Object {
+	normalizeMeta(&next.Metadata)
+	next.Metadata.ResourceVersion = old.Metadata.ResourceVersion
+	if sameObject(old, next) {
+		return old
+	}
+	if dryRun {
+		return next
+	}
+	next.Metadata.ResourceVersion = s.nextRV()
+	s.objects[k] = next
+	s.emit(Modified, next, old)
+	return next
+}
+
+// remove takes the object at k out of storage and announces it (DELETED).
+// The watch event carries the last stored state at the resourceVersion of
+// the deletion, as an etcd watch does; the removal is recorded for
+// deletionOrder checks. A dry run changes nothing.
+func (s *Store) remove(k objKey, last *Object, dryRun bool) {
+	if dryRun {
+		return
+	}
+	delete(s.objects, k)
+	if s.byUID[last.Metadata.UID] == k {
+		delete(s.byUID, last.Metadata.UID)
+	}
+	gone := *last
+	gone.Metadata.ResourceVersion = s.nextRV()
+	s.emit(Deleted, &gone, &gone)
+	s.removals = append(s.removals, Removal{Ref: RefOf(last), UID: last.Metadata.UID, Seq: s.seq})
+}

@@ -1,0 +1,135 @@
+package fakeapi
+
+import (
+	"encoding/json"
+	"reflect"
+)
+
+// normalizeMeta gives metadata one stored form: empty lists and maps are
+// nil, as they are after a JSON round trip (omitempty), so that two states
+// that serialize alike also compare alike.
+func normalizeMeta(m *ObjectMeta) {
+	if len(m.Finalizers) == 0 {
+		m.Finalizers = nil
+	}
+	if len(m.OwnerReferences) == 0 {
+		m.OwnerReferences = nil
+	}
+	if len(m.Labels) == 0 {
+		m.Labels = nil
+	}
+	if len(m.Annotations) == 0 {
+		m.Annotations = nil
+	}
+}
+
+// sameObject reports whether two states of one object are equal in every
+// field, resourceVersion included.
+func sameObject(a, b *Object) bool {
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind &&
+		reflect.DeepEqual(a.Metadata, b.Metadata) && reflect.DeepEqual(fieldsOrNil(a.Fields), fieldsOrNil(b.Fields))
+}
+
+func fieldsOrNil(f map[string]any) map[string]any {
+	if len(f) == 0 {
+		return nil
+	}
+	return f
+}
+
+// canonicalFields returns the top-level fields as JSON decodes them
+// (map[string]any, []any, string, float64, bool, nil), so that a value
+// written as int by a Go caller and the same value read back from a patch
+// compare equal. Fields named apiVersion, kind or metadata are dropped:
+// those live in their own places. It fails when a value cannot be written
+// as JSON.
+func canonicalFields(f map[string]any) (map[string]any, error) {
+	if len(f) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]any, len(f))
+	canonical := true
+	for k, v := range f {
+		switch k {
+		case "apiVersion", "kind", "metadata":
+			continue
+		}
+		out[k] = v
+		if canonical && !isJSONValue(v) {
+			canonical = false
+		}
+	}
+	if canonical {
+		return out, nil
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b, &back); err != nil {
+		return nil, err
+	}
+	return back, nil
+}
+
+// isJSONValue reports whether v is made only of the types encoding/json
+// decodes into.
+func isJSONValue(v any) bool {
+	switch t := v.(type) {
+	case nil, string, float64, bool:
+		return true
+	case map[string]any:
+		for _, e := range t {
+			if !isJSONValue(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range t {
+			if !isJSONValue(e) {
+				return false
+			}
+		}
+		return true
+	default:
+		return false
+	}
+}
+
+// numberValue reads a JSON number that a Go caller may also have written
+// as an integer type.
+func numberValue(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int64(n), true
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case int32:
+		return int64(n), true
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	default:
+		return 0, false
+	}
+}
+
+// nestedField walks maps along path and returns the value found, if any.
+func nestedField(fields map[string]any, path ...string) (any, bool) {
+	var cur any = fields
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur, ok = m[p]
+		if !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}

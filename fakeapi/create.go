@@ -1,0 +1,138 @@
+package fakeapi
+
+// maxNameGenerationAttempts is how often a create with generateName tries
+// a new name after a clash (the apiserver's RetryGenerateName behaviour).
+const maxNameGenerationAttempts = 8
+
+// Create POSTs obj on behalf of client and returns the stored object as
+// read through obj's apiVersion.
+//
+// It follows rest.BeforeCreate and Store.create (R7, R8): the namespace
+// must exist and not be terminating (NamespaceLifecycle admission; the
+// store does not default it, callers fill "default"); a cluster-scoped
+// kind's namespace is cleared; generateName gets a deterministic 5-letter
+// suffix; deletionTimestamp and deletionGracePeriodSeconds are cleared;
+// the metadata is validated (R2, R3); the UID is assigned from the counter
+// unless obj carries one (scenario files may fix UIDs; a UID already used
+// by a stored object is refused); creationTimestamp is now; generation is
+// 1 for objects with a spec. GC finalizers and ownerReferences to missing
+// owners are accepted (R7). A name in use is 409 AlreadyExists, prefixed
+// "object is being deleted: " when the holder is terminating (R8).
+func (s *Store) Create(client string, obj *Object) (*Object, error) {
+	req := Request{Verb: "create", Client: client, Code: 201}
+	if obj != nil {
+		req.Ref = RefOf(obj)
+		if obj.Metadata.Name == "" && obj.Metadata.GenerateName != "" {
+			req.Detail = "generateName=" + obj.Metadata.GenerateName
+		}
+	}
+	out, se := s.create(&req, obj)
+	s.finish(&req, se)
+	if se != nil {
+		return nil, se
+	}
+	return out, nil
+}
+
+func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
+	if in == nil {
+		return nil, NewError(ReasonBadRequest, "the body of the request was empty")
+	}
+	info, se := s.resolve(in.APIVersion, in.Kind)
+	if se != nil {
+		return nil, se
+	}
+	obj := in.DeepCopy()
+	if !info.Namespaced() {
+		obj.Metadata.Namespace = ""
+	}
+	if se := s.takeFault(req, info, obj.Metadata.Namespace, obj.Metadata.Name); se != nil {
+		return nil, se
+	}
+	if se := s.admitCreate(info, obj.Metadata.Namespace, obj.Metadata.Name); se != nil {
+		return nil, se
+	}
+	fields, err := canonicalFields(obj.Fields)
+	if err != nil {
+		return nil, NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
+	}
+	obj.Fields = fields
+	obj.APIVersion = s.storageVersion(info)
+	obj.Kind = info.Kind
+
+	m := &obj.Metadata
+	m.DeletionTimestamp = nil
+	m.DeletionGracePeriodSeconds = nil
+	m.Generation = 0
+	if _, ok := obj.Fields["spec"]; ok {
+		m.Generation = 1
+	}
+	normalizeMeta(m)
+
+	generate := m.Name == "" && m.GenerateName != ""
+	attempts := 1
+	if generate {
+		attempts = maxNameGenerationAttempts
+	}
+	var key objKey
+	for attempt := 0; ; attempt++ {
+		if generate {
+			m.Name = s.generateName(m.GenerateName)
+		}
+		if errs := validateObjectMeta(info, m); len(errs) > 0 {
+			return nil, newInvalid(qualifiedKind(info), m.Name, errs)
+		}
+		if m.ResourceVersion != "" {
+			return nil, NewError(ReasonInternalError, "resourceVersion should not be set on objects to be created")
+		}
+		key = keyOf(info, m.Namespace, m.Name)
+		existing, taken := s.objects[key]
+		if !taken {
+			break
+		}
+		if generate && attempt+1 < attempts {
+			continue
+		}
+		if generate {
+			return nil, NewError(ReasonAlreadyExists, "%s %q already exists, the server was not able to generate a unique name for the object",
+				qualifiedResource(info), m.Name)
+		}
+		se := NewError(ReasonAlreadyExists, "%s %q already exists", qualifiedResource(info), m.Name)
+		if existing.Metadata.DeletionTimestamp != nil {
+			se.Message = "object is being deleted: " + se.Message
+		}
+		return nil, se
+	}
+
+	if m.UID != "" {
+		if _, live := s.byUID[m.UID]; live {
+			return nil, newInvalid(qualifiedKind(info), m.Name, []fieldError{duplicateField("metadata.uid", goString(m.UID))})
+		}
+		s.givenUIDs[m.UID] = true
+	} else {
+		m.UID = s.newUID()
+	}
+	m.CreationTimestamp = &Time{s.now()}
+	m.ResourceVersion = s.nextRV()
+	s.insert(key, obj)
+	req.Ref = RefOf(obj)
+	req.Ref.APIVersion = in.APIVersion
+	return view(obj, in.APIVersion), nil
+}
+
+// admitCreate is the part of the NamespaceLifecycle admission plugin that
+// guards creates: the namespace must exist, and must not be terminating.
+func (s *Store) admitCreate(info KindInfo, namespace, name string) *StatusError {
+	if !info.Namespaced() || namespace == "" {
+		return nil
+	}
+	ns := s.objects[objKey{kind: "Namespace", name: namespace}]
+	if ns == nil {
+		return NewNotFound("namespaces", namespace)
+	}
+	if ns.Metadata.DeletionTimestamp != nil {
+		return newForbidden(qualifiedResource(info), name,
+			"unable to create new content in namespace "+namespace+" because it is being terminated")
+	}
+	return nil
+}

@@ -1,0 +1,236 @@
+package fakeapi
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConstants_R1_FinalizerAndPolicyNames(t *testing.T) {
+	for got, want := range map[string]string{
+		FinalizerOrphanDependents:           "orphan",
+		FinalizerDeleteDependents:           "foregroundDeletion",
+		string(DeletePropagationOrphan):     "Orphan",
+		string(DeletePropagationBackground): "Background",
+		string(DeletePropagationForeground): "Foreground",
+	} {
+		if got != want {
+			t.Errorf("constant = %q, want %q", got, want)
+		}
+	}
+}
+
+func TestCreate_R2_OrphanAndForegroundCannotBothBeSet(t *testing.T) {
+	w := newWorld(t)
+	_, err := w.s.Create("test", withFinalizers(configMap("x"), "orphan", "foregroundDeletion"))
+	wantStatus(t, err, ReasonInvalid, 422,
+		`ConfigMap "x" is invalid: metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set`)
+	if w.stored(cmRef("x")) != nil || len(w.events) != 0 {
+		t.Error("a refused create stored something")
+	}
+}
+
+func TestCreate_R2_FinalizersMustBeQualifiedNames(t *testing.T) {
+	tests := []struct {
+		finalizer string
+		wantMsg   string // "" means accepted
+	}{
+		{"example.com/cleanup", ""},
+		{"kubernetes", ""}, // no domain: upstream only warns
+		{"orphan", ""},
+		{"foregroundDeletion", ""},
+		{"", `ConfigMap "x" is invalid: [metadata.finalizers: Invalid value: "": name part must be non-empty, ` +
+			`metadata.finalizers: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]`},
+		{"/cleanup", `ConfigMap "x" is invalid: metadata.finalizers: Invalid value: "/cleanup": prefix part must be non-empty`},
+		{"a/b/c", `ConfigMap "x" is invalid: metadata.finalizers: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
+		{"Example.com/x", `ConfigMap "x" is invalid: metadata.finalizers: Invalid value: "Example.com/x": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.finalizer, func(t *testing.T) {
+			w := newWorld(t)
+			_, err := w.s.Create("test", withFinalizers(configMap("x"), tt.finalizer))
+			if tt.wantMsg == "" {
+				if err != nil {
+					t.Fatalf("create with finalizer %q: %v", tt.finalizer, err)
+				}
+				return
+			}
+			wantStatus(t, err, ReasonInvalid, 422, tt.wantMsg)
+		})
+	}
+}
+
+func TestCreate_R3_OwnerReferenceValidation(t *testing.T) {
+	rs := func(name, uid string, controller bool) OwnerReference {
+		return OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name, UID: uid, Controller: Bool(controller)}
+	}
+	tests := []struct {
+		name    string
+		refs    []OwnerReference
+		wantMsg string
+	}{
+		{"valid", []OwnerReference{rs("a", "u1", true), rs("b", "u2", false)}, ""},
+		{"owner need not exist or be served", []OwnerReference{{APIVersion: "nope.example/v9", Kind: "Ghost", Name: "g", UID: "u9"}}, ""},
+		{"events.k8s.io Event may own", []OwnerReference{{APIVersion: "events.k8s.io/v1", Kind: "Event", Name: "e", UID: "u1"}}, ""},
+		{"duplicate uids are not checked", []OwnerReference{rs("a", "u1", false), rs("b", "u1", false)}, ""},
+		{"no version", []OwnerReference{{APIVersion: "apps/", Kind: "ReplicaSet", Name: "a", UID: "u1"}},
+			`ConfigMap "x" is invalid: metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty`},
+		{"no kind, name or uid", []OwnerReference{{APIVersion: "v1"}},
+			`ConfigMap "x" is invalid: [metadata.ownerReferences.kind: Invalid value: "": must not be empty, metadata.ownerReferences.name: Invalid value: "": must not be empty, metadata.ownerReferences.uid: Invalid value: "": must not be empty]`},
+		{"v1 Event cannot own", []OwnerReference{{APIVersion: "v1", Kind: "Event", Name: "e", UID: "u1"}},
+			`ConfigMap "x" is invalid: metadata.ownerReferences: Invalid value: &OwnerReference{APIVersion:v1,Kind:Event,Name:e,UID:u1,Controller:nil,BlockOwnerDeletion:nil,}: /v1, Kind=Event is disallowed from being an owner`},
+		{"two controllers", []OwnerReference{rs("a", "u1", true), rs("b", "u2", true)},
+			`ConfigMap "x" is invalid: metadata.ownerReferences: Invalid value: []v1.OwnerReference{...}: Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/a and ReplicaSet/b`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			o := configMap("x")
+			o.Metadata.OwnerReferences = tt.refs
+			_, err := w.s.Create("test", o)
+			if tt.wantMsg == "" {
+				if err != nil {
+					t.Fatalf("create: %v", err)
+				}
+				return
+			}
+			if before, after, ok := strings.Cut(tt.wantMsg, "{...}"); ok {
+				wantStatus(t, err, ReasonInvalid, 422, "")
+				if msg := err.Error(); !strings.HasPrefix(msg, before) || !strings.HasSuffix(msg, after) {
+					t.Errorf("message = %q\nwant %q", msg, tt.wantMsg)
+				}
+				return
+			}
+			wantStatus(t, err, ReasonInvalid, 422, tt.wantMsg)
+		})
+	}
+}
+
+func TestCreate_R6_BlockOwnerDeletionNeedsNoPermission(t *testing.T) {
+	// The OwnerReferencesPermissionEnforcement admission plugin is not
+	// modelled: any client may set blockOwnerDeletion, and delete the owner.
+	w := newWorld(t)
+	owner := w.create(configMap("owner"))
+	dep := configMap("dep")
+	dep.Metadata.OwnerReferences = []OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "owner",
+		UID: owner.Metadata.UID, BlockOwnerDeletion: Bool(true)}}
+	w.create(dep)
+	if _, err := w.s.Delete("anyone", cmRef("owner"), policy(DeletePropagationForeground)); err != nil {
+		t.Fatalf("foreground delete of an owner with a blocking dependent: %v", err)
+	}
+}
+
+func TestCreate_R7_ServerFillsSystemFields(t *testing.T) {
+	w := newWorld(t)
+	w.clock.Advance(90*time.Second + 300*time.Millisecond)
+	in := withFinalizers(obj("apps/v1", "Deployment", "default", "web", "spec", map[string]any{"replicas": 3}), "foregroundDeletion")
+	in.Metadata.DeletionTimestamp = &Time{Epoch}
+	in.Metadata.DeletionGracePeriodSeconds = Int64(30)
+	in.Metadata.Generation = 7
+	in.Metadata.OwnerReferences = []OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "missing", UID: "nobody"}}
+	out := w.create(in)
+	m := out.Metadata
+	if m.DeletionTimestamp != nil || m.DeletionGracePeriodSeconds != nil {
+		t.Errorf("deletionTimestamp %v, deletionGracePeriodSeconds %v survived create", m.DeletionTimestamp, m.DeletionGracePeriodSeconds)
+	}
+	if m.UID != "uid-0005" {
+		t.Errorf("uid = %q, want uid-0005 (after the four namespaces)", m.UID)
+	}
+	if want := Epoch.Add(90 * time.Second); !m.CreationTimestamp.Equal(want) {
+		t.Errorf("creationTimestamp = %v, want %v (whole seconds)", m.CreationTimestamp, want)
+	}
+	if m.Generation != 1 || m.ResourceVersion != "5" {
+		t.Errorf("generation %d, resourceVersion %q, want 1 and 5", m.Generation, m.ResourceVersion)
+	}
+	wantFinalizers(t, out, "foregroundDeletion")
+
+	// A cluster-scoped kind's namespace is cleared.
+	node := w.create(obj("v1", "Node", "default", "node-1"))
+	if node.Metadata.Namespace != "" {
+		t.Errorf("node namespace = %q, want cleared", node.Metadata.Namespace)
+	}
+	// A given uid is kept; one held by a stored object is refused.
+	given := configMap("fixed")
+	given.Metadata.UID = "owner-1"
+	if out := w.create(given); out.Metadata.UID != "owner-1" {
+		t.Errorf("uid = %q, want the given owner-1", out.Metadata.UID)
+	}
+	dup := configMap("dup")
+	dup.Metadata.UID = "owner-1"
+	_, err := w.s.Create("test", dup)
+	wantStatus(t, err, ReasonInvalid, 422, `ConfigMap "dup" is invalid: metadata.uid: Duplicate value: "owner-1"`)
+	// A resourceVersion on create is refused as the storage layer refuses it.
+	withRV := configMap("rv")
+	withRV.Metadata.ResourceVersion = "3"
+	_, err = w.s.Create("test", withRV)
+	wantStatus(t, err, ReasonInternalError, 500, "resourceVersion should not be set on objects to be created")
+}
+
+func TestCreate_R7_NamespaceIsRequiredForNamespacedKinds(t *testing.T) {
+	w := newWorld(t)
+	_, err := w.s.Create("test", obj("v1", "ConfigMap", "", "x"))
+	wantStatus(t, err, ReasonInvalid, 422, `ConfigMap "x" is invalid: metadata.namespace: Required value`)
+	_, err = w.s.Create("test", obj("v1", "ConfigMap", "default", ""))
+	wantStatus(t, err, ReasonInvalid, 422, `ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required`)
+	_, err = w.s.Create("test", obj("v1", "ConfigMap", "default", "Web"))
+	wantStatus(t, err, ReasonInvalid, 422, `ConfigMap "Web" is invalid: metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`)
+}
+
+func TestCreate_R8_NameInUseIsAlreadyExists(t *testing.T) {
+	w := newWorld(t)
+	w.create(configMap("x"))
+	_, err := w.s.Create("test", configMap("x"))
+	wantStatus(t, err, ReasonAlreadyExists, 409, `configmaps "x" already exists`)
+
+	w.create(withFinalizers(obj("apps/v1", "ReplicaSet", "default", "web"), "example.com/hold"))
+	w.delete(Ref{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "default", Name: "web"}, policy(DeletePropagationForeground))
+	_, err = w.s.Create("test", obj("apps/v1", "ReplicaSet", "default", "web"))
+	wantStatus(t, err, ReasonAlreadyExists, 409, `object is being deleted: replicasets.apps "web" already exists`)
+}
+
+func TestCreate_GenerateNameIsDeterministic(t *testing.T) {
+	names := func() []string {
+		w := newWorld(t)
+		var out []string
+		for range 3 {
+			o := obj("v1", "Pod", "default", "")
+			o.Metadata.GenerateName = "web-6d-"
+			out = append(out, w.create(o).Metadata.Name)
+		}
+		return out
+	}
+	a, b := names(), names()
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("generated names differ between runs: %q and %q", a, b)
+		}
+		suffix, ok := strings.CutPrefix(a[i], "web-6d-")
+		if !ok || len(suffix) != 5 || strings.Trim(suffix, nameAlphabet) != "" {
+			t.Errorf("generated name %q is not the prefix and 5 letters of %q", a[i], nameAlphabet)
+		}
+	}
+	if a[0] == a[1] || a[1] == a[2] {
+		t.Errorf("generated names repeat: %q", a)
+	}
+}
+
+func TestCreate_NamespaceMustExistAndNotBeTerminating(t *testing.T) {
+	w := newWorld(t)
+	_, err := w.s.Create("test", obj("v1", "ConfigMap", "other", "x"))
+	wantStatus(t, err, ReasonNotFound, 404, `namespaces "other" not found`)
+
+	w.create(withFinalizers(obj("v1", "Namespace", "", "other"), "example.com/hold"))
+	w.create(obj("v1", "ConfigMap", "other", "x"))
+	w.delete(Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "other", Name: "x"}, nil)
+	w.delete(Ref{APIVersion: "v1", Kind: "Namespace", Name: "other"}, nil)
+	_, err = w.s.Create("test", obj("v1", "ConfigMap", "other", "y"))
+	wantStatus(t, err, ReasonForbidden, 403, `configmaps "y" is forbidden: unable to create new content in namespace other because it is being terminated`)
+}
+
+func TestCreate_UnknownKindHasNoRoute(t *testing.T) {
+	w := newWorld(t)
+	for _, o := range []*Object{obj("apps/v1beta1", "Deployment", "default", "x"), obj("example.com/v1", "Widget", "default", "x")} {
+		_, err := w.s.Create("test", o)
+		wantStatus(t, err, ReasonNotFound, 404, "the server could not find the requested resource")
+	}
+}

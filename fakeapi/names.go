@@ -1,0 +1,56 @@
+package fakeapi
+
+import "fmt"
+
+// This file holds the store's deterministic generators: UIDs, generated
+// name suffixes and Event names. Each one's state lives in the Store and
+// is cloned with it, so the same requests always yield the same names.
+
+// newUID returns the next UID from the counter: "uid-0001", "uid-0002",
+// ... (wider past 9999), skipping any UID a caller chose itself.
+func (s *Store) newUID() string {
+	for {
+		s.lastUID++
+		u := fmt.Sprintf("uid-%04d", s.lastUID)
+		if _, live := s.byUID[u]; !live && !s.givenUIDs[u] {
+			return u
+		}
+	}
+}
+
+// nameAlphabet is the alphabet of generated name suffixes, Kubernetes'
+// utilrand alphabet without vowels and confusable characters.
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// Generated names follow the apiserver's SimpleNameGenerator: the prefix
+// cut to 58 characters, then 5 random characters.
+const (
+	maxGeneratedPrefix = 58
+	generatedSuffixLen = 5
+)
+
+// generateName returns prefix plus 5 characters from a xorshift64
+// generator whose state is part of the store.
+func (s *Store) generateName(prefix string) string {
+	if len(prefix) > maxGeneratedPrefix {
+		prefix = prefix[:maxGeneratedPrefix]
+	}
+	b := make([]byte, generatedSuffixLen)
+	for i := range b {
+		x := s.nameState
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		s.nameState = x
+		b[i] = nameAlphabet[x%uint64(len(nameAlphabet))]
+	}
+	return prefix + string(b)
+}
+
+// eventName returns the name of the next Event about an object: the
+// object's name, a dot and 16 hex digits, like client-go's recorder (which
+// uses the clock; gcplay uses a counter).
+func (s *Store) eventName(involved string) string {
+	s.eventCounter++
+	return fmt.Sprintf("%s.%016x", involved, s.eventCounter)
+}

@@ -1,0 +1,93 @@
+package fakeapi
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Get returns a copy of the object at ref, read through ref.APIVersion:
+// any served version of the object's group/kind reads the same object.
+// A namespaced kind needs ref.Namespace.
+func (s *Store) Get(client string, ref Ref) (*Object, error) {
+	req := Request{Verb: "get", Client: client, Ref: ref, Code: 200}
+	out, se := s.get(&req, ref)
+	s.finish(&req, se)
+	if se != nil {
+		return nil, se
+	}
+	return out, nil
+}
+
+func (s *Store) get(req *Request, ref Ref) (*Object, *StatusError) {
+	info, se := s.resolve(ref.APIVersion, ref.Kind)
+	if se != nil {
+		return nil, se
+	}
+	ns := ref.Namespace
+	if !info.Namespaced() {
+		ns = ""
+	}
+	if se := s.takeFault(req, info, ns, ref.Name); se != nil {
+		return nil, se
+	}
+	cur, se := s.lookupForRequest(info, ns, ref.Name)
+	if se != nil {
+		return nil, se
+	}
+	return view(cur, ref.APIVersion), nil
+}
+
+// lookupForRequest finds the stored object a request addresses. A
+// namespaced kind addressed without a namespace has no route, as in the
+// real REST API.
+func (s *Store) lookupForRequest(info KindInfo, namespace, name string) (*Object, *StatusError) {
+	if info.Namespaced() && namespace == "" {
+		return nil, errNoResource()
+	}
+	cur := s.objects[keyOf(info, namespace, name)]
+	if cur == nil {
+		return nil, NewNotFound(qualifiedResource(info), name)
+	}
+	return cur, nil
+}
+
+// List returns copies of the objects of a kind, in one namespace or ("")
+// all, sorted by namespace and name, read through apiVersion. Label and
+// field selectors are not modelled.
+func (s *Store) List(client string, apiVersion, kind, namespace string) ([]*Object, error) {
+	req := Request{Verb: "list", Client: client, Ref: Ref{APIVersion: apiVersion, Kind: kind, Namespace: namespace}, Code: 200}
+	out, se := s.list(&req, apiVersion, kind, namespace)
+	s.finish(&req, se)
+	if se != nil {
+		return nil, se
+	}
+	return out, nil
+}
+
+func (s *Store) list(req *Request, apiVersion, kind, namespace string) ([]*Object, *StatusError) {
+	info, se := s.resolve(apiVersion, kind)
+	if se != nil {
+		return nil, se
+	}
+	if !info.Namespaced() {
+		namespace = ""
+	}
+	if se := s.takeFault(req, info, namespace, ""); se != nil {
+		return nil, se
+	}
+	group := info.Group()
+	var keys []objKey
+	for k := range s.objects {
+		if k.group == group && k.kind == info.Kind && (namespace == "" || k.namespace == namespace) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b objKey) int {
+		return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
+	})
+	out := make([]*Object, len(keys))
+	for i, k := range keys {
+		out[i] = view(s.objects[k], apiVersion)
+	}
+	return out, nil
+}

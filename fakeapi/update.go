@@ -1,0 +1,121 @@
+package fakeapi
+
+import "reflect"
+
+// Update PUTs obj: it replaces the stored object with the same kind,
+// namespace and name, and returns the result read through obj's
+// apiVersion.
+//
+// It follows the registry Store.Update (R4, R9, R10): a resourceVersion
+// that differs from the stored one is 409 Conflict; an empty one means an
+// unconditional update for built-in kinds and 422 for custom kinds (their
+// strategy does not allow unconditional updates); generation,
+// creationTimestamp and a set deletionTimestamp are kept from storage;
+// uid, deletionTimestamp and deletionGracePeriodSeconds are immutable; no
+// finalizer may be added once the object is deleting; generation goes up
+// when spec changes. An update that leaves no finalizers on an object
+// whose deletion has no grace period pending removes it instead (R9).
+// An update that changes nothing writes nothing.
+func (s *Store) Update(client string, obj *Object) (*Object, error) {
+	req := Request{Verb: "update", Client: client, Code: 200}
+	if obj != nil {
+		req.Ref = RefOf(obj)
+		if obj.Metadata.ResourceVersion != "" {
+			req.Detail = "resourceVersion=" + obj.Metadata.ResourceVersion
+		} else {
+			req.Detail = "resourceVersion unset"
+		}
+	}
+	out, se := s.update(&req, obj)
+	s.finish(&req, se)
+	if se != nil {
+		return nil, se
+	}
+	return out, nil
+}
+
+func (s *Store) update(req *Request, in *Object) (*Object, *StatusError) {
+	if in == nil {
+		return nil, NewError(ReasonBadRequest, "the body of the request was empty")
+	}
+	info, se := s.resolve(in.APIVersion, in.Kind)
+	if se != nil {
+		return nil, se
+	}
+	ns := in.Metadata.Namespace
+	if !info.Namespaced() {
+		ns = ""
+	}
+	if se := s.takeFault(req, info, ns, in.Metadata.Name); se != nil {
+		return nil, se
+	}
+	if info.Namespaced() && ns == "" {
+		return nil, newInvalid(qualifiedKind(info), in.Metadata.Name, []fieldError{requiredField("metadata.namespace", "")})
+	}
+	cur, se := s.lookupForRequest(info, ns, in.Metadata.Name)
+	if se != nil {
+		return nil, se
+	}
+	next := in.DeepCopy()
+	next.Metadata.Namespace = ns
+	out, se := s.applyUpdate(info, cur, next)
+	if se != nil {
+		return nil, se
+	}
+	return view(out, in.APIVersion), nil
+}
+
+// applyUpdate writes next over cur: the update function that Update and
+// Patch share (store.go Update and rest.BeforeUpdate). next is owned by
+// the store from here on. It returns the stored result, or for R9 the
+// would-be object whose emptied finalizers removed it.
+func (s *Store) applyUpdate(info KindInfo, cur, next *Object) (*Object, *StatusError) {
+	m, old := &next.Metadata, &cur.Metadata
+	// R10: the resourceVersion is an optimistic lock.
+	if m.ResourceVersion == "" {
+		if info.Custom {
+			return nil, newInvalid(qualifiedResource(info), m.Name,
+				[]fieldError{invalidField("metadata.resourceVersion", "0x0", "must be specified for an update")})
+		}
+		m.ResourceVersion = old.ResourceVersion
+	} else if m.ResourceVersion != old.ResourceVersion {
+		return nil, newConflict(qualifiedResource(info), m.Name, optimisticLockMessage)
+	}
+
+	fields, err := canonicalFields(next.Fields)
+	if err != nil {
+		return nil, NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
+	}
+	next.Fields = fields
+	next.APIVersion = cur.APIVersion
+	next.Kind = cur.Kind
+
+	// rest.BeforeUpdate: fields the client cannot change.
+	m.Generation = old.Generation
+	if m.UID == "" {
+		m.UID = old.UID
+	}
+	m.CreationTimestamp = old.CreationTimestamp
+	if old.DeletionTimestamp != nil {
+		m.DeletionTimestamp = old.DeletionTimestamp
+	}
+	if old.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
+		m.DeletionGracePeriodSeconds = old.DeletionGracePeriodSeconds
+	}
+	if errs := validateObjectMetaUpdate(m, old); len(errs) > 0 {
+		return nil, newInvalid(qualifiedKind(info), m.Name, errs)
+	}
+	if m.Generation > 0 && !reflect.DeepEqual(cur.Fields["spec"], next.Fields["spec"]) {
+		m.Generation++
+	}
+	normalizeMeta(m)
+
+	// R9: emptied finalizers on an object deleting without a pending grace
+	// period remove it; watchers see DELETED with the last stored state.
+	if len(m.Finalizers) == 0 && old.DeletionTimestamp != nil &&
+		(old.DeletionGracePeriodSeconds == nil || *old.DeletionGracePeriodSeconds == 0) {
+		s.remove(keyOf(info, cur.Metadata.Namespace, cur.Metadata.Name), cur, false)
+		return next, nil
+	}
+	return s.writeUpdate(keyOf(info, cur.Metadata.Namespace, cur.Metadata.Name), cur, next, false), nil
+}

@@ -1,0 +1,87 @@
+package fakeapi
+
+import "slices"
+
+// This file holds the store's two outputs besides responses: the watch
+// stream (every change, in order) and the request records (every request
+// and its answer).
+
+type watcher struct {
+	id int
+	fn func(WatchEvent)
+}
+
+type observer struct {
+	id int
+	fn func(Request)
+}
+
+// Watch registers fn to be called synchronously with every later change.
+// Every watcher sees every ADDED, MODIFIED and DELETED event in Seq order,
+// before the request that caused it returns; events caused by requests a
+// watcher makes itself are delivered after the current one. A dry run
+// produces no event. The returned cancel stops delivery.
+func (s *Store) Watch(fn func(WatchEvent)) (cancel func()) {
+	if fn == nil {
+		return func() {}
+	}
+	s.nextHook++
+	id := s.nextHook
+	s.watchers = append(s.watchers, watcher{id: id, fn: fn})
+	return func() {
+		s.watchers = slices.DeleteFunc(slices.Clone(s.watchers), func(w watcher) bool { return w.id == id })
+	}
+}
+
+// OnRequest registers fn to be called with every request's record, once
+// the request is answered and before its watch events are delivered.
+func (s *Store) OnRequest(fn func(Request)) (cancel func()) {
+	if fn == nil {
+		return func() {}
+	}
+	s.nextHook++
+	id := s.nextHook
+	s.observers = append(s.observers, observer{id: id, fn: fn})
+	return func() {
+		s.observers = slices.DeleteFunc(slices.Clone(s.observers), func(o observer) bool { return o.id == id })
+	}
+}
+
+// emit queues a watch event; flush delivers it.
+func (s *Store) emit(t EventType, obj, old *Object) {
+	s.seq++
+	s.pending = append(s.pending, WatchEvent{Seq: s.seq, Type: t, Object: obj, Old: old})
+}
+
+// flush delivers queued watch events in order. A request made by a
+// watcher queues its events behind the current ones; the outer flush
+// delivers them.
+func (s *Store) flush() {
+	if s.flushing {
+		return
+	}
+	s.flushing = true
+	defer func() { s.flushing = false }()
+	for len(s.pending) > 0 {
+		ev := s.pending[0]
+		s.pending = s.pending[1:]
+		for _, w := range s.watchers {
+			w.fn(ev)
+		}
+	}
+	s.pending = nil
+}
+
+// finish completes a request: it fills in the answer, tells the request
+// observers, then delivers the request's watch events.
+func (s *Store) finish(req *Request, err *StatusError) {
+	if err != nil {
+		req.Code = err.Code
+		req.Reason = err.Reason
+		req.Message = err.Message
+	}
+	for _, o := range s.observers {
+		o.fn(*req)
+	}
+	s.flush()
+}
