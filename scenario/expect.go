@@ -39,10 +39,11 @@ func (v worldView) Queue(name string) []engine.QueueItem    { return v.w.Queue(n
 // Check is the outcome of one expectation.
 type Check struct {
 	Line int `json:"line"`
-	// Key is the expect key: "absent", "ownerReferences", "count", ...
+	// Key is the expect key: "absent", "ownerReferences", "count", ...;
+	// for queues, "queues.<name>".
 	Key string `json:"key"`
-	// Subject is what the expectation is about: an object reference, a
-	// queue name or a count description ("" for deletionOrder).
+	// Subject is the object reference the expectation is about ("" for
+	// deletionOrder, queues and count).
 	Subject  string `json:"subject,omitempty"`
 	Passed   bool   `json:"passed"`
 	Expected string `json:"expected"`
@@ -449,7 +450,7 @@ func queueItemRef(v view, it engine.QueueItem) (kind, namespace, name, text stri
 }
 
 func checkQueue(v view, qc QueueCheck) Check {
-	c := Check{Line: qc.Line, Key: "queues", Subject: qc.Queue}
+	c := Check{Line: qc.Line, Key: "queues." + qc.Queue}
 	var exp []string
 	for _, r := range qc.Items {
 		exp = append(exp, r.String())
@@ -495,7 +496,7 @@ func (cc CountCheck) Describe() string {
 }
 
 func checkCount(v view, cc CountCheck) Check {
-	c := Check{Line: cc.Line, Key: "count", Subject: cc.Describe(), Expected: fmt.Sprint(cc.Equals)}
+	c := Check{Line: cc.Line, Key: "count", Expected: fmt.Sprintf("%d (%s)", cc.Equals, cc.Describe())}
 	var owner *fakeapi.Object
 	if cc.OwnedBy != nil {
 		owner = lookup(v, *cc.OwnedBy)

@@ -304,6 +304,24 @@ steps:
 			`t.yaml:8: steps[0].expect.count[3]: unknown key "where"`,
 			`t.yaml:9: steps[0].expect.count[4].selector: invalid selector "tier>3": unsupported operator (use =, ==, !=, in, notin, key or !key)`,
 		}},
+		{"alias bomb", `name: a
+objects:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: c}
+    data:
+      a: &a [x,x,x,x,x,x,x,x,x,x]
+      b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]
+      c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]
+      d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]
+      e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]
+      f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]
+      g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]
+steps:
+  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: d}, data: *g}
+`, []string{
+			`t.yaml:7: the document is too large or too deeply nested once aliases are expanded`,
+		}},
 		{"alias loop", "name: a\nobjects:\n  - &o {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: [*o]}\n", []string{
 			`t.yaml:3: the document is too large or too deeply nested once aliases are expanded`,
 		}},

@@ -171,7 +171,16 @@ func seqNode(items ...*yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
 }
 
-func strNode(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+// strNode returns a string scalar. Strings that YAML 1.1 readers (kubectl
+// among them) would take for booleans are quoted.
+func strNode(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	switch strings.ToLower(s) {
+	case "y", "yes", "n", "no", "on", "off", "true", "false":
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
 
 func addField(m *yaml.Node, key string, v *yaml.Node) {
 	m.Content = append(m.Content, strNode(key), v)
@@ -212,10 +221,11 @@ func jsonNode(dec *json.Decoder, key string) (*yaml.Node, error) {
 				if err != nil {
 					return nil, err
 				}
+				if v.Kind != yaml.ScalarNode {
+					flow = false
+				}
 				if key == "ownerReferences" && v.Kind == yaml.MappingNode {
 					v.Style = yaml.FlowStyle
-				} else if v.Kind != yaml.ScalarNode {
-					flow = false
 				}
 				s.Content = append(s.Content, v)
 			}

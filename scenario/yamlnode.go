@@ -29,6 +29,9 @@ type parser struct {
 }
 
 func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
+	if p.exhausted {
+		return // what follows a truncated walk would only mislead
+	}
 	line, col := 0, 0
 	if n != nil {
 		line, col = n.Line, n.Column
@@ -44,8 +47,8 @@ func (p *parser) visit(n *yaml.Node, depth int) bool {
 	}
 	p.visits++
 	if p.visits > maxNodeVisits || depth > maxDepth {
-		p.exhausted = true
 		p.errorf(n, "", "the document is too large or too deeply nested once aliases are expanded")
+		p.exhausted = true
 		return false
 	}
 	return true

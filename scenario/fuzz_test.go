@@ -1,0 +1,76 @@
+package scenario
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedDir is the project's shared scenarios, relative to this package.
+const sharedDir = "../../shared/scenarios"
+
+func sharedScenarios(tb testing.TB) []string {
+	tb.Helper()
+	if _, err := os.Stat(sharedDir); err != nil {
+		tb.Skipf("no shared scenarios at %s (from the repository root: ../shared/scenarios): %v", sharedDir, err)
+	}
+	files, err := filepath.Glob(filepath.Join(sharedDir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no scenario files in %s: %v", sharedDir, err)
+	}
+	return files
+}
+
+// FuzzParse checks that no input makes Parse panic, that every error
+// names the file, and that parsing is deterministic.
+func FuzzParse(f *testing.F) {
+	if _, err := os.Stat(sharedDir); err == nil {
+		files, _ := filepath.Glob(filepath.Join(sharedDir, "*.yaml"))
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	for _, seed := range []string{
+		"",
+		"name: a\n",
+		"name: a\nsteps:\n  - expect: {absnt: []}\n",
+		"name: a\nobjects:\n  - &o {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: [*o]}\n",
+		"name: a\nsteps:\n  - delete: uid:x\n    dryRun: [All]\n  - patch: po/p\n    merge: {metadata: {finalizers: null}}\n",
+		"name: a\nsteps:\n  - expect:\n      count: [{kind: Pod, selector: 'a in (b,c),!d', equals: 1}]\n      graph: {uid:u: {virtual: true}}\n",
+		"name: a\n---\n- b\n",
+		"name: [\n",
+		"<<: {name: a}\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("fuzz.yaml", data)
+		if err == nil {
+			if s == nil {
+				t.Fatal("Parse returned neither a scenario nor an error")
+			}
+			for _, st := range s.Steps {
+				_ = st.Describe()
+			}
+			return
+		}
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) == 0 {
+			t.Fatalf("error %T is not a non-empty ErrorList: %v", err, err)
+		}
+		for _, e := range list {
+			if e.File != "fuzz.yaml" || !strings.HasPrefix(e.Error(), "fuzz.yaml") {
+				t.Fatalf("error does not name the file: %q", e.Error())
+			}
+		}
+		if _, err2 := Parse("fuzz.yaml", data); err2 == nil || err2.Error() != err.Error() {
+			t.Fatalf("second parse differs:\n%v\nvs\n%v", err, err2)
+		}
+	})
+}
