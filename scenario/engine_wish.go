@@ -7,6 +7,7 @@ package scenario
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -16,8 +17,9 @@ import (
 // created. It waits for the store to expose that order (for example
 // fakeapi's Store.Objects documented as creation order, or a creation
 // sequence number on each object); until then it orders by
-// creationTimestamp, puts Namespaces before the objects in them and owners
-// before their dependents, and keeps Store.Objects' order among the rest.
+// creationTimestamp, then by resourceVersion (the creation order of objects
+// never updated since), and puts Namespaces before the objects in them and
+// owners before their dependents.
 func objectsInCreationOrder(s *fakeapi.Store) []*fakeapi.Object {
 	objs := s.Objects()
 	idx := make(map[*fakeapi.Object]int, len(objs))
@@ -34,6 +36,11 @@ func objectsInCreationOrder(s *fakeapi.Store) []*fakeapi.Object {
 		ta, tb := created(a), created(b)
 		if !ta.Equal(tb) {
 			return ta.Before(tb)
+		}
+		ra, ea := strconv.ParseUint(a.Metadata.ResourceVersion, 10, 64)
+		rb, eb := strconv.ParseUint(b.Metadata.ResourceVersion, 10, 64)
+		if ea == nil && eb == nil && ra != rb {
+			return ra < rb
 		}
 		return idx[a] < idx[b]
 	}

@@ -1,0 +1,314 @@
+package scenario
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// runFile parses and runs one scenario file, failing the test on a parse
+// error or an internal error.
+func runFile(t *testing.T, file string, opts RunOptions) *Result {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(filepath.Base(file), data)
+	if err != nil {
+		t.Fatalf("Parse:\n%v", err)
+	}
+	res := Run(s, opts)
+	if res.InternalError != "" {
+		t.Fatalf("internal error: %s\n%s", res.InternalError, res.Stack)
+	}
+	return res
+}
+
+func runSource(t *testing.T, src string) *Result {
+	t.Helper()
+	res := Run(mustParse(t, src), RunOptions{Records: true})
+	if res.InternalError != "" {
+		t.Fatalf("internal error: %s\n%s", res.InternalError, res.Stack)
+	}
+	return res
+}
+
+// TestSharedScenarios runs every example scenario of the project: each
+// was checked against a real cluster, so each must pass.
+func TestSharedScenarios(t *testing.T) {
+	for _, file := range sharedScenarios(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			res := runFile(t, file, RunOptions{Records: true})
+			if !res.Passed {
+				t.Errorf("%v\ntrace:\n%s", res.Err(), strings.Join(res.Trace(true), "\n"))
+			}
+		})
+	}
+}
+
+// TestRunIsDeterministic runs each shared scenario twice and compares the
+// full trace and the JSON result byte for byte.
+func TestRunIsDeterministic(t *testing.T) {
+	for _, file := range sharedScenarios(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			render := func() string {
+				res := runFile(t, file, RunOptions{Records: true})
+				b, err := json.Marshal(res)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return strings.Join(res.Trace(true), "\n") + "\n" + string(b)
+			}
+			first, second := render(), render()
+			if first != second {
+				t.Errorf("two runs differ:\n%s\n---\n%s", first, second)
+			}
+		})
+	}
+}
+
+func TestRunFailures(t *testing.T) {
+	const world = `name: t
+controllers: [garbagecollector]
+objects:
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: owner}}
+  - apiVersion: v1
+    kind: Secret
+    metadata:
+      name: child
+      ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner}]
+steps:
+`
+	tests := []struct {
+		name  string
+		steps string
+		want  string // the failure messages, or "" when the run passes
+		after string // the outcome of the last step run
+	}{
+		{"expectation", `  - settle: {}
+  - expect:
+      exists: [Secret/child]
+      ownerReferences:
+        Secret/child: [ConfigMap/other]
+      absent: [ConfigMap/owner]
+  - delete: cm/owner
+`, "t.yaml:15: step 1 (expect): Secret/child: ownerReferences: expected [ConfigMap/other], found [ConfigMap/owner]\n" +
+			"t.yaml:16: step 1 (expect): ConfigMap/owner: absent: expected absent, found in storage, not terminating", "2 of 3 checks failed"},
+		{"owner to resolve does not exist", `  - create:
+      apiVersion: v1
+      kind: Secret
+      metadata:
+        name: orphan
+        namespace: kube-system
+        ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner}]
+`, `t.yaml:11: step 0 (create): Secret/kube-system/orphan: ownerReferences[0]: no ConfigMap "owner" exists in namespace "kube-system" to take the uid from (give an explicit uid to create a dangling reference)`, ""},
+		{"expected error happens", `  - delete: cm/missing
+    expectError: NotFound
+`, "", "failed as expected: NotFound: configmaps \"missing\" not found"},
+		{"expected error does not happen", `  - delete: cm/owner
+    expectError: NotFound
+`, "t.yaml:11: step 0 (delete): expected the request to fail with NotFound, but it succeeded", ""},
+		{"another error happens", `  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: owner}}
+    expectError: Conflict
+`, `t.yaml:11: step 0 (create): expected error Conflict, found AlreadyExists: configmaps "owner" already exists`, ""},
+		{"an unexpected API error fails the step", `  - delete: cm/owner
+    propagationPolicy: Sideways
+  - settle: {}
+`, `t.yaml:11: step 0 (delete): DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"`, ""},
+		{"unknown policy is Invalid", `  - delete: cm/owner
+    propagationPolicy: Sideways
+    expectError: Invalid
+`, "", ""},
+		{"uid reference to nothing", `  - delete: uid:nobody
+`, `t.yaml:11: step 0 (delete): no object with uid "nobody"`, ""},
+		{"settle past maxSteps", `  - settle: {maxSteps: 2}
+`, "t.yaml:11: step 0 (settle): did not settle within maxSteps 2: still not settled after 2 steps", ""},
+		{"step with nothing to do", `  - settle: {}
+  - step: 1
+`, "t.yaml:12: step 1 (step): after 0 of 1 work item: nothing to do: every queue is empty or waiting", ""},
+		{"step from a queue", `  - step: 3
+    queue: graphChanges
+`, "", "processed 3 work items"},
+		{"namespace must exist", `  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: nowhere}}
+`, "t.yaml:11: step 0 (create): ", ""},
+		{"inject makes a request fail", `  - inject: {verb: create, object: ConfigMap, error: ServiceUnavailable}
+  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+    expectError: ServiceUnavailable
+  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+`, "", "created, uid "},
+		{"restart and advance", `  - settle: {}
+  - restart: garbagecollector
+  - advance: 90s
+  - expect:
+      graph:
+        Secret/child: {beingDeleted: false}
+`, "", "1 check held"},
+		{"count generated names", `  - create: {apiVersion: v1, kind: Pod, metadata: {generateName: web-, labels: {app: web}}}
+  - create: {apiVersion: v1, kind: Pod, metadata: {generateName: web-, labels: {app: web}}}
+  - expect:
+      count:
+        - {kind: Pod, selector: app=web, equals: 2}
+        - {kind: Pod, selector: app!=web, equals: 1}
+`, "t.yaml:16: step 2 (expect): count: expected 1 (Pod in default with app!=web), found 0 []", "1 of 2 checks failed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runSource(t, world+tc.steps)
+			got := ""
+			if err := res.Err(); err != nil {
+				got = err.Error()
+			}
+			if tc.want == "" && got != "" || tc.want != "" && !strings.HasPrefix(got, tc.want) {
+				t.Errorf("failure:\n%s\nwant:\n%s\ntrace:\n%s", got, tc.want, strings.Join(res.Trace(true), "\n"))
+			}
+			if res.Passed != (tc.want == "") {
+				t.Errorf("Passed = %t", res.Passed)
+			}
+			last := res.Steps[len(res.Steps)-1]
+			if !strings.Contains(last.Outcome, tc.after) {
+				t.Errorf("last step outcome %q, want it to contain %q", last.Outcome, tc.after)
+			}
+		})
+	}
+}
+
+// TestRunStopsAtFirstFailure: the steps after a failing one do not run.
+func TestRunStopsAtFirstFailure(t *testing.T) {
+	res := runSource(t, `name: t
+steps:
+  - expect: {exists: [ConfigMap/none]}
+  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: none}}
+`)
+	if res.Passed || len(res.Steps) != 1 || res.Failure.Step != "step 0" || res.Failure.Line != 3 {
+		t.Errorf("passed %t, %d steps, failure %+v", res.Passed, len(res.Steps), res.Failure)
+	}
+	if len(res.Objects) == 0 || res.World == nil {
+		t.Errorf("the result has no final world")
+	}
+	for _, o := range res.Objects {
+		if o.Kind == "ConfigMap" {
+			t.Errorf("the step after the failure ran: %s exists", o)
+		}
+	}
+}
+
+// TestRunResult: the result carries the final objects, the removals in
+// order, and the events.
+func TestRunResult(t *testing.T) {
+	res := runSource(t, `name: t
+controllers: [garbagecollector]
+objects:
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+  - {apiVersion: v1, kind: Secret, metadata: {name: b, ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: a}]}}
+  - {apiVersion: v1, kind: Secret, metadata: {name: c}}
+steps:
+  - settle: {}
+  - delete: cm/a
+  - settle: {}
+`)
+	if !res.Passed {
+		t.Fatal(res.Err())
+	}
+	var removed []string
+	for _, r := range res.DeletionOrder {
+		removed = append(removed, r.Object)
+	}
+	if got := strings.Join(removed, " "); got != "ConfigMap/a Secret/b" {
+		t.Errorf("deletion order = %s", got)
+	}
+	var names []string
+	for _, o := range res.Objects {
+		if o.Kind != "Namespace" {
+			names = append(names, o.String())
+		}
+	}
+	if got := strings.Join(names, " "); got != "Secret/c" {
+		t.Errorf("final objects = %s", got)
+	}
+	if len(res.Steps) != 6 || len(res.Steps[3].Records) == 0 {
+		t.Errorf("steps %d, records of the settle %d", len(res.Steps), len(res.Steps[3].Records))
+	}
+}
+
+// TestSaveRoundTrip saves a world with custom kinds, a namespace, owners
+// and terminating objects, and checks that the saved file recreates the
+// same stored objects.
+func TestSaveRoundTrip(t *testing.T) {
+	res := runSource(t, `name: t
+kinds:
+  - {apiVersion: example.com/v1, kind: Widget, scope: Namespaced}
+controllers: [garbagecollector]
+objects:
+  - {apiVersion: v1, kind: Namespace, metadata: {name: shop}}
+  - {apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: shop}, spec: {replicas: 0}}
+  - apiVersion: example.com/v1
+    kind: Widget
+    metadata:
+      name: w
+      namespace: shop
+      labels: {app: web}
+      finalizers: [example.com/hold]
+      ownerReferences:
+        - {apiVersion: apps/v1, kind: Deployment, name: web, controller: true, blockOwnerDeletion: true}
+    spec: {size: 3}
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: dangling
+      namespace: shop
+      ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: gone, uid: never-existed}]
+  - {apiVersion: v1, kind: Secret, metadata: {name: held, finalizers: [example.com/a, example.com/b]}}
+steps:
+  - delete: deploy/shop/web
+    propagationPolicy: Foreground
+  - delete: Secret/held
+`)
+	if !res.Passed {
+		t.Fatal(res.Err())
+	}
+	data, err := Save(res.World, "saved-world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse("saved-world.yaml", data)
+	if err != nil {
+		t.Fatalf("Parse of the saved file:\n%v\n%s", err, data)
+	}
+	again := Run(s, RunOptions{})
+	if !again.Passed {
+		t.Fatalf("run of the saved file: %v %s\n%s", again.Err(), again.InternalError, data)
+	}
+	if got, want := snapshot(t, again.Objects), snapshot(t, res.Objects); got != want {
+		t.Errorf("saved world differs:\n got %s\nwant %s\nfile:\n%s", got, want, data)
+	}
+	if _, err := Save(res.World, "Not Valid"); err == nil {
+		t.Errorf("Save accepted an invalid name")
+	}
+}
+
+// snapshot renders objects without the fields a re-creation cannot keep
+// (resourceVersion, timestamps).
+func snapshot(t *testing.T, objs []*fakeapi.Object) string {
+	var lines []string
+	for _, o := range objs {
+		c := o.DeepCopy()
+		terminating := c.Metadata.DeletionTimestamp != nil
+		c.Metadata.ResourceVersion, c.Metadata.Generation = "", 0
+		c.Metadata.CreationTimestamp, c.Metadata.DeletionTimestamp = nil, nil
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if terminating {
+			lines = append(lines, "terminating "+string(b))
+		} else {
+			lines = append(lines, string(b))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
