@@ -244,7 +244,7 @@ func (r *runner) step(st *Step, label string) StepResult {
 	case st.ExpectError != "":
 		outcome = "failed as expected: " + describeErr(err)
 	case err != nil:
-		fail(st.Line, err.Error())
+		fail(st.Line, describeErr(err))
 	}
 	sr.Outcome = outcome
 	sr.Passed = len(sr.Errors) == 0

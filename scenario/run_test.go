@@ -119,13 +119,13 @@ steps:
 		{"an unexpected API error fails the step", `  - delete: cm/owner
     propagationPolicy: Sideways
   - settle: {}
-`, `t.yaml:11: step 0 (delete): DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"`, ""},
+`, `t.yaml:11: step 0 (delete): Invalid: DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"`, ""},
 		{"unknown policy is Invalid", `  - delete: cm/owner
     propagationPolicy: Sideways
     expectError: Invalid
 `, "", ""},
 		{"uid reference to nothing", `  - delete: uid:nobody
-`, `t.yaml:11: step 0 (delete): no object with uid "nobody"`, ""},
+`, `t.yaml:11: step 0 (delete): NotFound: no object with uid "nobody"`, ""},
 		{"settle past maxSteps", `  - settle: {maxSteps: 2}
 `, "t.yaml:11: step 0 (settle): did not settle within maxSteps 2: still not settled after 2 steps", ""},
 		{"step with nothing to do", `  - settle: {}
@@ -135,7 +135,7 @@ steps:
     queue: graphChanges
 `, "", "processed 3 work items"},
 		{"namespace must exist", `  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: nowhere}}
-`, "t.yaml:11: step 0 (create): ", ""},
+`, "t.yaml:11: step 0 (create): NotFound: ", ""},
 		{"inject makes a request fail", `  - inject: {verb: create, object: ConfigMap, error: ServiceUnavailable}
   - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
     expectError: ServiceUnavailable
