@@ -24,17 +24,17 @@ func sharedScenarios(tb testing.TB) []string {
 }
 
 // FuzzParse checks that no input makes Parse panic, that every error
-// names the file, and that parsing is deterministic.
+// names the file, and that parsing is deterministic. Its seeds are this
+// package's scenarios and the project's shared ones.
 func FuzzParse(f *testing.F) {
-	if _, err := os.Stat(sharedDir); err == nil {
-		files, _ := filepath.Glob(filepath.Join(sharedDir, "*.yaml"))
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
+	files, _ := filepath.Glob("testdata/*.yaml")
+	shared, _ := filepath.Glob(filepath.Join(sharedDir, "*.yaml"))
+	for _, file := range append(files, shared...) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(data)
 	}
 	for _, seed := range []string{
 		"",

@@ -273,10 +273,20 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if o := store.Lookup(fakeapi.RefOf(obj)); o != nil && obj.Metadata.Name != "" {
-			return "created, uid " + o.Metadata.UID, nil
+		ref := fakeapi.RefOf(obj)
+		for _, c := range rec.Calls {
+			if c.Verb == "create" && c.Code < 300 {
+				ref = c.Ref // the name the apiserver generated
+			}
 		}
-		return "created", nil
+		o := store.Lookup(ref)
+		switch {
+		case o == nil:
+			return "created", nil
+		case obj.Metadata.Name == "":
+			return "created " + o.String() + ", uid " + o.Metadata.UID, nil
+		}
+		return "created, uid " + o.Metadata.UID, nil
 	case ActionDelete:
 		ref, err := r.target(st.Target)
 		if err != nil {

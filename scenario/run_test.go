@@ -51,10 +51,32 @@ func TestSharedScenarios(t *testing.T) {
 	}
 }
 
-// TestRunIsDeterministic runs each shared scenario twice and compares the
-// full trace and the JSON result byte for byte.
+// TestTestdataScenarios runs this package's own scenarios, which exercise
+// what the shared ones do not (queues, graph, backoff, events, counts,
+// restarts, custom kinds).
+func TestTestdataScenarios(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios in testdata: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			res := runFile(t, file, RunOptions{Records: true})
+			if !res.Passed {
+				t.Errorf("%v\ntrace:\n%s", res.Err(), strings.Join(res.Trace(true), "\n"))
+			}
+		})
+	}
+}
+
+// TestRunIsDeterministic runs each scenario twice and compares the full
+// trace and the JSON result byte for byte.
 func TestRunIsDeterministic(t *testing.T) {
-	for _, file := range sharedScenarios(t) {
+	files, _ := filepath.Glob("testdata/*.yaml")
+	if _, err := os.Stat(sharedDir); err == nil {
+		files = append(files, sharedScenarios(t)...)
+	}
+	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			render := func() string {
 				res := runFile(t, file, RunOptions{Records: true})

@@ -93,7 +93,11 @@ type Step struct {
 func (s *Step) Describe() string {
 	switch s.Action {
 	case ActionCreate:
-		return "create " + s.Create.Object.String()
+		o := s.Create.Object
+		if o.Metadata.Name == "" {
+			return "create " + fakeapi.RefString(o.Kind, o.Metadata.Namespace, o.Metadata.GenerateName+"*")
+		}
+		return "create " + o.String()
 	case ActionDelete:
 		return "delete " + s.Target.String() + describeDeleteOptions(s.DeleteOptions)
 	case ActionPatch:
