@@ -62,14 +62,14 @@ func (s *Store) flush() {
 	}
 	s.flushing = true
 	defer func() { s.flushing = false }()
-	for len(s.pending) > 0 {
-		ev := s.pending[0]
-		s.pending = s.pending[1:]
+	for i := 0; i < len(s.pending); i++ {
+		ev := s.pending[i]
 		for _, w := range s.watchers {
 			w.fn(ev)
 		}
 	}
-	s.pending = nil
+	clear(s.pending)
+	s.pending = s.pending[:0]
 }
 
 // finish completes a request: it fills in the answer, tells the request
