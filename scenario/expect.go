@@ -62,8 +62,8 @@ func (c Check) Message() string {
 	return b.String()
 }
 
-// Evaluate runs every check of the expectation against v, in file order
-// (by line), and returns them all.
+// evaluate runs every check of the expectation against v and returns
+// them all, in file order (by line).
 func (x *Expect) evaluate(v view) []Check {
 	var out []Check
 	add := func(c Check) { out = append(out, c) }

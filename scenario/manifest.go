@@ -80,13 +80,7 @@ func (p *parser) servedKind(reg *fakeapi.Registry, apiVersion, kind string, top 
 	if info, ok := reg.Lookup(apiVersion, kind); ok {
 		return info, true
 	}
-	var served []string
-	for _, k := range reg.Kinds() {
-		if k.Kind == kind {
-			served = append(served, k.APIVersion)
-		}
-	}
-	if len(served) > 0 {
+	if served := servedVersions(reg, kind); len(served) > 0 {
 		p.errorf(deref(top["apiVersion"].Value), path+".apiVersion", "apiVersion %q does not serve %s (served: %s)", apiVersion, kind, strings.Join(served, ", "))
 		return fakeapi.KindInfo{}, false
 	}
@@ -95,11 +89,8 @@ func (p *parser) servedKind(reg *fakeapi.Registry, apiVersion, kind string, top 
 		p.errorf(kn, path+".kind", "kind %q: a manifest names the kind exactly, %q", kind, info.Kind)
 		return fakeapi.KindInfo{}, false
 	}
-	var kinds []string
-	for _, k := range reg.Kinds() {
-		kinds = append(kinds, k.Kind)
-	}
-	p.errorf(kn, path+".kind", "unknown kind %q%s: not built in and not declared under kinds", kind, suggest(kind, kinds))
+	_, err := kindByName(reg, kind)
+	p.errorf(kn, path+".kind", "%v", err)
 	return fakeapi.KindInfo{}, false
 }
 

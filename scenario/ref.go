@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -96,17 +97,14 @@ func ResolveRef(reg *fakeapi.Registry, s string) (Ref, error) {
 // suggestion when it is unknown.
 func kindByName(reg *fakeapi.Registry, name string) (fakeapi.KindInfo, error) {
 	info, err := reg.ByKind(name)
-	if err == nil {
-		return info, nil
+	if err == nil || slices.Contains(reg.Names(), strings.ToLower(name)) {
+		return info, err // found, or ambiguous
 	}
-	if len(reg.Names()) > 0 && strings.Contains(err.Error(), "doesn't have") {
-		var kinds []string
-		for _, k := range reg.Kinds() {
-			kinds = append(kinds, k.Kind)
-		}
-		return fakeapi.KindInfo{}, fmt.Errorf("unknown kind %q%s: not built in and not declared under kinds", name, suggest(name, kinds))
+	var kinds []string
+	for _, k := range reg.Kinds() {
+		kinds = append(kinds, k.Kind)
 	}
-	return fakeapi.KindInfo{}, err
+	return fakeapi.KindInfo{}, fmt.Errorf("unknown kind %q%s: not built in and not declared under kinds", name, suggest(name, kinds))
 }
 
 // matches reports whether the reference names the object or identity
