@@ -214,8 +214,11 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 // attemptToDeleteItem decides the fate of one object (R40-R46).
 func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	if item.beingDeleted && !item.deletingDependents {
-		rec.Reason = Reason{Code: "AlreadyTerminating", Rule: "R40", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: fmt.Sprintf("%s is already being deleted (and not waiting for dependents): nothing to do until it is gone", item.identity.ref())}
+		msg := fmt.Sprintf("%s is already being deleted (and not waiting for dependents): nothing to do until it is gone", item.identity.ref())
+		if cur, ok := g.uidToNode[item.identity.UID]; !ok || cur != item {
+			msg = fmt.Sprintf("%s was queued while being deleted and has since left the graph: nothing to do", item.identity.ref())
+		}
+		rec.Reason = Reason{Code: "AlreadyTerminating", Rule: "R40", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}
 		return nil
 	}
 	latest, err := g.getObject(item.identity)
@@ -278,15 +281,19 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 		return g.deleteItem(item, latest, fakeapi.DeletePropagationForeground, rec)
 	default:
 		policy := fakeapi.DeletePropagationBackground
-		why := "no GC finalizer on it: Background"
+		why := "Background (it carries no GC finalizer)"
 		switch {
 		case hasOrphanFinalizer(latest):
-			policy, why = fakeapi.DeletePropagationOrphan, "it already has the orphan finalizer, which is honoured: Orphan"
+			policy, why = fakeapi.DeletePropagationOrphan, "Orphan (it already carries the orphan finalizer, which is honoured)"
 		case hasDeleteDependentsFinalizer(latest):
-			policy, why = fakeapi.DeletePropagationForeground, "it already has the foregroundDeletion finalizer, which is honoured: Foreground"
+			policy, why = fakeapi.DeletePropagationForeground, "Foreground (it already carries the foregroundDeletion finalizer, which is honoured)"
+		}
+		verdict := "no owner exists any more, so it is garbage"
+		if len(waiting) > 0 {
+			verdict = "no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own"
 		}
 		rec.Reason = Reason{Code: "Delete" + string(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: fmt.Sprintf("%s: no owner exists any more, so it is garbage; deleted with %s", cls, why)}
+			Message: fmt.Sprintf("%s: %s; deleted with %s", cls, verdict, why)}
 		return g.deleteItem(item, latest, policy, rec)
 	}
 }
@@ -372,7 +379,11 @@ func (g *garbageCollector) processDeletingDependentsItem(item *node, rec *Record
 	if len(blocking) == 0 {
 		rec.Reason = Reason{Code: "RemoveForegroundFinalizer", Rule: "R47", Func: "GarbageCollector.processDeletingDependentsItem",
 			Message: fmt.Sprintf("%s is deleting dependents and none that blocks it is left: the foregroundDeletion finalizer is removed", item.identity.ref())}
-		return g.removeFinalizer(item, fakeapi.FinalizerDeleteDependents)
+		removed, err := g.removeFinalizer(item, fakeapi.FinalizerDeleteDependents)
+		if err == nil && !removed {
+			rec.Reason.Message = fmt.Sprintf("%s is marked deletingDependents (the flag is never cleared) and none that blocks it is left, but it no longer carries foregroundDeletion: nothing to remove", item.identity.ref())
+		}
+		return err
 	}
 	var names []string
 	for _, dep := range blocking {
@@ -388,30 +399,31 @@ func (g *garbageCollector) processDeletingDependentsItem(item *node, rec *Record
 
 // removeFinalizer removes one finalizer with GET and a JSON merge patch
 // carrying the resourceVersion, retried up to four times on conflict (R56).
-func (g *garbageCollector) removeFinalizer(owner *node, finalizer string) error {
+// It reports whether it removed the finalizer.
+func (g *garbageCollector) removeFinalizer(owner *node, finalizer string) (bool, error) {
 	const steps = 4
 	var err error
 	for attempt := 0; attempt < steps; attempt++ {
 		var obj *fakeapi.Object
 		obj, err = g.getObject(owner.identity)
 		if fakeapi.IsNotFound(err) {
-			return nil
+			return false, nil
 		}
 		if err != nil {
-			return fmt.Errorf("cannot finalize owner %s, because cannot get it: %v. The garbage collector will retry later", owner.identity, err)
+			return false, fmt.Errorf("cannot finalize owner %s, because cannot get it: %v. The garbage collector will retry later", owner.identity, err)
 		}
 		if !obj.Metadata.HasFinalizer(finalizer) {
 			g.env.rec.note("finalizer %s is already gone from %s", finalizer, owner.identity.ref())
-			return nil
+			return false, nil
 		}
 		remaining := slices.DeleteFunc(slices.Clone(obj.Metadata.Finalizers), func(f string) bool { return f == finalizer })
 		body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"resourceVersion": obj.Metadata.ResourceVersion, "finalizers": remaining}})
 		_, err = g.patchObject(owner.identity, body, fakeapi.MergePatch)
 		if !fakeapi.IsConflict(err) {
-			return err
+			return err == nil, err
 		}
 	}
-	return fmt.Errorf("updateMaxRetries(%d) has reached. The garbage collector will retry later for owner %v", steps, owner.identity)
+	return false, fmt.Errorf("updateMaxRetries(%d) has reached. The garbage collector will retry later for owner %v", steps, owner.identity)
 }
 
 // deleteObject DELETEs an item with uid and resourceVersion preconditions,
@@ -560,7 +572,7 @@ func (g *garbageCollector) stepAttemptToOrphan(rec *Record) {
 			Message: fmt.Sprintf("%d of %d dependent(s) could not be patched: %s keeps its orphan finalizer and is retried in %s", len(failed), len(deps), owner.identity.ref(), d)}
 		return
 	}
-	if err := g.removeFinalizer(owner, fakeapi.FinalizerOrphanDependents); err != nil {
+	if _, err := g.removeFinalizer(owner, fakeapi.FinalizerOrphanDependents); err != nil {
 		d := g.attemptToOrphan.AddRateLimited(owner, g.env.now())
 		rec.Err = err.Error()
 		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50, R56", Func: "GarbageCollector.attemptToOrphanWorker, removeFinalizer",

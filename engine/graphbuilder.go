@@ -162,7 +162,7 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 				rec.Reason = Reason{Code: "VirtualNodeKept", Rule: "R31", Func: "GraphBuilder.processGraphChanges, partitionDependents",
 					Message: fmt.Sprintf("%s is absent, but %d dependent(s) name uid %s with other coordinates: node kept", deleted.ref(), len(nonmatching), uid)}
 				if existing.identity == deleted {
-					if alt := getAlternateOwnerIdentity(existing.getDependents(), deleted); alt != nil {
+					if alt := getAlternateOwnerIdentity(nonmatching, deleted); alt != nil {
 						c := existing.clone()
 						c.identity = *alt
 						g.uidToNode[uid] = c
@@ -469,7 +469,7 @@ func getAlternateOwnerIdentity(deps []*node, absent objectReference) *objectRefe
 			if o.UID != absent.UID {
 				continue
 			}
-			if matchesCoordinates(o, absent) && dep.identity.Namespace == absent.Namespace {
+			if matchesCoordinates(o, absent) && (clusterScoped || dep.identity.Namespace == absent.Namespace) {
 				continue // exactly the identity that was verified absent
 			}
 			c := objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID, Namespace: dep.identity.Namespace}

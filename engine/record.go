@@ -59,7 +59,14 @@ func (r Record) Detail() string {
 // CallString formats one API request the way the trace shows it:
 // "DELETE Pod/p (propagationPolicy=Background) -> 200".
 func CallString(c fakeapi.Request) string {
-	s := strings.ToUpper(c.Verb) + " " + c.Ref.String()
+	target := c.Ref.String()
+	if c.Ref.Name == "" {
+		target = c.Ref.Kind + " (all namespaces)"
+		if c.Ref.Namespace != "" {
+			target = c.Ref.Kind + " -n " + c.Ref.Namespace
+		}
+	}
+	s := strings.ToUpper(c.Verb) + " " + target
 	if c.Detail != "" {
 		s += " " + c.Detail
 	}

@@ -62,8 +62,8 @@ func NewWorld(cfg Config) (*World, error) {
 	return w, nil
 }
 
-// wire connects the store's watch and request hooks and the collector's
-// queue hooks to the world.
+// wire connects the store's watch and request hooks, once per store, and
+// the collector's queue hooks to the world.
 func (w *World) wire() {
 	w.store.Watch(w.dispatch)
 	w.store.OnRequest(func(r fakeapi.Request) {
@@ -71,6 +71,11 @@ func (w *World) wire() {
 			w.env.rec.Calls = append(w.env.rec.Calls, r)
 		}
 	})
+	w.wireGC()
+}
+
+// wireGC points the collector's queue hooks at the record being written.
+func (w *World) wireGC() {
 	if g := w.gc; g != nil {
 		g.env = w.env
 		g.graphChanges.onAdd = func(e *graphEvent, d time.Duration) { w.env.enqueued(QueueGraphChanges, e.String(), d) }
@@ -240,11 +245,14 @@ func (a Patch) apply(w *World) (Record, error) {
 
 func (a Inject) String() string {
 	f := a.Fault
-	target := f.Kind
+	return fmt.Sprintf("inject %s on %s %s x%d", f.Reason, f.Verb, faultTarget(f), max(f.Times, 1))
+}
+
+func faultTarget(f fakeapi.Fault) string {
 	if f.Name != "" {
-		target = fakeapi.RefString(f.Kind, f.Namespace, f.Name)
+		return fakeapi.RefString(f.Kind, f.Namespace, f.Name)
 	}
-	return fmt.Sprintf("inject %s on %s %s x%d", f.Reason, f.Verb, target, max(f.Times, 1))
+	return "every " + f.Kind
 }
 
 func (a Inject) apply(w *World) (Record, error) {
@@ -255,7 +263,7 @@ func (a Inject) apply(w *World) (Record, error) {
 		f.Times = 1
 	}
 	w.store.Inject(f)
-	rec.Reason = Reason{Code: "FaultInjected", Message: fmt.Sprintf("the next %d %s request(s) on %s will fail with %s", f.Times, f.Verb, strings.TrimPrefix(a.String(), "inject "), f.Reason)}
+	rec.Reason = Reason{Code: "FaultInjected", Message: fmt.Sprintf("the next %d %s request(s) on %s will fail with %s", f.Times, f.Verb, faultTarget(f), f.Reason)}
 	return w.end(), nil
 }
 
@@ -284,7 +292,7 @@ func (a Restart) apply(w *World) (Record, error) {
 	case a.Controller == ControllerGC && w.gc != nil:
 		old := w.gc
 		w.gc = newGarbageCollector(w.env)
-		w.wire()
+		w.wireGC()
 		w.gc.relist()
 		rec.Reason = Reason{Code: "Restarted", Rule: "R64", Func: "GarbageCollector.Run",
 			Message: fmt.Sprintf("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", len(old.uidToNode))}

@@ -1,0 +1,287 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// TestWorkqueue_R62 checks client-go's workqueue semantics: dedup while
+// queued, re-adds during processing deferred to Done, per-item exponential
+// backoff (5 ms x 2^n, capped at 1000 s) and Forget.
+func TestWorkqueue_R62(t *testing.T) {
+	q := newWorkqueue[string]("q")
+	q.Add("a")
+	q.Add("b")
+	q.Add("a")
+	if got := q.Items(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Fatalf("dedup while queued: got %v, want [a b]", got)
+	}
+	item, _ := q.Get()
+	q.Add(item) // re-add while processing: deferred
+	if got := q.Items(); len(got) != 1 {
+		t.Fatalf("re-add during processing must wait for Done: got %v", got)
+	}
+	q.Done(item)
+	if got := q.Items(); len(got) != 2 || got[1] != "a" {
+		t.Fatalf("Done must re-queue a dirty item at the back: got %v", got)
+	}
+
+	var delays []time.Duration
+	for range 20 {
+		delays = append(delays, q.backoff("x"))
+	}
+	if delays[0] != 5*time.Millisecond || delays[1] != 10*time.Millisecond || delays[3] != 40*time.Millisecond {
+		t.Fatalf("backoff must be 5ms x 2^n: %v", delays[:4])
+	}
+	if delays[19] != 1000*time.Second {
+		t.Fatalf("backoff must cap at 1000s, got %v", delays[19])
+	}
+	q.Forget("x")
+	if d := q.backoff("x"); d != 5*time.Millisecond {
+		t.Fatalf("Forget must reset the backoff, got %v", d)
+	}
+
+	// AddAfter keeps the earlier due time of an item already waiting.
+	w := newWorkqueue[string]("w")
+	w.AddAfter("p", 10*time.Second, 0)
+	w.AddAfter("p", 2*time.Second, 0)
+	w.AddAfter("p", 30*time.Second, 0)
+	if due, _ := w.NextDue(); due != 2*time.Second || len(w.Waiting()) != 1 {
+		t.Fatalf("want one waiting entry due at 2s, got %v (%d entries)", due, len(w.Waiting()))
+	}
+	w.Promote(time.Second)
+	if w.Len() != 0 {
+		t.Fatal("an item must not be ready before it is due")
+	}
+	w.Promote(2 * time.Second)
+	if w.Len() != 1 {
+		t.Fatal("an item must be ready once due")
+	}
+}
+
+// TestTokenBucket_R62 checks the global 10 qps / burst 100 bucket: the
+// 101st immediate reservation waits 100 ms.
+func TestTokenBucket_R62(t *testing.T) {
+	b := tokenBucket{tokens: bucketBurst}
+	for i := range 100 {
+		if d := b.reserve(0); d != 0 {
+			t.Fatalf("reservation %d within the burst waited %v", i, d)
+		}
+	}
+	if d := b.reserve(0); d != 100*time.Millisecond {
+		t.Fatalf("the 101st reservation must wait 100ms, got %v", d)
+	}
+	if d := b.reserve(time.Second); d != 0 {
+		t.Fatalf("after a second the bucket has refilled, got %v", d)
+	}
+}
+
+// TestAbsentOwnerCache_R36 checks the LRU keyed by full coordinates plus
+// namespace.
+func TestAbsentOwnerCache_R36(t *testing.T) {
+	c := newAbsentOwnerCache(2)
+	secret := objectReference{APIVersion: "v1", Kind: "Secret", Name: "s", UID: "u", Namespace: "default"}
+	deploy := objectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "s", UID: "u", Namespace: "default"}
+	c.Add(secret)
+	if c.Has(deploy) {
+		t.Fatal("an absent Secret with uid u must not make a Deployment with uid u absent")
+	}
+	other := secret
+	other.Namespace = "other"
+	if c.Has(other) {
+		t.Fatal("the namespace is part of the key")
+	}
+	c.Add(deploy)
+	c.Has(secret) // refresh: deploy is now the least recently used
+	c.Add(other)
+	if c.Has(deploy) || !c.Has(secret) || !c.Has(other) {
+		t.Fatal("LRU eviction must drop the least recently used entry")
+	}
+}
+
+func newTestWorld(t *testing.T, controllers ...string) *World {
+	t.Helper()
+	w, err := NewWorld(Config{Controllers: controllers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func cm(name, uid string, owners ...fakeapi.OwnerReference) *fakeapi.Object {
+	return &fakeapi.Object{APIVersion: "v1", Kind: "ConfigMap", Metadata: fakeapi.ObjectMeta{Name: name, Namespace: "default", UID: uid, OwnerReferences: owners}}
+}
+
+func ref(kind, name, uid string) fakeapi.OwnerReference {
+	return fakeapi.OwnerReference{APIVersion: "v1", Kind: kind, Name: name, UID: uid}
+}
+
+// TestDeleteObject_R46 checks the v1.34 conflict handling: a DELETE whose
+// resourceVersion precondition fails is retried without it when the
+// ownerReferences did not change, and returned otherwise.
+func TestDeleteObject_R46(t *testing.T) {
+	w := newTestWorld(t, ControllerGC)
+	mustDo(t, w, Create{Object: cm("dep", "dep-uid", ref("ConfigMap", "gone", "gone-uid"))})
+	stale := w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "dep"})
+	rv, owners := stale.Metadata.ResourceVersion, stale.Metadata.OwnerReferences
+	id := objectReference{APIVersion: "v1", Kind: "ConfigMap", Name: "dep", UID: "dep-uid", Namespace: "default"}
+
+	// An unrelated change (a label) moves the resourceVersion on.
+	mustDo(t, w, Patch{Ref: fakeapi.RefOf(stale), Merge: []byte(`{"metadata":{"labels":{"a":"b"}}}`)})
+	rec := w.env.begin("test")
+	err := w.gc.deleteObject(id, rv, owners, fakeapi.DeletePropagationBackground)
+	w.env.end()
+	if err != nil {
+		t.Fatalf("an unrelated change must not stop the delete: %v", err)
+	}
+	if len(rec.Calls) != 3 || rec.Calls[0].Code != 409 || rec.Calls[2].Code != 200 || strings.Contains(rec.Calls[2].Detail, "rv=") {
+		t.Fatalf("want DELETE (409), GET, DELETE without rv (200); got %+v", rec.Calls)
+	}
+
+	// A change to the ownerReferences returns the conflict.
+	mustDo(t, w, Create{Object: cm("dep2", "dep2-uid", ref("ConfigMap", "gone", "gone-uid"))})
+	stale = w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "dep2"})
+	rv, owners = stale.Metadata.ResourceVersion, stale.Metadata.OwnerReferences
+	mustDo(t, w, Patch{Ref: fakeapi.RefOf(stale), Merge: []byte(`{"metadata":{"ownerReferences":[]}}`)})
+	id.Name, id.UID = "dep2", "dep2-uid"
+	w.env.begin("test")
+	err = w.gc.deleteObject(id, rv, owners, fakeapi.DeletePropagationBackground)
+	w.env.end()
+	if !fakeapi.IsConflict(err) {
+		t.Fatalf("changed ownerReferences must return the conflict, got %v", err)
+	}
+	if w.Store().Lookup(fakeapi.RefOf(stale)) == nil {
+		t.Fatal("the object whose owners changed must not be deleted")
+	}
+}
+
+// buildCascade makes an owner with n dependents and settles.
+func buildCascade(t *testing.T, h *History, n int) {
+	t.Helper()
+	if _, err := h.Do(Create{Object: cm("owner", "owner-uid")}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		name := "d" + string(rune('a'+i))
+		if _, err := h.Do(Create{Object: cm(name, name+"-uid", ref("ConfigMap", "owner", "owner-uid"))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Settle(h, 1000); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func worldState(w *World) string {
+	var b strings.Builder
+	for _, o := range w.Store().Objects() {
+		b.WriteString(objectLine(o) + "\n")
+	}
+	for _, n := range w.Nodes() {
+		b.WriteString(nodeLine(n) + "\n")
+	}
+	for _, q := range w.QueueNames() {
+		for _, it := range w.Queue(q) {
+			b.WriteString(q + " " + it.Item + "\n")
+		}
+	}
+	b.WriteString(FormatElapsed(w.Elapsed()))
+	return b.String()
+}
+
+// TestHistory_GotoReplaysExactly checks that every position of the
+// timeline, reached backwards or forwards, gives the same state as when it
+// was first reached; and that acting in the past starts a branch.
+func TestHistory_GotoReplaysExactly(t *testing.T) {
+	h := NewHistory(newTestWorld(t, ControllerGC))
+	var states []string
+	states = append(states, worldState(h.World()))
+	do := func(a Action) {
+		if _, err := h.Do(a); err != nil && err != ErrNothingToDo {
+			t.Fatal(err)
+		}
+		states = append(states, worldState(h.World()))
+	}
+	do(Create{Object: cm("owner", "owner-uid")})
+	for _, n := range []string{"a", "b", "c"} {
+		do(Create{Object: cm(n, n+"-uid", ref("ConfigMap", "owner", "owner-uid"))})
+	}
+	for !h.World().Idle() {
+		do(Step{})
+	}
+	do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "owner"}, Options: &fakeapi.DeleteOptions{PropagationPolicy: policyOf(fakeapi.DeletePropagationForeground)}})
+	for !h.World().Idle() {
+		do(Step{})
+	}
+	if len(states)-1 != h.Len() {
+		t.Fatalf("%d states for %d records", len(states), h.Len())
+	}
+	for _, pos := range []int{0, h.Len(), 3, 4, h.Len() - 1, 1, h.Len()} {
+		if err := h.Goto(pos); err != nil {
+			t.Fatal(err)
+		}
+		if got := worldState(h.World()); got != states[pos] {
+			t.Fatalf("state at %d differs after Goto:\n%s\nwant:\n%s", pos, got, states[pos])
+		}
+	}
+	// Act in the past: the timeline is cut there.
+	if err := h.Goto(2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Do(Create{Object: cm("new", "new-uid")}); err != nil {
+		t.Fatal(err)
+	}
+	if h.Len() != 3 || h.BranchedAt() != 2 {
+		t.Fatalf("acting at 2 must cut the timeline: len %d, branched at %d", h.Len(), h.BranchedAt())
+	}
+}
+
+// TestHistory_UndoSkipsNoOps checks that undo skips steps that changed
+// nothing.
+func TestHistory_UndoSkipsNoOps(t *testing.T) {
+	h := NewHistory(newTestWorld(t, ControllerGC))
+	buildCascade(t, h, 1)
+	end := h.Len()
+	if err := h.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if h.Pos() >= end {
+		t.Fatalf("undo did not move back (pos %d of %d)", h.Pos(), end)
+	}
+	for p := h.Pos(); p < end; p++ {
+		if r := h.Records()[p]; len(r.Changed) > 0 && p != h.Pos() {
+			t.Fatalf("undo skipped record %d, which changed %v", p+1, r.Changed)
+		}
+	}
+}
+
+
+// TestClone_Independent checks that a clone of a world mid-cascade evolves
+// exactly as the original, and separately from it.
+func TestClone_Independent(t *testing.T) {
+	w := newTestWorld(t, ControllerGC)
+	mustDo(t, w, Create{Object: cm("owner", "owner-uid")})
+	mustDo(t, w, Create{Object: cm("a", "a-uid", ref("ConfigMap", "owner", "owner-uid"))})
+	mustSettle(t, w)
+	mustDo(t, w, Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "owner"}})
+	mustDo(t, w, Step{})
+	c := w.Clone()
+	r1 := mustSettle(t, w)
+	r2 := mustSettle(t, c)
+	if len(r1.Records) != len(r2.Records) {
+		t.Fatalf("clone took %d steps, original %d", len(r2.Records), len(r1.Records))
+	}
+	for i := range r1.Records {
+		if r1.Records[i].Detail() != r2.Records[i].Detail() {
+			t.Fatalf("step %d differs:\n%s\n%s", i, r1.Records[i].Detail(), r2.Records[i].Detail())
+		}
+	}
+	if worldState(w) != worldState(c) {
+		t.Fatal("clone and original ended in different states")
+	}
+}
+
+func policyOf(p fakeapi.DeletionPropagation) *fakeapi.DeletionPropagation { return &p }

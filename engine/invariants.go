@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+)
+
+// CheckGraphInvariants verifies R35 on the collector's graph: a node is in
+// an owner's dependents exactly when its owners name that owner, and every
+// dependent is the current node for its UID. It returns nil when the world
+// runs no collector.
+func (w *World) CheckGraphInvariants() error {
+	if w.gc == nil {
+		return nil
+	}
+	g := w.gc
+	uids := make([]string, 0, len(g.uidToNode))
+	for uid := range g.uidToNode {
+		uids = append(uids, uid)
+	}
+	sort.Strings(uids)
+	for _, uid := range uids {
+		n := g.uidToNode[uid]
+		if n.identity.UID != uid {
+			return fmt.Errorf("uidToNode[%s] holds a node with uid %s", uid, n.identity.UID)
+		}
+		for _, d := range n.getDependents() {
+			cur, ok := g.uidToNode[d.identity.UID]
+			if !ok {
+				return fmt.Errorf("%s lists dependent %s, which is not in the graph", n.identity.ref(), d.identity.ref())
+			}
+			if cur != d {
+				return fmt.Errorf("%s lists a stale copy of dependent %s", n.identity.ref(), d.identity.ref())
+			}
+			names := false
+			for _, o := range d.owners {
+				if o.UID == uid {
+					names = true
+				}
+			}
+			if !names {
+				return fmt.Errorf("%s lists dependent %s, whose owners do not name it", n.identity.ref(), d.identity.ref())
+			}
+		}
+		for _, o := range n.owners {
+			owner, ok := g.uidToNode[o.UID]
+			if !ok {
+				continue
+			}
+			if _, ok := owner.dependents[n]; !ok {
+				return fmt.Errorf("%s names owner %s (%s), which does not list it as a dependent", n.identity.ref(), owner.identity.ref(), o.UID)
+			}
+		}
+	}
+	return nil
+}
