@@ -258,7 +258,6 @@ func TestHistory_UndoSkipsNoOps(t *testing.T) {
 	}
 }
 
-
 // TestClone_Independent checks that a clone of a world mid-cascade evolves
 // exactly as the original, and separately from it.
 func TestClone_Independent(t *testing.T) {
