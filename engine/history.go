@@ -78,7 +78,7 @@ func (h *History) Do(a Action) (Record, error) {
 // interval is the number of actions between checkpoints: at least 64, and
 // more for large worlds, where a clone costs more.
 func (h *History) interval() int {
-	return min(max(64, len(h.live.store.Objects())/16), 4096)
+	return min(max(64, h.live.store.Len()/16), 4096)
 }
 
 // Goto moves to the state after the first pos records.

@@ -51,6 +51,9 @@ type Store struct {
 
 	objects map[objKey]*Object
 	byUID   map[string]objKey
+	// created holds the revision at which each stored object was created,
+	// for listing objects in creation order.
+	created map[objKey]uint64
 
 	// lastUID counts assigned UIDs ("uid-0001", ...); givenUIDs holds the
 	// UIDs callers chose, so the counter never hands one out again.
@@ -106,6 +109,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		clock:     clock,
 		objects:   map[objKey]*Object{},
 		byUID:     map[string]objKey{},
+		created:   map[objKey]uint64{},
 		givenUIDs: map[string]bool{},
 		nameState: nameSeed,
 	}
@@ -119,6 +123,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		o.Metadata.ResourceVersion = s.nextRV()
 		s.objects[objKey{kind: "Namespace", name: ns}] = o
 		s.byUID[o.Metadata.UID] = objKey{kind: "Namespace", name: ns}
+		s.created[objKey{kind: "Namespace", name: ns}] = s.rv
 	}
 	return s
 }
@@ -131,6 +136,21 @@ func (s *Store) Registry() *Registry { return s.reg }
 func (s *Store) Objects() []*Object {
 	keys := slices.Collect(maps.Keys(s.objects))
 	slices.SortFunc(keys, compareKeys)
+	out := make([]*Object, len(keys))
+	for i, k := range keys {
+		out[i] = s.objects[k]
+	}
+	return out
+}
+
+// Len returns the number of stored objects.
+func (s *Store) Len() int { return len(s.objects) }
+
+// ObjectsInCreationOrder returns every stored object (not copies) in the
+// order they were created. The objects must not be modified.
+func (s *Store) ObjectsInCreationOrder() []*Object {
+	keys := slices.Collect(maps.Keys(s.objects))
+	slices.SortFunc(keys, func(a, b objKey) int { return cmp.Compare(s.created[a], s.created[b]) })
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
 		out[i] = s.objects[k]
@@ -187,6 +207,7 @@ func (s *Store) Clone(clock Clock) *Store {
 	c.clock = clock
 	c.objects = maps.Clone(s.objects)
 	c.byUID = maps.Clone(s.byUID)
+	c.created = maps.Clone(s.created)
 	c.givenUIDs = maps.Clone(s.givenUIDs)
 	c.faults = slices.Clone(s.faults)
 	c.removals = slices.Clone(s.removals)
@@ -268,6 +289,7 @@ func qualifiedKind(info KindInfo) string {
 func (s *Store) insert(k objKey, o *Object) {
 	s.objects[k] = o
 	s.byUID[o.Metadata.UID] = k
+	s.created[k] = s.rv
 	s.emit(Added, o, nil)
 }
 
@@ -299,6 +321,7 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 		return
 	}
 	delete(s.objects, k)
+	delete(s.created, k)
 	if s.byUID[last.Metadata.UID] == k {
 		delete(s.byUID, last.Metadata.UID)
 	}

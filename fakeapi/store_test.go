@@ -271,3 +271,29 @@ func TestStore_DeterministicTrace(t *testing.T) {
 		t.Errorf("two runs differ:\n%s\n---\n%s", a, b)
 	}
 }
+
+// TestObjectsInCreationOrder checks the listing Save uses to write a
+// world back out: creation order, whatever the names and updates.
+func TestObjectsInCreationOrder(t *testing.T) {
+	s := NewStore(nil, nil)
+	for _, name := range []string{"zeta", "alpha", "mid"} {
+		if _, err := s.Create("user", &Object{APIVersion: "v1", Kind: "ConfigMap", Metadata: ObjectMeta{Name: name, Namespace: "default"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Patch("user", Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "zeta"}, MergePatch, []byte(`{"metadata":{"labels":{"a":"b"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range s.ObjectsInCreationOrder() {
+		if o.Kind == "ConfigMap" {
+			names = append(names, o.Metadata.Name)
+		}
+	}
+	if got := strings.Join(names, ","); got != "zeta,alpha,mid" {
+		t.Fatalf("creation order: got %s", got)
+	}
+	if s.Len() != 7 {
+		t.Fatalf("Len: got %d, want 7 (4 namespaces and 3 ConfigMaps)", s.Len())
+	}
+}
