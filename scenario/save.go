@@ -58,7 +58,7 @@ func Save(w *engine.World, name string) ([]byte, error) {
 	addField(doc, "controllers", cn)
 
 	var objects, steps []*yaml.Node
-	for _, o := range objectsInCreationOrder(store) {
+	for _, o := range store.ObjectsInCreationOrder() {
 		if o.Kind == "Namespace" && o.Metadata.Namespace == "" && slices.Contains(standardNamespaces, o.Metadata.Name) {
 			continue
 		}
