@@ -40,6 +40,8 @@ var controllerFactories = []struct {
 	name string
 	make func(e *env) controller
 }{
+	{ControllerDeployment, newDeploymentController},
+	{ControllerReplicaSet, newReplicaSetController},
 	{ControllerKubelet, newKubelet},
 }
 

@@ -10,7 +10,9 @@ import (
 // kubelet is the simulated kubelet of every node: it finishes the graceful
 // deletion of scheduled Pods (those with spec.nodeName) once their grace
 // period has passed, by deleting them with grace 0 (R18). Without it, such
-// a Pod stays terminating, as on a cluster whose node is gone.
+// a Pod stays terminating, as on a cluster whose node is gone. It also
+// plays kube-scheduler for Pods that have a controller, and makes bound
+// Pods Running and Ready on the virtual clock (podlife.go says how).
 type kubelet struct {
 	env *env
 	q   *workqueue[string]
@@ -42,14 +44,20 @@ func nodeName(o *fakeapi.Object) string {
 
 func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 	o := ev.Object
-	if o.Kind != "Pod" || o.APIVersion != "v1" || ev.Type == fakeapi.Deleted || nodeName(o) == "" {
+	if o.Kind != "Pod" || o.APIVersion != "v1" || ev.Type == fakeapi.Deleted {
 		return
 	}
-	if o.Metadata.DeletionTimestamp == nil {
-		return
+	stage := lifeStage(o)
+	switch {
+	case stage == "terminating":
+		due := o.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch)
+		k.q.AddAfter(podKey(o), due-k.env.now(), k.env.now())
+	case stage == "":
+	case ev.Old == nil || lifeStage(ev.Old) != stage:
+		// Scheduling and starting are due a fixed time after the Pod
+		// enters the stage.
+		k.q.AddAfter(podKey(o), stageDelay(stage), k.env.now())
 	}
-	due := o.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch)
-	k.q.AddAfter(podKey(o), due-k.env.now(), k.env.now())
 }
 
 func (k *kubelet) promote(now time.Duration)      { k.q.Promote(now) }
@@ -58,6 +66,15 @@ func (k *kubelet) nextDue() (time.Duration, bool) { return k.q.NextDue() }
 
 func (k *kubelet) describeNext() string {
 	if items := k.q.Items(); len(items) > 0 {
+		ns, name := splitKey(items[0])
+		if p := k.env.store.Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}); p != nil {
+			switch lifeStage(p) {
+			case "unscheduled":
+				return "kubelet: bind Pod " + items[0] + " to " + defaultNodeName
+			case "starting":
+				return "kubelet: start the containers of Pod " + items[0]
+			}
+		}
 		return "kubelet: finish terminating Pod " + items[0]
 	}
 	return ""
@@ -105,6 +122,14 @@ func (k *kubelet) step(rec *Record) {
 		return
 	}
 	if pod.Metadata.DeletionTimestamp == nil {
+		switch lifeStage(pod) {
+		case "unscheduled":
+			k.bind(rec, key, pod)
+			return
+		case "starting":
+			k.start(rec, key, pod)
+			return
+		}
 		rec.Reason = Reason{Code: "PodRunning", Func: "kubelet", Message: fmt.Sprintf("%s is not terminating: nothing to do", rec.Item)}
 		return
 	}

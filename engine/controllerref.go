@@ -1,0 +1,490 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// This file holds what the ReplicaSet and Deployment controllers share:
+// reading typed values out of an object's JSON fields, label selectors,
+// and the controller-reference manager that claims objects for a
+// controller (upstream's BaseControllerRefManager in
+// pkg/controller/controller_ref_manager.go): adopt matching orphans,
+// release owned objects that stopped matching, ignore objects another
+// controller owns.
+
+// nested walks maps from v along path.
+func nested(v any, path ...string) (any, bool) {
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		v, ok = m[p]
+		if !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// fieldOf reads a top-level field of o and walks path from it.
+func fieldOf(o *fakeapi.Object, path ...string) (any, bool) {
+	if o == nil || o.Fields == nil || len(path) == 0 {
+		return nil, false
+	}
+	v, ok := o.Fields[path[0]]
+	if !ok {
+		return nil, false
+	}
+	return nested(v, path[1:]...)
+}
+
+func nestedMap(v any, path ...string) map[string]any {
+	x, _ := nested(v, path...)
+	m, _ := x.(map[string]any)
+	return m
+}
+
+func nestedString(v any, path ...string) string {
+	x, _ := nested(v, path...)
+	s, _ := x.(string)
+	return s
+}
+
+// asInt reads a JSON number (float64 as decoded, or a Go integer).
+func asInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int64(n), n == float64(int64(n))
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int64:
+		return n, true
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	}
+	return 0, false
+}
+
+func nestedInt(v any, path ...string) (int64, bool) {
+	x, ok := nested(v, path...)
+	if !ok {
+		return 0, false
+	}
+	return asInt(x)
+}
+
+func nestedBool(v any, path ...string) bool {
+	x, _ := nested(v, path...)
+	b, _ := x.(bool)
+	return b
+}
+
+// stringMap converts a decoded JSON object of strings (labels).
+func stringMap(v any) map[string]string {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, x := range m {
+		if s, ok := x.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// toJSONValue returns v as encoding/json decodes it (the fake apiserver's
+// stored form), so it compares equal to what the store holds.
+func toJSONValue(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil
+	}
+	return out
+}
+
+// fromJSONValue decodes a stored JSON value into a typed Go value.
+func fromJSONValue(v any, into any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, into)
+}
+
+// labelSelector is a parsed meta/v1 LabelSelector: matchLabels plus
+// matchExpressions (In, NotIn, Exists, DoesNotExist), all ANDed. A missing
+// selector selects nothing; an empty one selects everything, as
+// LabelSelectorAsSelector says.
+type labelSelector struct {
+	nothing     bool
+	matchLabels map[string]string
+	exprs       []selectorRequirement
+}
+
+type selectorRequirement struct {
+	key      string
+	operator string
+	values   []string
+}
+
+// parseSelector reads spec.selector (nil: selects nothing).
+func parseSelector(v any) (labelSelector, error) {
+	if v == nil {
+		return labelSelector{nothing: true}, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return labelSelector{}, fmt.Errorf("selector is not an object")
+	}
+	s := labelSelector{}
+	if ml, ok := m["matchLabels"]; ok && ml != nil {
+		mm, ok := ml.(map[string]any)
+		if !ok {
+			return labelSelector{}, fmt.Errorf("selector.matchLabels is not an object")
+		}
+		s.matchLabels = map[string]string{}
+		for k, x := range mm {
+			str, ok := x.(string)
+			if !ok {
+				return labelSelector{}, fmt.Errorf("selector.matchLabels[%s] is not a string", k)
+			}
+			s.matchLabels[k] = str
+		}
+	}
+	if me, ok := m["matchExpressions"]; ok && me != nil {
+		list, ok := me.([]any)
+		if !ok {
+			return labelSelector{}, fmt.Errorf("selector.matchExpressions is not a list")
+		}
+		for i, e := range list {
+			r := selectorRequirement{key: nestedString(e, "key"), operator: nestedString(e, "operator")}
+			vals, _ := nested(e, "values")
+			vl, _ := vals.([]any)
+			for _, x := range vl {
+				if str, ok := x.(string); ok {
+					r.values = append(r.values, str)
+				}
+			}
+			switch r.operator {
+			case "In", "NotIn":
+				if len(r.values) == 0 {
+					return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: values must be non-empty for %s", i, r.operator)
+				}
+			case "Exists", "DoesNotExist":
+				if len(r.values) > 0 {
+					return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: values must be empty for %s", i, r.operator)
+				}
+			default:
+				return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: %q is not a valid selector operator", i, r.operator)
+			}
+			if r.key == "" {
+				return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: key is required", i)
+			}
+			slices.Sort(r.values)
+			s.exprs = append(s.exprs, r)
+		}
+	}
+	return s, nil
+}
+
+// empty reports whether the selector selects everything.
+func (s labelSelector) empty() bool {
+	return !s.nothing && len(s.matchLabels) == 0 && len(s.exprs) == 0
+}
+
+func (s labelSelector) matches(labels map[string]string) bool {
+	if s.nothing {
+		return false
+	}
+	for k, v := range s.matchLabels {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	for _, r := range s.exprs {
+		v, has := labels[r.key]
+		switch r.operator {
+		case "In":
+			if !has || !slices.Contains(r.values, v) {
+				return false
+			}
+		case "NotIn":
+			if has && slices.Contains(r.values, v) {
+				return false
+			}
+		case "Exists":
+			if !has {
+				return false
+			}
+		case "DoesNotExist":
+			if has {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// String writes the selector in kubectl's syntax, requirements sorted by
+// key as labels.Selector.String does.
+func (s labelSelector) String() string {
+	if s.nothing {
+		return "<none>"
+	}
+	type req struct{ key, text string }
+	var reqs []req
+	for k, v := range s.matchLabels {
+		reqs = append(reqs, req{k, k + "=" + v})
+	}
+	for _, r := range s.exprs {
+		var t string
+		switch r.operator {
+		case "In":
+			t = r.key + " in (" + strings.Join(r.values, ",") + ")"
+		case "NotIn":
+			t = r.key + " notin (" + strings.Join(r.values, ",") + ")"
+		case "Exists":
+			t = r.key
+		case "DoesNotExist":
+			t = "!" + r.key
+		}
+		reqs = append(reqs, req{r.key, t})
+	}
+	slices.SortStableFunc(reqs, func(a, b req) int { return strings.Compare(a.key, b.key) })
+	parts := make([]string, len(reqs))
+	for i, r := range reqs {
+		parts[i] = r.text
+	}
+	if len(parts) == 0 {
+		return "<everything>"
+	}
+	return strings.Join(parts, ",")
+}
+
+// controllerOf returns the ownerReference with controller=true, or nil
+// (metav1.GetControllerOf).
+func controllerOf(o *fakeapi.Object) *fakeapi.OwnerReference {
+	if o == nil {
+		return nil
+	}
+	for i := range o.Metadata.OwnerReferences {
+		if o.Metadata.OwnerReferences[i].IsController() {
+			return &o.Metadata.OwnerReferences[i]
+		}
+	}
+	return nil
+}
+
+func sameControllerRef(a, b *fakeapi.OwnerReference) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(*b)
+}
+
+// newControllerRef is metav1.NewControllerRef: a reference to owner with
+// controller and blockOwnerDeletion set.
+func newControllerRef(owner *fakeapi.Object) fakeapi.OwnerReference {
+	return fakeapi.OwnerReference{APIVersion: owner.APIVersion, Kind: owner.Kind, Name: owner.Metadata.Name,
+		UID: owner.Metadata.UID, Controller: fakeapi.Bool(true), BlockOwnerDeletion: fakeapi.Bool(true)}
+}
+
+// objKey is the workqueue key of a namespaced object: "namespace/name".
+func objKey(o *fakeapi.Object) string { return o.Metadata.Namespace + "/" + o.Metadata.Name }
+
+// refManager claims objects for one controller object during one sync
+// (upstream's PodControllerRefManager and ReplicaSetControllerRefManager,
+// which share BaseControllerRefManager.ClaimObject). It writes what it
+// adopted and released into the record.
+type refManager struct {
+	env    *env
+	client string
+	// owner is the controller as the informer cache held it when the sync
+	// started.
+	owner    *fakeapi.Object
+	selector labelSelector
+	// canAdoptFunc rechecks, with a live read, that the owner still exists
+	// with the same UID and is not being deleted. It runs at most once per
+	// sync, before the first adoption (CanAdopt's sync.Once).
+	canAdoptFunc func() error
+	adoptChecked bool
+	canAdoptErr  error
+	rec          *Record
+	adopted      []string
+	released     []string
+}
+
+// recheckDeletionTimestamp is RecheckDeletionTimestamp around a live GET
+// of owner: the uncached quorum read that closes the race in upstream issue
+// #42639 (a controller adopting after it was deleted).
+func recheckDeletionTimestamp(e *env, client string, owner *fakeapi.Object) func() error {
+	return func() error {
+		fresh, err := e.store.Get(client, fakeapi.RefOf(owner))
+		if err != nil {
+			return fmt.Errorf("can't recheck DeletionTimestamp: %v", err)
+		}
+		if fresh.Metadata.UID != owner.Metadata.UID {
+			return fmt.Errorf("can't recheck DeletionTimestamp: original %s %s/%s is gone: got uid %s, wanted %s",
+				owner.Kind, owner.Metadata.Namespace, owner.Metadata.Name, fresh.Metadata.UID, owner.Metadata.UID)
+		}
+		if fresh.Metadata.DeletionTimestamp != nil {
+			return fmt.Errorf("%s/%s has just been deleted at %s", fresh.Metadata.Namespace, fresh.Metadata.Name,
+				fresh.Metadata.DeletionTimestamp.UTC().Format("2006-01-02T15:04:05Z"))
+		}
+		return nil
+	}
+}
+
+func (m *refManager) canAdopt() error {
+	if !m.adoptChecked {
+		m.adoptChecked = true
+		if m.canAdoptFunc != nil {
+			m.canAdoptErr = m.canAdoptFunc()
+		}
+	}
+	return m.canAdoptErr
+}
+
+// claim is ClaimObject: it returns whether the owner now owns obj, and an
+// error when an adoption or release was attempted and failed.
+func (m *refManager) claim(obj *fakeapi.Object, match func(*fakeapi.Object) bool) (bool, error) {
+	if ref := controllerOf(obj); ref != nil {
+		if ref.UID != m.owner.Metadata.UID {
+			return false, nil // owned by another controller
+		}
+		if match(obj) {
+			return true, nil
+		}
+		// Owned by us but no longer selected: release it, unless we are
+		// being deleted.
+		if m.owner.Metadata.DeletionTimestamp != nil {
+			return false, nil
+		}
+		if err := m.release(obj); err != nil {
+			if fakeapi.IsNotFound(err) {
+				return false, nil
+			}
+			return false, err
+		}
+		return false, nil
+	}
+	// An orphan.
+	if m.owner.Metadata.DeletionTimestamp != nil || !match(obj) {
+		return false, nil
+	}
+	if obj.Metadata.DeletionTimestamp != nil {
+		return false, nil
+	}
+	if m.owner.Metadata.Namespace != "" && m.owner.Metadata.Namespace != obj.Metadata.Namespace {
+		return false, nil
+	}
+	if err := m.adopt(obj); err != nil {
+		if fakeapi.IsNotFound(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// adoptPatch is the strategic merge patch that makes owner the controller
+// of the object with uid (ownerRefControllerPatch): merged by uid, and
+// carrying the object's uid so a recreated object is not adopted.
+func adoptPatch(owner *fakeapi.Object, uid string) []byte {
+	body := struct {
+		Metadata struct {
+			OwnerReferences []fakeapi.OwnerReference `json:"ownerReferences"`
+			UID             string                   `json:"uid"`
+		} `json:"metadata"`
+	}{}
+	body.Metadata.OwnerReferences = []fakeapi.OwnerReference{newControllerRef(owner)}
+	body.Metadata.UID = uid
+	b, _ := json.Marshal(body)
+	return b
+}
+
+func (m *refManager) adopt(obj *fakeapi.Object) error {
+	if err := m.canAdopt(); err != nil {
+		return fmt.Errorf("can't adopt %s %s/%s (%s): %v", obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name, obj.Metadata.UID, err)
+	}
+	_, err := m.env.store.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch, adoptPatch(m.owner, obj.Metadata.UID))
+	if err == nil {
+		m.adopted = append(m.adopted, obj.String())
+		m.rec.note("adopted %s: an orphan whose labels match %s", obj, m.selector)
+	}
+	return err
+}
+
+func (m *refManager) release(obj *fakeapi.Object) error {
+	_, err := m.env.store.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch,
+		deleteOwnerRefPatch(obj.Metadata.UID, []string{m.owner.Metadata.UID}))
+	if err == nil {
+		m.released = append(m.released, obj.String())
+		m.rec.note("released %s: its labels no longer match %s", obj, m.selector)
+		return nil
+	}
+	// Invalid means the object has no such reference any more, or was
+	// recreated with another uid: there is nothing to release.
+	if fakeapi.IsNotFound(err) || fakeapi.IsInvalid(err) {
+		return nil
+	}
+	return err
+}
+
+// summary says what the claim did, for the reason: "" when nothing.
+func (m *refManager) summary() string {
+	var parts []string
+	if len(m.adopted) > 0 {
+		parts = append(parts, "adopted "+listPhrase(m.adopted))
+	}
+	if len(m.released) > 0 {
+		parts = append(parts, "released "+listPhrase(m.released))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// listPhrase lists names, shortening long lists.
+func listPhrase(names []string) string {
+	if len(names) <= 3 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, %s and %d more", names[0], names[1], len(names)-2)
+}
+
+// aggregate joins claim errors as utilerrors.NewAggregate does.
+func aggregate(errs []error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New("[" + strings.Join(msgs, ", ") + "]")
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,444 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// This file holds the life of a Pod as gcplay simulates it, and the Pod
+// facts the workload controllers rank and count by.
+//
+// gcplay has no kube-scheduler and no container runtime. The kubelet
+// controller plays both parts, on the virtual clock:
+//
+//   - scheduling: a Pod without spec.nodeName that has a controller (an
+//     ownerReference with controller: true, as every Pod a ReplicaSet
+//     creates has) is bound to node "node-1" one second after it appears,
+//     as the scheduler's Binding would: spec.nodeName is set and the
+//     PodScheduled condition becomes True. A Pod written by hand without
+//     spec.nodeName and without a controller stays unscheduled, so a
+//     scenario can show both kinds of Pod deletion (R18: an unscheduled Pod
+//     is removed at once, a scheduled one waits for its kubelet);
+//   - running: two seconds after a Pod is bound, its containers "start":
+//     the kubelet's status update sets status.phase Running, startTime,
+//     the Initialized, ContainersReady and Ready conditions, and one
+//     containerStatuses entry per container (ready, started, running).
+//     There are no probes and no images to pull: a running Pod is ready at
+//     once, and never restarts unless a scenario patches restartCount;
+//   - terminating: once the grace period of a terminating scheduled Pod
+//     has passed, the kubelet deletes it with grace 0 (R18).
+
+const (
+	// defaultNodeName is the one node gcplay's stand-in scheduler binds to.
+	defaultNodeName = "node-1"
+	// schedulingDelay is how long an unscheduled controller-owned Pod waits
+	// before the stand-in scheduler binds it.
+	schedulingDelay = time.Second
+	// containerStartDelay is how long a bound Pod takes to run and be ready.
+	containerStartDelay = 2 * time.Second
+)
+
+// Pod phases and condition types, with their Kubernetes spelling.
+const (
+	podPending   = "Pending"
+	podRunning   = "Running"
+	podSucceeded = "Succeeded"
+	podFailed    = "Failed"
+	podUnknown   = "Unknown"
+
+	podDeletionCostAnnotation = "controller.kubernetes.io/pod-deletion-cost"
+)
+
+// podInfo is what the controllers need to know about one Pod, read once
+// per watch event from the stored object (which is immutable).
+type podInfo struct {
+	obj         *fakeapi.Object
+	nodeName    string
+	phase       string
+	ready       bool
+	readyTime   time.Time
+	restarts    int64
+	cost        int64
+	terminating bool
+}
+
+func newPodInfo(o *fakeapi.Object) *podInfo {
+	p := &podInfo{obj: o, nodeName: nodeName(o), terminating: o.Metadata.DeletionTimestamp != nil}
+	status := o.Fields["status"]
+	p.phase = nestedString(status, "phase")
+	if conds, ok := nestedSlice(status, "conditions"); ok {
+		for _, c := range conds {
+			if nestedString(c, "type") == "Ready" && nestedString(c, "status") == "True" {
+				p.ready = true
+				p.readyTime = parseTime(nestedString(c, "lastTransitionTime"))
+			}
+		}
+	}
+	if cs, ok := nestedSlice(status, "containerStatuses"); ok {
+		for _, c := range cs {
+			if n, ok := nestedInt(c, "restartCount"); ok && n > p.restarts {
+				p.restarts = n
+			}
+		}
+	}
+	if v, ok := o.Metadata.Annotations[podDeletionCostAnnotation]; ok {
+		if n, err := strconv.ParseInt(v, 10, 32); err == nil {
+			p.cost = n
+		}
+	}
+	return p
+}
+
+func nestedSlice(v any, path ...string) ([]any, bool) {
+	x, ok := nested(v, path...)
+	if !ok {
+		return nil, false
+	}
+	l, ok := x.([]any)
+	return l, ok
+}
+
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// active is IsPodActive: not Succeeded, not Failed, not terminating.
+func (p *podInfo) active() bool {
+	return p.phase != podSucceeded && p.phase != podFailed && !p.terminating
+}
+
+// available is IsPodAvailable: ready, and ready for more than
+// minReadySeconds.
+func (p *podInfo) available(minReadySeconds int64, now time.Time) bool {
+	if !p.ready {
+		return false
+	}
+	if minReadySeconds == 0 {
+		return true
+	}
+	return !p.readyTime.IsZero() && p.readyTime.Add(time.Duration(minReadySeconds)*time.Second).Before(now)
+}
+
+// podIndex is a Pod informer's cache as a controller keeps it: every Pod
+// by key, plus an index by controller UID and one of orphans by namespace,
+// so a sync reads its own Pods without walking all of them. Stored objects
+// are immutable, so entries are shared between clones.
+//
+// Each controller's set of Pods also keeps running counts for the view of
+// its last sync (namespace, selector, template labels): how many active
+// Pods match, how many of those carry every template label, how many are
+// ready, and how many no longer match. A sync whose view has not changed
+// reads the counts instead of walking thousands of Pods; the result is the
+// same as upstream's walk over the lister.
+type podIndex struct {
+	byKey        map[string]*podInfo
+	byController map[string]*ownedPods
+	orphans      map[string]map[string]*podInfo
+}
+
+// ownedPods is the Pods one controller UID controls.
+type ownedPods struct {
+	pods map[string]*podInfo
+	agg  *podCounts
+}
+
+// podCounts are running counts of a set of Pods under one view.
+type podCounts struct {
+	namespace string
+	selector  labelSelector
+	selKey    string
+	template  labelSelector
+	tmplKey   string
+
+	matching, fullyLabeled, ready, notMatching int
+}
+
+func (a *podCounts) count(p *podInfo, sign int) {
+	if p.obj.Metadata.Namespace != a.namespace || !p.active() {
+		return
+	}
+	if !a.selector.matches(p.obj.Metadata.Labels) {
+		a.notMatching += sign
+		return
+	}
+	a.matching += sign
+	if a.template.matches(p.obj.Metadata.Labels) {
+		a.fullyLabeled += sign
+	}
+	if p.ready {
+		a.ready += sign
+	}
+}
+
+func newPodIndex() *podIndex {
+	return &podIndex{byKey: map[string]*podInfo{}, byController: map[string]*ownedPods{}, orphans: map[string]map[string]*podInfo{}}
+}
+
+func (x *podIndex) put(o *fakeapi.Object) *podInfo {
+	key := objKey(o)
+	if old, ok := x.byKey[key]; ok {
+		x.unindex(key, old)
+	}
+	p := newPodInfo(o)
+	x.byKey[key] = p
+	if ref := controllerOf(o); ref != nil {
+		set := x.byController[ref.UID]
+		if set == nil {
+			set = &ownedPods{pods: map[string]*podInfo{}}
+			x.byController[ref.UID] = set
+		}
+		set.pods[key] = p
+		if set.agg != nil {
+			set.agg.count(p, 1)
+		}
+		return p
+	}
+	m := x.orphans[o.Metadata.Namespace]
+	if m == nil {
+		m = map[string]*podInfo{}
+		x.orphans[o.Metadata.Namespace] = m
+	}
+	m[key] = p
+	return p
+}
+
+func (x *podIndex) remove(o *fakeapi.Object) {
+	key := objKey(o)
+	if old, ok := x.byKey[key]; ok {
+		x.unindex(key, old)
+		delete(x.byKey, key)
+	}
+}
+
+func (x *podIndex) unindex(key string, p *podInfo) {
+	if ref := controllerOf(p.obj); ref != nil {
+		if set := x.byController[ref.UID]; set != nil {
+			if _, ok := set.pods[key]; ok {
+				delete(set.pods, key)
+				if set.agg != nil {
+					set.agg.count(p, -1)
+				}
+			}
+			if len(set.pods) == 0 {
+				delete(x.byController, ref.UID)
+			}
+		}
+		return
+	}
+	if m := x.orphans[p.obj.Metadata.Namespace]; m != nil {
+		delete(m, key)
+		if len(m) == 0 {
+			delete(x.orphans, p.obj.Metadata.Namespace)
+		}
+	}
+}
+
+// controlledBy returns the Pods in namespace whose controller has uid, in
+// no particular order.
+func (x *podIndex) controlledBy(namespace, uid string) []*podInfo {
+	set := x.byController[uid]
+	if set == nil {
+		return nil
+	}
+	out := make([]*podInfo, 0, len(set.pods))
+	for _, p := range set.pods {
+		if p.obj.Metadata.Namespace == namespace {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// counts returns the running counts of the Pods controlled by uid under
+// a view, walking them only when the view differs from the last one.
+func (x *podIndex) counts(namespace, uid string, sel labelSelector, templateLabels map[string]string) podCounts {
+	set := x.byController[uid]
+	if set == nil {
+		return podCounts{}
+	}
+	tmpl := labelSelector{matchLabels: templateLabels}
+	selKey, tmplKey := sel.String(), tmpl.String()
+	if a := set.agg; a == nil || a.namespace != namespace || a.selKey != selKey || a.tmplKey != tmplKey {
+		a = &podCounts{namespace: namespace, selector: sel, selKey: selKey, template: tmpl, tmplKey: tmplKey}
+		for _, p := range set.pods {
+			a.count(p, 1)
+		}
+		set.agg = a
+	}
+	return *set.agg
+}
+
+// orphansIn returns the Pods in namespace without a controller, by name.
+func (x *podIndex) orphansIn(namespace string) []*podInfo {
+	m := x.orphans[namespace]
+	out := make([]*podInfo, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+func (x *podIndex) clone() *podIndex {
+	c := &podIndex{byKey: make(map[string]*podInfo, len(x.byKey)),
+		byController: make(map[string]*ownedPods, len(x.byController)),
+		orphans:      make(map[string]map[string]*podInfo, len(x.orphans))}
+	for k, v := range x.byKey {
+		c.byKey[k] = v
+	}
+	for uid, set := range x.byController {
+		n := &ownedPods{pods: make(map[string]*podInfo, len(set.pods))}
+		for k, p := range set.pods {
+			n.pods[k] = p
+		}
+		if set.agg != nil {
+			a := *set.agg
+			n.agg = &a
+		}
+		c.byController[uid] = n
+	}
+	for ns, m := range x.orphans {
+		n := make(map[string]*podInfo, len(m))
+		for k, p := range m {
+			n[k] = p
+		}
+		c.orphans[ns] = n
+	}
+	return c
+}
+
+// lifeStage says which piece of the kubelet's work a Pod waits for: ""
+// when none.
+func lifeStage(o *fakeapi.Object) string {
+	switch {
+	case o.Metadata.DeletionTimestamp != nil:
+		if nodeName(o) != "" {
+			return "terminating"
+		}
+		return ""
+	case nodeName(o) == "":
+		if controllerOf(o) != nil {
+			return "unscheduled"
+		}
+		return ""
+	}
+	switch nestedString(o.Fields["status"], "phase") {
+	case podRunning, podSucceeded, podFailed:
+		return ""
+	}
+	return "starting"
+}
+
+// stageDelay is how long after entering a stage its work is due.
+func stageDelay(stage string) time.Duration {
+	switch stage {
+	case "unscheduled":
+		return schedulingDelay
+	case "starting":
+		return containerStartDelay
+	}
+	return 0
+}
+
+// vtime formats the virtual wall clock as meta/v1 Time does.
+func (e *env) vtime() string { return e.clock.Now().UTC().Truncate(time.Second).Format(time.RFC3339) }
+
+// setCondition returns conds with condition typ set to True at now,
+// keeping the transition time of a condition that was already True.
+func setCondition(conds []any, typ, now string) []any {
+	for i, c := range conds {
+		if nestedString(c, "type") == typ {
+			if nestedString(c, "status") == "True" {
+				return conds
+			}
+			conds[i] = map[string]any{"type": typ, "status": "True", "lastTransitionTime": now}
+			return conds
+		}
+	}
+	return append(conds, map[string]any{"type": typ, "status": "True", "lastTransitionTime": now})
+}
+
+func existingConditions(pod *fakeapi.Object) []any {
+	conds, _ := nestedSlice(pod.Fields["status"], "conditions")
+	out := make([]any, len(conds))
+	copy(out, conds)
+	return out
+}
+
+// bind is the stand-in scheduler's Binding: spec.nodeName and the
+// PodScheduled condition, written as one merge patch that carries the
+// Pod's uid (so a recreated Pod is not bound by mistake).
+func (k *kubelet) bind(rec *Record, key string, pod *fakeapi.Object) {
+	now := k.env.vtime()
+	body, _ := json.Marshal(map[string]any{
+		"metadata": map[string]any{"uid": pod.Metadata.UID},
+		"spec":     map[string]any{"nodeName": defaultNodeName},
+		"status":   map[string]any{"conditions": setCondition(existingConditions(pod), "PodScheduled", now)},
+	})
+	_, err := k.env.store.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
+	k.finishLifeStep(rec, key, err, Reason{Code: "PodScheduled", Func: "kube-scheduler bind (played by gcplay's kubelet)",
+		Message: fmt.Sprintf("%s has no node: gcplay's stand-in scheduler binds it to %s", rec.Item, defaultNodeName)})
+}
+
+// start is the kubelet starting the Pod's containers and reporting
+// status: Running and Ready (gcplay has no probes).
+func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
+	now := k.env.vtime()
+	conds := existingConditions(pod)
+	for _, t := range []string{"Initialized", "Ready", "ContainersReady", "PodScheduled"} {
+		conds = setCondition(conds, t, now)
+	}
+	restarts := map[string]any{}
+	if cs, ok := nestedSlice(pod.Fields["status"], "containerStatuses"); ok {
+		for _, c := range cs {
+			if n, ok := nested(c, "restartCount"); ok {
+				restarts[nestedString(c, "name")] = n
+			}
+		}
+	}
+	var statuses []any
+	containers, _ := nestedSlice(pod.Fields["spec"], "containers")
+	for _, c := range containers {
+		name := nestedString(c, "name")
+		rc, ok := restarts[name]
+		if !ok {
+			rc = float64(0)
+		}
+		statuses = append(statuses, map[string]any{
+			"name": name, "image": nestedString(c, "image"), "imageID": "",
+			"ready": true, "started": true, "restartCount": rc,
+			"state": map[string]any{"running": map[string]any{"startedAt": now}},
+		})
+	}
+	status := map[string]any{"phase": podRunning, "conditions": conds, "startTime": now}
+	if statuses != nil {
+		status["containerStatuses"] = statuses
+	}
+	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": pod.Metadata.UID}, "status": status})
+	_, err := k.env.store.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
+	k.finishLifeStep(rec, key, err, Reason{Code: "PodStarted", Func: "kubelet SyncPod, statusManager",
+		Message: fmt.Sprintf("the containers of %s started on %s: it is Running and Ready (gcplay has no probes)", rec.Item, nodeName(pod))})
+}
+
+func (k *kubelet) finishLifeStep(rec *Record, key string, err error, ok Reason) {
+	switch {
+	case err == nil:
+		k.q.Forget(key)
+		rec.Reason = ok
+	case fakeapi.IsNotFound(err) || fakeapi.IsInvalid(err):
+		k.q.Forget(key)
+		rec.Err = err.Error()
+		rec.Reason = Reason{Code: "PodGone", Func: ok.Func, Message: fmt.Sprintf("%s was deleted or replaced meanwhile: nothing to do", rec.Item)}
+	default:
+		d := k.q.AddRateLimited(key, k.env.now())
+		rec.Err = err.Error()
+		rec.Reason = Reason{Code: "Requeued", Func: ok.Func, Message: fmt.Sprintf("updating %s failed: retried in %s", rec.Item, d)}
+	}
+}
