@@ -29,6 +29,9 @@ type Config struct {
 	// Controllers lists the controllers that run; nil means all that
 	// gcplay has.
 	Controllers []string
+	// CheckInvariants makes every action verify the collector's graph
+	// invariant (R35) afterwards and fail when it is broken. Tests set it.
+	CheckInvariants bool
 }
 
 // Reason explains one decision: a short code, one plain sentence, the

@@ -139,6 +139,12 @@ func (w *World) Controllers() []string {
 // Do applies one action (a user request or a step) and returns its record.
 func (w *World) Do(a Action) (Record, error) {
 	rec, err := a.apply(w)
+	if w.cfg.CheckInvariants {
+		if ierr := w.CheckGraphInvariants(); ierr != nil {
+			err = fmt.Errorf("graph invariant (R35) broken after %s: %w", rec, ierr)
+			rec.Err = err.Error()
+		}
+	}
 	if err != nil && rec.Err == "" {
 		rec.Err = err.Error()
 	}
@@ -325,7 +331,7 @@ func (a Step) apply(w *World) (Record, error) {
 	if q == "" {
 		q = w.nextQueue()
 		if q == "" {
-			rec := w.begin("")
+			rec := w.begin("scheduler")
 			rec.Item = "step"
 			return w.userEnd(ErrNothingToDo)
 		}

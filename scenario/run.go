@@ -15,6 +15,9 @@ type RunOptions struct {
 	// Records keeps every engine record in the step results, for --trace
 	// and machine-readable output.
 	Records bool
+	// CheckInvariants verifies the collector's graph invariant (R35) after
+	// every engine action; a broken invariant fails the step.
+	CheckInvariants bool
 }
 
 // Result is the outcome of running one scenario. Every list in it is in
@@ -148,7 +151,7 @@ func Run(s *Scenario, opts RunOptions) (res *Result) {
 			res.Stack = string(debug.Stack())
 		}
 	}()
-	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers})
+	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers, CheckInvariants: opts.CheckInvariants})
 	if err != nil {
 		res.Failure = &Failure{Step: "world", Messages: []string{fmt.Sprintf("%s: cannot start the world: %v", s.File, err)}}
 		return res

@@ -31,7 +31,7 @@ func runFile(t *testing.T, file string, opts RunOptions) *Result {
 
 func runSource(t *testing.T, src string) *Result {
 	t.Helper()
-	res := Run(mustParse(t, src), RunOptions{Records: true})
+	res := Run(mustParse(t, src), RunOptions{Records: true, CheckInvariants: true})
 	if res.InternalError != "" {
 		t.Fatalf("internal error: %s\n%s", res.InternalError, res.Stack)
 	}
@@ -43,7 +43,7 @@ func runSource(t *testing.T, src string) *Result {
 func TestSharedScenarios(t *testing.T) {
 	for _, file := range sharedScenarios(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			res := runFile(t, file, RunOptions{Records: true})
+			res := runFile(t, file, RunOptions{Records: true, CheckInvariants: true})
 			if !res.Passed {
 				t.Errorf("%v\ntrace:\n%s", res.Err(), strings.Join(res.Trace(true), "\n"))
 			}
@@ -61,7 +61,7 @@ func TestTestdataScenarios(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			res := runFile(t, file, RunOptions{Records: true})
+			res := runFile(t, file, RunOptions{Records: true, CheckInvariants: true})
 			if !res.Passed {
 				t.Errorf("%v\ntrace:\n%s", res.Err(), strings.Join(res.Trace(true), "\n"))
 			}
@@ -79,7 +79,7 @@ func TestRunIsDeterministic(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			render := func() string {
-				res := runFile(t, file, RunOptions{Records: true})
+				res := runFile(t, file, RunOptions{Records: true, CheckInvariants: true})
 				b, err := json.Marshal(res)
 				if err != nil {
 					t.Fatal(err)
