@@ -4,12 +4,14 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// RootOptions are the options of the bare gcplay command.
-type RootOptions struct{}
+// RootOptions are the options of the bare gcplay command: it opens the
+// playground, as gcplay play does.
+type RootOptions struct {
+	Play PlayOptions
+}
 
-// NewCmdRoot returns the gcplay command with every subcommand. Other
-// commands are added here; the terminal UI will take over the root's
-// RunE (gcplay with no arguments opens it).
+// NewCmdRoot returns the gcplay command with every subcommand. gcplay with
+// no arguments opens the terminal UI.
 func NewCmdRoot() *cobra.Command {
 	o := &RootOptions{}
 	cmd := &cobra.Command{
@@ -25,11 +27,12 @@ finalizers, the three deletion policies, and the collector's own machinery
 			return o.Run(cmd)
 		},
 	}
-	cmd.AddCommand(NewCmdRun(), NewCmdVersion())
+	o.Play.AddFlags(cmd.Flags())
+	cmd.AddCommand(NewCmdRun(), NewCmdVersion(), NewCmdPlay())
 	return cmd
 }
 
-// Run runs the bare command: for now it prints help.
+// Run runs the bare command: the playground on the starter world.
 func (o *RootOptions) Run(cmd *cobra.Command) error {
-	return cmd.Help()
+	return o.Play.Run(cmd)
 }

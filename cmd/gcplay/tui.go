@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gcplay/gcplay/tui"
+)
+
+// PlayOptions are the options of gcplay play, and of the bare gcplay,
+// which opens the same playground.
+type PlayOptions struct {
+	// File is a scenario file to open instead of the starter world.
+	File string
+	// Theme is auto, dark, light or high-contrast.
+	Theme string
+}
+
+// NewCmdPlay returns the play command.
+func NewCmdPlay() *cobra.Command {
+	o := &PlayOptions{}
+	cmd := &cobra.Command{
+		Use:   "play [FILE]",
+		Short: "Open the playground (the terminal UI), on the starter world or a scenario file",
+		Long: `Open the playground: the world as a tree of owners and dependents, the
+collector's queues, the selected object, and a timeline you can step through
+and rewind. Press ? inside for every key, : for commands.
+
+Without FILE it opens on a built-in starter world. NO_COLOR is honoured.`,
+		Example: `  gcplay play
+  gcplay play ../shared/scenarios/two-owners.yaml
+  gcplay play --theme high-contrast`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.File = args[0]
+			}
+			return o.Run(cmd)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// AddFlags adds the playground's flags to a command.
+func (o *PlayOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Theme, "theme", tui.ThemeAuto, "colours: "+strings.Join(tui.Themes, ", "))
+}
+
+// Validate checks the options.
+func (o *PlayOptions) Validate() error {
+	for _, t := range tui.Themes {
+		if o.Theme == t {
+			return nil
+		}
+	}
+	return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("--theme must be one of %s, not %q", strings.Join(tui.Themes, ", "), o.Theme)}
+}
+
+// Run opens the playground, or, when the output is not a terminal,
+// prints the help instead (scripts want gcplay run).
+func (o *PlayOptions) Run(cmd *cobra.Command) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	out, in := cmd.OutOrStdout(), cmd.InOrStdin()
+	if !isTerminal(out) {
+		fmt.Fprintln(out, "gcplay opens its playground only in a terminal; for scripts use gcplay run FILE.")
+		fmt.Fprintln(out)
+		return cmd.Help()
+	}
+	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: osFiles{}, File: o.File})
+	if err != nil {
+		return &ExitError{Code: ExitInvalid, Err: err}
+	}
+	opts := []tea.ProgramOption{tea.WithOutput(out)}
+	if in != os.Stdin {
+		opts = append(opts, tea.WithInput(in))
+	}
+	_, err = tea.NewProgram(m, opts...).Run()
+	switch {
+	case err == nil, errors.Is(err, tea.ErrInterrupted):
+		return nil
+	case errors.Is(err, tea.ErrProgramPanic):
+		return &ExitError{Code: ExitInternal, Err: fmt.Errorf("the playground stopped on an internal error (the terminal was restored): %w", err)}
+	}
+	return &ExitError{Code: ExitFailed, Err: err}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// osFiles gives the playground the real file system for save, load and
+// export.
+type osFiles struct{}
+
+func (osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+
+func (osFiles) WriteFile(name string, data []byte) error { return os.WriteFile(name, data, 0o644) }

@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// lineEditor is the command bar's one line of text with a cursor. (The
+// bubbles textinput would do, but it needs a clipboard the browser build
+// does not have, and its blinking cursor makes frames differ in tests.)
+type lineEditor struct {
+	buf []rune
+	cur int
+}
+
+func (e *lineEditor) set(s string) { e.buf, e.cur = []rune(s), len([]rune(s)) }
+
+func (e *lineEditor) String() string { return string(e.buf) }
+
+func (e *lineEditor) insert(s string) {
+	r := []rune(s)
+	e.buf = append(e.buf[:e.cur], append(r, e.buf[e.cur:]...)...)
+	e.cur += len(r)
+}
+
+// edit applies an editing key; it reports whether the key was one.
+func (e *lineEditor) edit(msg tea.KeyPressMsg) bool {
+	switch msg.String() {
+	case "left", "ctrl+b":
+		e.cur = max(e.cur-1, 0)
+	case "right", "ctrl+f":
+		e.cur = min(e.cur+1, len(e.buf))
+	case "home", "ctrl+a":
+		e.cur = 0
+	case "end", "ctrl+e":
+		e.cur = len(e.buf)
+	case "backspace", "ctrl+h":
+		if e.cur > 0 {
+			e.buf = append(e.buf[:e.cur-1], e.buf[e.cur:]...)
+			e.cur--
+		}
+	case "delete", "ctrl+d":
+		if e.cur < len(e.buf) {
+			e.buf = append(e.buf[:e.cur], e.buf[e.cur+1:]...)
+		}
+	case "ctrl+u":
+		e.buf = e.buf[e.cur:]
+		e.cur = 0
+	case "ctrl+k":
+		e.buf = e.buf[:e.cur]
+	case "ctrl+w", "alt+backspace":
+		i := e.cur
+		for i > 0 && unicode.IsSpace(e.buf[i-1]) {
+			i--
+		}
+		for i > 0 && !unicode.IsSpace(e.buf[i-1]) {
+			i--
+		}
+		e.buf = append(e.buf[:i], e.buf[e.cur:]...)
+		e.cur = i
+	case "space":
+		e.insert(" ")
+	default:
+		if msg.Text == "" {
+			return false
+		}
+		e.insert(msg.Text)
+	}
+	return true
+}
+
+var (
+	commandKeys = []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "history")),
+		key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+	pickerKeys = []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/1-4", "delete")),
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "choose")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+	overlayKeys = []key.Binding{
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "scroll")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+	}
+)
+
+// openCommand focuses the command bar with text already typed.
+func (m *Model) openCommand(text string) {
+	m.mode = modeCommand
+	m.cmd.set(text)
+	m.histPos = len(m.cmdHist)
+	m.compl = completion{}
+}
+
+func (m *Model) commandKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.mode = modeNormal
+		m.compl = completion{}
+		return nil
+	case "enter":
+		line := strings.TrimSpace(m.cmd.String())
+		m.mode = modeNormal
+		m.compl = completion{}
+		if line == "" {
+			return nil
+		}
+		if len(m.cmdHist) == 0 || m.cmdHist[len(m.cmdHist)-1] != line {
+			m.cmdHist = append(m.cmdHist, line)
+		}
+		return m.execute(line)
+	case "tab":
+		m.complete()
+		return nil
+	case "up":
+		if m.histPos > 0 {
+			if m.histPos == len(m.cmdHist) {
+				m.histSave = m.cmd.String()
+			}
+			m.histPos--
+			m.cmd.set(m.cmdHist[m.histPos])
+		}
+		m.compl = completion{}
+		return nil
+	case "down":
+		if m.histPos < len(m.cmdHist) {
+			m.histPos++
+			if m.histPos == len(m.cmdHist) {
+				m.cmd.set(m.histSave)
+			} else {
+				m.cmd.set(m.cmdHist[m.histPos])
+			}
+		}
+		m.compl = completion{}
+		return nil
+	}
+	if m.cmd.edit(msg) {
+		m.compl = completion{}
+	}
+	return nil
+}

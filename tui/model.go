@@ -1,0 +1,965 @@
+package tui
+
+import (
+	_ "embed"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// Options configure a playground.
+type Options struct {
+	// Theme is one of Themes; "" means auto.
+	Theme string
+	// NoColor draws without colours (the NO_COLOR convention): the caller
+	// reads the environment, the model does not.
+	NoColor bool
+	// Files gives save, load and export their file access; nil means none.
+	Files Files
+	// File, when set, is a scenario file (read through Files) to open
+	// instead of the starter world.
+	File string
+	// Width and Height are the initial size, until the terminal reports its
+	// own (tests and the browser build set them).
+	Width, Height int
+}
+
+//go:embed starter/replicaset.yaml
+var starterReplicaSet []byte
+
+//go:embed starter/deployment.yaml
+var starterDeployment []byte
+
+// starterScenario returns the built-in starter world: a real Deployment
+// once gcplay runs a Deployment controller, a hand-made ReplicaSet and Pods
+// before that.
+func starterScenario() (name string, data []byte) {
+	if slices.Contains(engine.AllControllers(), engine.ControllerDeployment) {
+		return "starter (built in)", starterDeployment
+	}
+	return "starter (built in)", starterReplicaSet
+}
+
+type mode int
+
+const (
+	modeNormal mode = iota
+	modeCommand
+	modeDelete
+	modeHelp
+	modeExplain
+)
+
+type pane int
+
+const (
+	paneWorld pane = iota
+	paneCollector
+	paneInspector
+	paneTimeline
+	numPanes
+)
+
+func (p pane) String() string {
+	return [...]string{"World", "Collector", "Inspector", "Timeline"}[p]
+}
+
+// speeds are the autoplay intervals, slowest first.
+var speeds = []time.Duration{2 * time.Second, time.Second, 500 * time.Millisecond, 250 * time.Millisecond,
+	100 * time.Millisecond, 50 * time.Millisecond, 20 * time.Millisecond}
+
+// runChunk is how many steps a run takes between two frames.
+const runChunk = 500
+
+type msgKind int
+
+const (
+	msgInfo msgKind = iota
+	msgOK
+	msgWarn
+	msgErr
+)
+
+// tickMsg drives autoplay; gen tells stale ticks from the current ones.
+type tickMsg struct{ gen int }
+
+// runMsg continues a run (settle) in progress.
+type runMsg struct{ gen int }
+
+// Model is the playground: a Bubble Tea model over a session (a world and
+// its timeline). It does no I/O of its own: files go through Options.Files.
+type Model struct {
+	opts  Options
+	files Files
+	s     *session
+	snap  *snapshot
+
+	width, height int
+	themeName     string
+	dark          bool
+	th            theme
+	keys          keyMap
+	help          help.Model
+
+	mode  mode
+	focus pane
+	// right is the pane shown on the right in a narrow terminal.
+	right pane
+
+	// World tree selection and scroll.
+	sel      int
+	selUID   string
+	worldTop int
+	// Scroll offsets of the other panes; tlCur is the timeline cursor (a
+	// position: 0 is the start, i is after record i).
+	colTop, inspTop, tlTop, tlCur int
+
+	cmd      lineEditor
+	cmdHist  []string
+	histPos  int
+	histSave string
+	compl    completion
+
+	picker struct {
+		ref     fakeapi.Ref
+		name    string
+		choices []policyChoice
+		sel     int
+		header  string
+	}
+	overlayTop int
+	explainIdx int
+
+	msg     string
+	msgKind msgKind
+
+	playing bool
+	speed   int
+	gen     int
+	running *settleRun
+}
+
+// New returns a playground on the starter world, or on Options.File.
+func New(opts Options) (*Model, error) {
+	if opts.Theme == "" {
+		opts.Theme = ThemeAuto
+	}
+	if err := validTheme(opts.Theme); err != nil {
+		return nil, err
+	}
+	files := opts.Files
+	if files == nil {
+		files = noFiles{}
+	}
+	name, data := starterScenario()
+	if opts.File != "" {
+		b, err := files.ReadFile(opts.File)
+		if err != nil {
+			return nil, err
+		}
+		name, data = opts.File, b
+	}
+	sc, w, err := loadScenario(name, data)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{opts: opts, files: files, s: newSession(sc, w), themeName: opts.Theme, dark: true,
+		keys: newKeyMap(), help: help.New(), speed: 2, width: opts.Width, height: opts.Height, right: paneCollector}
+	m.applyTheme()
+	m.refresh()
+	m.selectFirst("Deployment", "ReplicaSet")
+	m.setMsg(msgInfo, fmt.Sprintf("Opened %s. Select an object (↑↓), d deletes it with a policy, s steps the collector, ? shows every key.", describeOrigin(sc.Name, name)))
+	return m, nil
+}
+
+// selectFirst selects the first object of the first kind listed that the
+// world has.
+func (m *Model) selectFirst(kinds ...string) {
+	for _, k := range kinds {
+		for i, r := range m.snap.tree.rows {
+			if r.obj != nil && r.obj.Kind == k {
+				m.sel, m.selUID = i, r.uid
+				m.ensureVisible()
+				return
+			}
+		}
+	}
+}
+
+func describeOrigin(scName, file string) string {
+	if strings.HasPrefix(file, "starter") {
+		return "the starter world"
+	}
+	return fmt.Sprintf("%s (scenario %s)", file, scName)
+}
+
+func (m *Model) applyTheme() {
+	name := m.themeName
+	dark := m.dark
+	switch name {
+	case ThemeDark:
+		dark = true
+	case ThemeLight:
+		dark = false
+	}
+	if name == ThemeAuto {
+		name = ThemeDark
+		if !dark {
+			name = ThemeLight
+		}
+	}
+	m.th = newTheme(name, dark, m.opts.NoColor)
+	m.help.Styles = m.th.helpStyles()
+}
+
+// Init asks the terminal for its background colour (for dark or light).
+func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
+
+// refresh rebuilds the snapshot if the world changed, and keeps the
+// selection on the same object.
+func (m *Model) refresh() {
+	if m.snap == nil || m.snap.version != m.s.version {
+		m.snap = newSnapshot(m.s)
+		m.tlCur = m.snap.pos
+		m.inspTop = 0
+	}
+	rows := m.snap.tree.rows
+	if m.sel < 0 || m.sel >= len(rows) || rows[m.sel].uid != m.selUID {
+		if i, ok := m.snap.tree.first[m.selUID]; ok {
+			m.sel = i
+		}
+		m.sel = max(min(m.sel, len(rows)-1), 0)
+		m.selUID = ""
+		if len(rows) > 0 {
+			m.selUID = rows[m.sel].uid
+		}
+	}
+	m.ensureVisible()
+}
+
+func (m *Model) setMsg(k msgKind, s string) { m.msgKind, m.msg = k, s }
+
+func (m *Model) setErr(err error) { m.setMsg(msgErr, errText(err)) }
+
+// errText words an error for the message line: API refusals as the
+// apiserver words them, with their reason.
+func errText(err error) string {
+	if r := fakeapi.ReasonOf(err); r != "" {
+		return fmt.Sprintf("Error from server (%s): %s", r, err.Error())
+	}
+	return "Error: " + err.Error()
+}
+
+// Update handles one message. A panic inside it (a gcplay bug) is caught
+// and reported on screen; the program keeps running.
+func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.playing, m.running, m.mode = false, nil, modeNormal
+			m.snap = nil
+			m.setMsg(msgErr, fmt.Sprintf("internal error, please report it: %v (at %s); u undoes the last step if the world looks wrong", p, panicSite()))
+			func() {
+				defer func() { _ = recover() }()
+				m.refresh()
+			}()
+			cmd = nil
+		}
+	}()
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.ensureVisible()
+	case tea.BackgroundColorMsg:
+		m.dark = msg.IsDark()
+		m.applyTheme()
+	case tickMsg:
+		if msg.gen == m.gen && m.playing {
+			return m, m.autoStep()
+		}
+	case runMsg:
+		if msg.gen == m.gen && m.running != nil {
+			return m, m.runMore()
+		}
+	case tea.PasteMsg:
+		if m.mode == modeCommand {
+			m.cmd.insert(strings.ReplaceAll(msg.Content, "\n", " "))
+			m.compl = completion{}
+		}
+	case tea.MouseClickMsg:
+		m.click(msg.Mouse())
+	case tea.MouseWheelMsg:
+		m.wheel(msg.Mouse())
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+// panicSite names the function that panicked, from the stack.
+func panicSite() string {
+	lines := strings.Split(string(debug.Stack()), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") && i+2 < len(lines) {
+			return strings.TrimSpace(lines[i+2])
+		}
+	}
+	return "unknown"
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	switch m.mode {
+	case modeCommand:
+		return m.commandKey(msg)
+	case modeDelete:
+		return m.pickerKey(msg)
+	case modeHelp, modeExplain:
+		return m.overlayKey(msg)
+	}
+	return m.normalKey(msg)
+}
+
+func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Esc):
+		if m.running != nil || m.playing {
+			m.stop("stopped")
+			return nil
+		}
+		m.msg = ""
+	case key.Matches(msg, k.Help):
+		m.mode, m.overlayTop = modeHelp, 0
+	case key.Matches(msg, k.Command):
+		m.openCommand("")
+	case key.Matches(msg, k.NextPane):
+		m.setFocus((m.focus + 1) % numPanes)
+	case key.Matches(msg, k.PrevPane):
+		m.setFocus((m.focus + numPanes - 1) % numPanes)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.PageUp):
+		m.move(-max(m.paneInner(m.focus)-1, 1))
+	case key.Matches(msg, k.PageDown):
+		m.move(max(m.paneInner(m.focus)-1, 1))
+	case key.Matches(msg, k.Top):
+		m.move(-1 << 30)
+	case key.Matches(msg, k.Bottom):
+		m.move(1 << 30)
+	case key.Matches(msg, k.Enter):
+		m.enter()
+	case key.Matches(msg, k.Step):
+		m.stop("")
+		m.doStep("")
+	case key.Matches(msg, k.StepQueue):
+		m.stop("")
+		names := m.s.world().QueueNames()
+		n := int(msg.String()[0] - '1')
+		if n >= len(names) {
+			m.setErr(fmt.Errorf("there is no queue %d: the queues are %s", n+1, numberedQueues(names)))
+			return nil
+		}
+		m.doStep(names[n])
+	case key.Matches(msg, k.Advance):
+		m.stop("")
+		m.doAdvance(-1)
+	case key.Matches(msg, k.Run):
+		if m.running != nil {
+			m.stop("stopped")
+			return nil
+		}
+		return m.startRun()
+	case key.Matches(msg, k.Play):
+		if m.playing {
+			m.stop("paused")
+			return nil
+		}
+		return m.play()
+	case key.Matches(msg, k.Faster):
+		m.speed = min(m.speed+1, len(speeds)-1)
+		m.setMsg(msgInfo, "autoplay speed: "+speedText(m.speed))
+	case key.Matches(msg, k.Slower):
+		m.speed = max(m.speed-1, 0)
+		m.setMsg(msgInfo, "autoplay speed: "+speedText(m.speed))
+	case key.Matches(msg, k.Back):
+		m.stop("")
+		m.timelineTo(m.s.h.Pos() - 1)
+	case key.Matches(msg, k.Forward):
+		m.stop("")
+		m.timelineTo(m.s.h.Pos() + 1)
+	case key.Matches(msg, k.Undo):
+		m.stop("")
+		m.doUndo()
+	case key.Matches(msg, k.Delete):
+		m.stop("")
+		m.openPicker()
+	case key.Matches(msg, k.CreateDep):
+		m.createDependent()
+	case key.Matches(msg, k.Create):
+		m.openCommand("create ")
+	case key.Matches(msg, k.Finalizer):
+		m.editFinalizer()
+	case key.Matches(msg, k.Explain):
+		m.openExplain()
+	case key.Matches(msg, k.BreakOrphan):
+		m.toggleBreakOrphan()
+	case key.Matches(msg, k.BreakWatch):
+		m.toggleWatch()
+	}
+	return nil
+}
+
+func numberedQueues(names []string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%d %s", i+1, n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func speedText(i int) string {
+	d := speeds[i]
+	if d >= time.Second {
+		return fmt.Sprintf("1 step every %s", d)
+	}
+	return fmt.Sprintf("%d steps a second", int(time.Second/d))
+}
+
+func (m *Model) setFocus(p pane) {
+	m.focus = p
+	if p == paneCollector || p == paneInspector {
+		m.right = p
+	}
+}
+
+// selected returns the selected row, or nil when the world is empty.
+func (m *Model) selected() *row {
+	if m.snap == nil || m.sel >= len(m.snap.tree.rows) {
+		return nil
+	}
+	return &m.snap.tree.rows[m.sel]
+}
+
+// selectedObj returns the selected object in storage, or an error that
+// says why there is none.
+func (m *Model) selectedObj() (*fakeapi.Object, error) {
+	r := m.selected()
+	switch {
+	case r == nil:
+		return nil, fmt.Errorf("nothing is selected: the world is empty (create something with n)")
+	case r.obj == nil:
+		return nil, fmt.Errorf("%s is not in storage (only a reference to it is): there is nothing to act on", r.missingRef)
+	}
+	return r.obj, nil
+}
+
+// move moves the cursor of the focused pane by d lines.
+func (m *Model) move(d int) {
+	switch m.focus {
+	case paneWorld:
+		n := len(m.snap.tree.rows)
+		if n == 0 {
+			return
+		}
+		m.sel = max(min(m.sel+d, n-1), 0)
+		m.selUID = m.snap.tree.rows[m.sel].uid
+		m.inspTop = 0
+	case paneTimeline:
+		m.tlCur = max(min(m.tlCur+d, m.snap.len), 0)
+	case paneCollector:
+		m.colTop = max(m.colTop+d, 0)
+	case paneInspector:
+		m.inspTop = max(m.inspTop+d, 0)
+	}
+	m.ensureVisible()
+}
+
+// enter acts on the focused pane's cursor: the timeline goes to the
+// position under the cursor; elsewhere it moves focus to the inspector.
+func (m *Model) enter() {
+	switch m.focus {
+	case paneTimeline:
+		m.stop("")
+		m.timelineTo(m.tlCur)
+	case paneWorld:
+		m.setFocus(paneInspector)
+	}
+}
+
+// ensureVisible scrolls the world tree and the timeline so their cursors
+// are in view.
+func (m *Model) ensureVisible() {
+	if m.snap == nil {
+		return
+	}
+	h := m.paneInner(paneWorld)
+	if h > 0 {
+		if m.sel < m.worldTop {
+			m.worldTop = m.sel
+		}
+		if m.sel >= m.worldTop+h {
+			m.worldTop = m.sel - h + 1
+		}
+		m.worldTop = max(min(m.worldTop, len(m.snap.tree.rows)-h), 0)
+	}
+	th := m.paneInner(paneTimeline)
+	if th > 0 {
+		if m.tlCur < m.tlTop {
+			m.tlTop = m.tlCur
+		}
+		if m.tlCur >= m.tlTop+th {
+			m.tlTop = m.tlCur - th + 1
+		}
+		m.tlTop = max(min(m.tlTop, m.snap.len+1-th), 0)
+	}
+}
+
+// afterChange refreshes the views after the world changed and reports a
+// branch when the change cut the timeline.
+func (m *Model) afterChange(r result) {
+	m.refresh()
+	if r.branchedFrom >= 0 && r.dropped > 0 {
+		m.setMsg(msgWarn, fmt.Sprintf("New branch: you acted at step %d of %d, so the %d later %s dropped. %s",
+			r.branchedFrom, r.branchedFrom+r.dropped, r.dropped, plural(r.dropped, "step was", "steps were"), m.msg))
+	}
+}
+
+func (m *Model) doStep(queue string) {
+	r, err := m.s.step(queue)
+	if err != nil && len(r.recs) == 0 {
+		m.setErr(err)
+		return
+	}
+	m.reportRecords(r, err)
+}
+
+// reportRecords puts the last record of an operation on the message line.
+func (m *Model) reportRecords(r result, err error) {
+	switch {
+	case err != nil:
+		m.setErr(err)
+	case r.hit != "":
+		m.setMsg(msgWarn, r.hit)
+	case len(r.recs) > 0:
+		m.setMsg(msgInfo, r.recs[len(r.recs)-1].String())
+	}
+	m.afterChange(r)
+}
+
+func (m *Model) doAdvance(d time.Duration) {
+	r, err := m.s.advance(d)
+	if err != nil && len(r.recs) == 0 {
+		m.setErr(err)
+		return
+	}
+	steps := 0
+	for _, rec := range r.recs {
+		if rec.Actor != "clock" {
+			steps++
+		}
+	}
+	if err == nil && r.hit == "" {
+		m.setMsg(msgInfo, fmt.Sprintf("clock moved to %s; %d %s ran on the way (what was due)", engine.FormatElapsed(m.s.world().Elapsed()), steps, plural(steps, "step", "steps")))
+		m.afterChange(r)
+		return
+	}
+	m.reportRecords(r, err)
+}
+
+func (m *Model) doUndo() {
+	before := m.s.h.Pos()
+	if err := m.s.undo(); err != nil {
+		m.setErr(err)
+		return
+	}
+	m.refresh()
+	skipped := before - m.s.h.Pos() - 1
+	note := ""
+	if skipped > 0 {
+		note = fmt.Sprintf(" (skipped %d %s that changed nothing)", skipped, plural(skipped, "step", "steps"))
+	}
+	m.setMsg(msgInfo, fmt.Sprintf("undone: back to step %d of %d%s; → goes forward again, acting now starts a branch", m.s.h.Pos(), m.s.h.Len(), note))
+}
+
+// timelineTo moves the world to position p of the timeline.
+func (m *Model) timelineTo(p int) {
+	if p < 0 {
+		m.setErr(fmt.Errorf("already at the start of the timeline"))
+		return
+	}
+	if p > m.s.h.Len() {
+		m.setErr(fmt.Errorf("already at the end of the timeline: s steps, r runs"))
+		return
+	}
+	if err := m.s.gotoPos(p); err != nil {
+		m.setErr(err)
+		return
+	}
+	m.refresh()
+	switch {
+	case p == m.s.h.Len():
+		m.setMsg(msgInfo, fmt.Sprintf("at step %d, the end of the timeline", p))
+	case p == 0:
+		m.setMsg(msgInfo, fmt.Sprintf("at the start (step 0 of %d): → replays, acting here starts a new branch", m.s.h.Len()))
+	default:
+		m.setMsg(msgInfo, fmt.Sprintf("rewound to step %d of %d: → replays, acting here starts a new branch", p, m.s.h.Len()))
+	}
+}
+
+// Autoplay and run.
+
+func (m *Model) play() tea.Cmd {
+	m.playing = true
+	m.gen++
+	m.setMsg(msgInfo, "autoplay: "+speedText(m.speed)+" (p pauses, +/- changes speed)")
+	return m.tick()
+}
+
+func (m *Model) tick() tea.Cmd {
+	gen := m.gen
+	return tea.Tick(speeds[m.speed], func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+}
+
+// autoStep is one autoplay tick: a step if work is ready, else the clock
+// moves to the next due work, else autoplay ends.
+func (m *Model) autoStep() tea.Cmd {
+	var r result
+	var err error
+	switch {
+	case m.s.ready(""):
+		r, err = m.s.step("")
+	default:
+		if _, ok := m.s.world().NextDue(); !ok {
+			m.stop("")
+			m.setMsg(msgOK, "settled: every queue is empty and nothing is pending; autoplay stopped")
+			return nil
+		}
+		r, err = m.s.advance(-1)
+	}
+	m.reportRecords(r, err)
+	if err != nil || r.hit != "" {
+		m.playing = false
+		return nil
+	}
+	return m.tick()
+}
+
+func (m *Model) startRun() tea.Cmd {
+	m.playing = false
+	m.running = m.s.startSettle()
+	m.gen++
+	return m.runMore()
+}
+
+func (m *Model) runMore() tea.Cmd {
+	run := m.running
+	over, err := m.s.settleChunk(run, runChunk)
+	m.refresh()
+	if !over {
+		m.setMsg(msgInfo, fmt.Sprintf("running… %d steps so far (esc stops)", run.steps))
+		gen := m.gen
+		return func() tea.Msg { return runMsg{gen: gen} }
+	}
+	m.running = nil
+	r := run.r
+	switch {
+	case err != nil:
+		m.setErr(err)
+	case r.hit != "":
+		m.setMsg(msgWarn, fmt.Sprintf("%s; stopped after %d %s", r.hit, run.steps, plural(run.steps, "step", "steps")))
+	case r.backoff:
+		m.setMsg(msgWarn, fmt.Sprintf("stopped after %d %s: only retries at the maximum backoff (1000s) are left", run.steps, plural(run.steps, "step", "steps")))
+	default:
+		m.setMsg(msgOK, fmt.Sprintf("settled after %d %s at %s: every queue is empty, nothing pending", run.steps, plural(run.steps, "step", "steps"), engine.FormatElapsed(m.s.world().Elapsed())))
+	}
+	m.afterChange(r)
+	return nil
+}
+
+// stop ends autoplay and any run in progress.
+func (m *Model) stop(why string) {
+	if m.running != nil {
+		if why != "" {
+			m.setMsg(msgInfo, fmt.Sprintf("run %s after %d steps", why, m.running.steps))
+		}
+		m.running = nil
+	} else if m.playing && why != "" {
+		m.setMsg(msgInfo, "autoplay "+why)
+	}
+	m.playing = false
+	m.gen++
+}
+
+// Breakpoints.
+
+func (m *Model) toggleBreakOrphan() {
+	m.s.breakOrphan = !m.s.breakOrphan
+	if m.s.breakOrphan {
+		m.setMsg(msgInfo, "breakpoint set: autoplay and run stop when attemptToOrphan gets an item (B clears it)")
+	} else {
+		m.setMsg(msgInfo, "breakpoint cleared: attemptToOrphan")
+	}
+}
+
+func (m *Model) toggleWatch() {
+	r := m.selected()
+	if r == nil {
+		m.setErr(fmt.Errorf("nothing selected to watch"))
+		return
+	}
+	name := m.rowName(r)
+	if _, ok := m.s.watch[r.uid]; ok {
+		delete(m.s.watch, r.uid)
+		m.setMsg(msgInfo, "breakpoint cleared: "+name)
+		return
+	}
+	m.s.watch[r.uid] = name
+	m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when %s changes (b again clears it)", name))
+}
+
+func (m *Model) rowName(r *row) string {
+	if r.obj != nil {
+		return r.obj.String()
+	}
+	return r.missingRef
+}
+
+// Acting on the selection.
+
+func (m *Model) openPicker() {
+	obj, err := m.selectedObj()
+	if err != nil {
+		m.setErr(err)
+		return
+	}
+	t := m.snap.tree
+	deps := t.deps[obj.Metadata.UID]
+	store := m.s.world().Store()
+	m.picker.ref = fakeapi.RefOf(obj)
+	m.picker.name = obj.String()
+	m.picker.choices = deleteChoices(obj, t, store.ByUID, m.snap.reg)
+	m.picker.sel = 0
+	blocking := 0
+	for _, d := range deps {
+		if d.ref.Blocks() {
+			blocking++
+		}
+	}
+	fin := "none"
+	if len(obj.Metadata.Finalizers) > 0 {
+		fin = strings.Join(obj.Metadata.Finalizers, ", ")
+	}
+	m.picker.header = fmt.Sprintf("%d %s (%d blocking) · finalizers: %s", len(deps), plural(len(deps), "dependent", "dependents"), blocking, fin)
+	m.mode = modeDelete
+}
+
+func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	n := len(m.picker.choices)
+	switch s := msg.String(); s {
+	case "esc", "q", "d":
+		m.mode = modeNormal
+		m.setMsg(msgInfo, "delete cancelled")
+	case "up", "k":
+		m.picker.sel = (m.picker.sel + n - 1) % n
+	case "down", "j", "tab":
+		m.picker.sel = (m.picker.sel + 1) % n
+	case "1", "2", "3", "4":
+		m.picker.sel = int(s[0] - '1')
+		m.choosePolicy()
+	case "f", "b", "o":
+		m.picker.sel = strings.Index("fbo", s)
+		m.choosePolicy()
+	case "enter":
+		m.choosePolicy()
+	}
+	return nil
+}
+
+func (m *Model) choosePolicy() {
+	m.mode = modeNormal
+	c := m.picker.choices[m.picker.sel]
+	var opts *fakeapi.DeleteOptions
+	if c.policy != "" {
+		p := c.policy
+		opts = &fakeapi.DeleteOptions{PropagationPolicy: &p}
+	}
+	m.doDelete(m.picker.ref, opts)
+}
+
+func (m *Model) doDelete(ref fakeapi.Ref, opts *fakeapi.DeleteOptions) {
+	if opts == nil {
+		opts = &fakeapi.DeleteOptions{}
+	}
+	r, err := m.s.act(engine.Delete{Ref: ref, Options: opts})
+	if err != nil && len(r.recs) == 0 {
+		m.setErr(err)
+		return
+	}
+	m.reportAct(r, err, "s steps the collector through what follows, r runs it to the end")
+}
+
+// reportAct reports a user request: its record's reason, and what to do next.
+func (m *Model) reportAct(r result, err error, next string) {
+	if err != nil {
+		m.setErr(err)
+		m.afterChange(r)
+		return
+	}
+	rec := r.recs[len(r.recs)-1]
+	text := rec.Reason.Message
+	if text == "" {
+		text = rec.String()
+	}
+	if next != "" {
+		text += ". " + next
+	}
+	m.setMsg(msgOK, text)
+	m.afterChange(r)
+}
+
+// createDependent opens the command bar with a create of a pod owned by
+// the selected object.
+func (m *Model) createDependent() {
+	obj, err := m.selectedObj()
+	if err != nil {
+		m.setErr(err)
+		return
+	}
+	name := obj.Metadata.Name + "-dep"
+	store := m.s.world().Store()
+	for i := 2; store.Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: nsOr(obj.Metadata.Namespace), Name: name}) != nil; i++ {
+		name = fmt.Sprintf("%s-dep%d", obj.Metadata.Name, i)
+	}
+	ns := ""
+	if obj.Metadata.Namespace != "" && obj.Metadata.Namespace != "default" {
+		ns = " -n " + obj.Metadata.Namespace
+	}
+	m.openCommand(fmt.Sprintf("create pod %s --owner %s --block%s", name, shortRef(m.snap.reg, obj), ns))
+	m.setMsg(msgInfo, "edit the new dependent (--controller, --finalizer NAME, another --owner), then enter")
+}
+
+func nsOr(ns string) string {
+	if ns == "" {
+		return "default"
+	}
+	return ns
+}
+
+// editFinalizer opens the command bar to remove the selected object's
+// first non-GC finalizer, or to add one.
+func (m *Model) editFinalizer() {
+	obj, err := m.selectedObj()
+	if err != nil {
+		m.setErr(err)
+		return
+	}
+	ref := shortRef(m.snap.reg, obj)
+	for _, f := range obj.Metadata.Finalizers {
+		m.openCommand(fmt.Sprintf("finalizer remove %s %s", ref, f))
+		return
+	}
+	m.openCommand(fmt.Sprintf("finalizer add %s example.com/hold", ref))
+}
+
+// Overlays.
+
+func (m *Model) openExplain() {
+	idx := m.snap.pos - 1
+	if m.focus == paneTimeline {
+		idx = m.tlCur - 1
+	}
+	if idx < 0 {
+		m.setErr(fmt.Errorf("no step to explain yet: the timeline is at its start"))
+		return
+	}
+	m.explainIdx = idx
+	m.mode, m.overlayTop = modeExplain, 0
+}
+
+func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc", "q", "?", "e", "enter":
+		m.mode = modeNormal
+	case "up", "k":
+		m.overlayTop = max(m.overlayTop-1, 0)
+	case "down", "j":
+		m.overlayTop++
+	case "pgup":
+		m.overlayTop = max(m.overlayTop-10, 0)
+	case "pgdown", "space":
+		m.overlayTop += 10
+	case "left", "h":
+		if m.mode == modeExplain && m.explainIdx > 0 {
+			m.explainIdx--
+			m.overlayTop = 0
+		}
+	case "right", "l":
+		if m.mode == modeExplain && m.explainIdx < m.s.h.Len()-1 {
+			m.explainIdx++
+			m.overlayTop = 0
+		}
+	}
+	return nil
+}
+
+// Mouse.
+
+func (m *Model) click(ms tea.Mouse) {
+	if m.mode != modeNormal || ms.Button != tea.MouseLeft {
+		return
+	}
+	l := m.layout()
+	p, row, ok := l.hit(ms.X, ms.Y)
+	if !ok {
+		return
+	}
+	m.setFocus(p)
+	switch p {
+	case paneWorld:
+		i := m.worldTop + row
+		if i >= 0 && i < len(m.snap.tree.rows) {
+			m.sel = i
+			m.selUID = m.snap.tree.rows[i].uid
+			m.inspTop = 0
+		}
+	case paneTimeline:
+		pos := m.tlTop + row
+		if pos >= 0 && pos <= m.snap.len {
+			m.stop("")
+			m.timelineTo(pos)
+		}
+	}
+}
+
+func (m *Model) wheel(ms tea.Mouse) {
+	l := m.layout()
+	p, _, ok := l.hit(ms.X, ms.Y)
+	if !ok {
+		return
+	}
+	d := 3
+	if ms.Button == tea.MouseWheelUp {
+		d = -3
+	} else if ms.Button != tea.MouseWheelDown {
+		return
+	}
+	old := m.focus
+	m.focus = p
+	m.move(d)
+	m.focus = old
+}

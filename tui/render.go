@@ -1,0 +1,196 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// seg is a run of plain text with one style.
+type seg struct {
+	s  string
+	st *lipgloss.Style
+}
+
+// line is one line of a pane, built from styled runs of plain text, so it
+// can be cut to a width before any escape code is written, and drawn
+// plain with one style when selected.
+type line struct{ segs []seg }
+
+func (l *line) add(st *lipgloss.Style, s string) *line {
+	if s != "" {
+		l.segs = append(l.segs, seg{s: s, st: st})
+	}
+	return l
+}
+
+func (l *line) plain() string {
+	var b strings.Builder
+	for _, s := range l.segs {
+		b.WriteString(s.s)
+	}
+	return b.String()
+}
+
+// render draws the line in exactly width cells: cut with "…" when too
+// long, padded with spaces when short. With over set, the whole line
+// (padding included) is drawn in that style instead of the runs' own.
+func (l *line) render(width int, over *lipgloss.Style) string {
+	if width <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	used := 0
+	if over != nil {
+		p := l.plain()
+		p, used = fit(p, width)
+		return over.Render(p + strings.Repeat(" ", width-used))
+	}
+	cut := lineWidth(l.segs) > width
+	limit := width
+	if cut {
+		limit = width - 1 // room for "…"
+	}
+	for _, sg := range l.segs {
+		text := sg.s
+		w := ansi.StringWidth(text)
+		if used+w > limit {
+			text = ansi.Truncate(text, limit-used, "")
+			w = ansi.StringWidth(text)
+		}
+		if sg.st != nil {
+			b.WriteString(sg.st.Render(text))
+		} else {
+			b.WriteString(text)
+		}
+		used += w
+		if used >= limit {
+			break
+		}
+	}
+	if cut {
+		b.WriteString("…")
+		used++
+	}
+	if used < width {
+		b.WriteString(strings.Repeat(" ", width-used))
+	}
+	return b.String()
+}
+
+func lineWidth(segs []seg) int {
+	n := 0
+	for _, s := range segs {
+		n += ansi.StringWidth(s.s)
+	}
+	return n
+}
+
+// fit cuts plain text to width cells (with "…" when cut) and returns it with
+// its width.
+func fit(s string, width int) (string, int) {
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s, w
+	}
+	if width <= 1 {
+		return ansi.Truncate(s, width, ""), width
+	}
+	s = ansi.Truncate(s, width-1, "") + "…"
+	return s, ansi.StringWidth(s)
+}
+
+// padStyled pads or cuts an already styled string to width cells.
+func padStyled(s string, width int) string {
+	w := ansi.StringWidth(s)
+	switch {
+	case w == width:
+		return s
+	case w < width:
+		return s + strings.Repeat(" ", width-w)
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// box draws a pane: a rounded border with the title in the top edge, and
+// body (already exactly width-3 cells wide each: a space of margin on the
+// left) inside, padded to height.
+func box(t *theme, title string, focused bool, body []string, width, height int) []string {
+	if width < 4 || height < 2 {
+		return nil
+	}
+	bs, ts := &t.border, &t.title
+	if focused {
+		bs, ts = &t.borderFocus, &t.titleFocus
+	}
+	inner := width - 2
+	out := make([]string, 0, height)
+	tt, tw := fit(" "+title+" ", max(inner-2, 0))
+	top := bs.Render("╭─") + ts.Render(tt) + bs.Render(strings.Repeat("─", max(inner-1-tw, 0))+"╮")
+	out = append(out, top)
+	blank := strings.Repeat(" ", inner)
+	side := bs.Render("│")
+	for i := 0; i < height-2; i++ {
+		content := blank
+		if i < len(body) {
+			content = " " + body[i]
+		}
+		out = append(out, side+content+side)
+	}
+	out = append(out, bs.Render("╰"+strings.Repeat("─", inner)+"╯"))
+	return out
+}
+
+// joinColumns puts blocks of lines side by side; each block's lines must
+// already have the block's width.
+func joinColumns(blocks ...[]string) []string {
+	n := 0
+	for _, b := range blocks {
+		n = max(n, len(b))
+	}
+	out := make([]string, n)
+	for i := range out {
+		var sb strings.Builder
+		for _, b := range blocks {
+			if i < len(b) {
+				sb.WriteString(b[i])
+			}
+		}
+		out[i] = sb.String()
+	}
+	return out
+}
+
+// overlay draws the lines of top over base, with top's first line at row y
+// and column x.
+func overlay(base []string, top []string, x, y int) {
+	for i, l := range top {
+		r := y + i
+		if r < 0 || r >= len(base) {
+			continue
+		}
+		b := base[r]
+		w := ansi.StringWidth(l)
+		left := ansi.Truncate(b, x, "")
+		if lw := ansi.StringWidth(left); lw < x {
+			left += strings.Repeat(" ", x-lw)
+		}
+		right := ansi.TruncateLeft(b, x+w, "")
+		base[r] = left + "\x1b[m" + l + "\x1b[m" + right
+	}
+}
+
+// wrap breaks plain text into lines of at most width cells, at spaces
+// where it can.
+func wrap(s string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		w := ansi.Wrap(para, width, " ")
+		out = append(out, strings.Split(w, "\n")...)
+	}
+	return out
+}

@@ -1,0 +1,294 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/scenario"
+)
+
+// session is the playground's world and its timeline: the scenario it
+// started from, the world that scenario left, and a History of everything
+// done since. Every change to the world goes through a session method, which
+// bumps version so the views know to recompute what they cache.
+type session struct {
+	origin *scenario.Scenario
+	start  *engine.World // as the origin left it; only ever cloned
+	h      *engine.History
+
+	// version counts changes to the world at the current position.
+	version int
+
+	// Breakpoints: stop autoplay and run when attemptToOrphan gets an item,
+	// and when a watched object (by UID) changes.
+	breakOrphan bool
+	watch       map[string]string // UID -> the object as the user named it
+}
+
+// result is what one operation did, for the message line.
+type result struct {
+	recs []engine.Record
+	// branchedFrom is set (≥0) when the operation cut the timeline: it
+	// acted in the past, and the records after that point were dropped.
+	branchedFrom int
+	dropped      int
+	// hit is the breakpoint that stopped the operation.
+	hit string
+	// done is true when a settle reached a settled world.
+	done bool
+	// backoff is true when a settle stopped at max-backoff retries.
+	backoff bool
+}
+
+func newSession(origin *scenario.Scenario, start *engine.World) *session {
+	return &session{origin: origin, start: start, h: engine.NewHistory(start.Clone()), watch: map[string]string{}}
+}
+
+// world returns the world at the current position of the timeline.
+func (s *session) world() *engine.World { return s.h.World() }
+
+// loadScenario parses and runs a scenario file into a start world. The run
+// must pass; a failing file is reported and nothing changes.
+func loadScenario(name string, data []byte) (*scenario.Scenario, *engine.World, error) {
+	sc, err := scenario.Parse(name, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := scenario.Run(sc, scenario.RunOptions{})
+	if res.InternalError != "" {
+		return nil, nil, fmt.Errorf("%s: gcplay broke while running it: %s", name, res.InternalError)
+	}
+	if err := res.Err(); err != nil {
+		return nil, nil, err
+	}
+	if res.World == nil {
+		return nil, nil, fmt.Errorf("%s: the run left no world", name)
+	}
+	return sc, res.World, nil
+}
+
+// begin notes whether the next action cuts the timeline (acting after a
+// rewind starts a new branch).
+func (s *session) begin() result {
+	r := result{branchedFrom: -1}
+	if s.h.Pos() < s.h.Len() {
+		r.branchedFrom = s.h.Pos()
+		r.dropped = s.h.Len() - s.h.Pos()
+	}
+	return r
+}
+
+// do applies one action to the timeline.
+func (s *session) do(a engine.Action) (engine.Record, error) {
+	rec, err := s.h.Do(a)
+	s.version++
+	return rec, err
+}
+
+// act applies a user request (create, delete, patch, restart, inject). It
+// is tried first on a copy of the world: a request the apiserver refuses
+// changes nothing, not even the timeline.
+func (s *session) act(a engine.Action) (result, error) {
+	if _, err := s.world().Clone().Do(a); err != nil {
+		return result{branchedFrom: -1}, err
+	}
+	r := s.begin()
+	rec, err := s.do(a)
+	r.recs = append(r.recs, rec)
+	r.hit = s.breakpoint(rec)
+	return r, err
+}
+
+// ready reports whether queue (or, when "", any queue) has work ready now.
+func (s *session) ready(queue string) bool {
+	w := s.world()
+	if queue == "" {
+		return !w.Idle()
+	}
+	w.Idle() // promote what is due
+	for _, it := range w.Queue(queue) {
+		if !it.Waiting {
+			return true
+		}
+	}
+	return false
+}
+
+// step processes one work item, from queue or in the default order.
+func (s *session) step(queue string) (result, error) {
+	if !s.ready(queue) {
+		return result{branchedFrom: -1}, s.nothingReady(queue)
+	}
+	r := s.begin()
+	rec, err := s.do(engine.Step{Queue: queue})
+	r.recs = append(r.recs, rec)
+	r.hit = s.breakpoint(rec)
+	return r, err
+}
+
+// nothingReady explains why a step cannot run, and what would help.
+func (s *session) nothingReady(queue string) error {
+	w := s.world()
+	if queue != "" && !slices.Contains(w.QueueNames(), queue) {
+		return fmt.Errorf("there is no queue %q (there are %s)", queue, strings.Join(w.QueueNames(), ", "))
+	}
+	what := "every queue is empty"
+	if queue != "" {
+		what = queue + " has nothing ready"
+	}
+	if due, ok := w.NextDue(); ok {
+		return fmt.Errorf("nothing to step: %s; the next work is due at %s (now %s): press t to advance the clock to it, or r to run",
+			what, engine.FormatElapsed(due), engine.FormatElapsed(w.Elapsed()))
+	}
+	return fmt.Errorf("nothing to step: %s; the world is settled", what)
+}
+
+// advance moves the clock forward by d, running what becomes due on the
+// way, as a scenario's advance step does. With d < 0 it advances to the
+// next time delayed work is due.
+func (s *session) advance(d time.Duration) (result, error) {
+	w := s.world()
+	if d < 0 {
+		due, ok := w.NextDue()
+		if !ok {
+			return result{branchedFrom: -1}, fmt.Errorf("nothing is waiting on the clock: no delayed work, no grace period pending")
+		}
+		d = due - w.Elapsed()
+	}
+	r := s.begin()
+	res, err := engine.AdvanceBy(&stopDoer{s: s}, d, scenario.DefaultMaxSteps)
+	r.recs = res.Records
+	for _, rec := range r.recs {
+		if r.hit == "" {
+			r.hit = s.breakpoint(rec)
+		}
+	}
+	return r, err
+}
+
+// stopDoer applies actions through the session, so engine helpers
+// (Settle, AdvanceBy) record into the timeline. With a stop function it
+// ends a run early: when stop returns a reason after an action, Do
+// returns errStopped.
+type stopDoer struct {
+	s    *session
+	stop func(engine.Record) string
+	why  string
+}
+
+var errStopped = errors.New("stopped")
+
+func (d *stopDoer) Do(a engine.Action) (engine.Record, error) {
+	rec, err := d.s.do(a)
+	if err != nil {
+		return rec, err
+	}
+	if d.stop != nil {
+		if why := d.stop(rec); why != "" {
+			d.why = why
+			return rec, errStopped
+		}
+	}
+	return rec, nil
+}
+
+func (d *stopDoer) World() *engine.World { return d.s.world() }
+
+// settleRun is a settle in progress: it runs in chunks so the screen can
+// show progress and a key can stop it.
+type settleRun struct {
+	r     result
+	steps int
+}
+
+// startSettle begins a settle operation.
+func (s *session) startSettle() *settleRun { return &settleRun{r: s.begin()} }
+
+// settleChunk runs up to limit more steps of a settle. It reports whether
+// the run is over (settled, stopped by a breakpoint, or failed).
+func (s *session) settleChunk(run *settleRun, limit int) (over bool, err error) {
+	if run.steps >= scenario.DefaultMaxSteps {
+		return true, fmt.Errorf("still not settled after %d steps (next: %s)", run.steps, s.world().Describe())
+	}
+	d := &stopDoer{s: s}
+	n := 0
+	d.stop = func(rec engine.Record) string {
+		run.r.recs = append(run.r.recs[:0], rec) // only the last one is shown
+		if why := s.breakpoint(rec); why != "" {
+			return why
+		}
+		if rec.Actor != "clock" {
+			n++
+		}
+		if n >= limit {
+			return "chunk"
+		}
+		return ""
+	}
+	res, err := engine.Settle(d, min(limit+1, scenario.DefaultMaxSteps-run.steps))
+	run.steps += res.Steps
+	switch {
+	case errors.Is(err, errStopped) && d.why == "chunk":
+		return false, nil
+	case errors.Is(err, errStopped):
+		run.r.hit = d.why
+		return true, nil
+	case err != nil:
+		return true, err
+	}
+	run.r.done = true
+	run.r.backoff = res.Backoff
+	return true, nil
+}
+
+// breakpoint returns why rec should stop autoplay or a run, or "".
+func (s *session) breakpoint(rec engine.Record) string {
+	if s.breakOrphan {
+		for _, e := range rec.Enqueued {
+			if e.Queue == engine.QueueAttemptToOrphan {
+				return fmt.Sprintf("breakpoint: attemptToOrphan got %s at step %d", e.Item, s.h.Pos())
+			}
+		}
+	}
+	for _, uid := range rec.Changed {
+		if name, ok := s.watch[uid]; ok {
+			return fmt.Sprintf("breakpoint: %s changed at step %d", name, s.h.Pos())
+		}
+	}
+	return ""
+}
+
+// Moving along the timeline.
+
+func (s *session) gotoPos(p int) error {
+	if err := s.h.Goto(p); err != nil {
+		return err
+	}
+	s.version++
+	return nil
+}
+
+func (s *session) undo() error {
+	if err := s.h.Undo(); err != nil {
+		return err
+	}
+	s.version++
+	return nil
+}
+
+// reset starts over from the origin's world with an empty timeline.
+func (s *session) reset() {
+	s.h = engine.NewHistory(s.start.Clone())
+	s.version++
+}
+
+// replace swaps in a newly loaded scenario and its world.
+func (s *session) replace(origin *scenario.Scenario, start *engine.World) {
+	s.origin, s.start = origin, start
+	s.watch = map[string]string{}
+	s.reset()
+}

@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// snapshot is everything the views show that costs more than the rows in
+// view: the flattened tree, the queues, the absent-owner cache, the status.
+// It is rebuilt when the session's version changes, never per frame; the
+// per-object parts (graph flags, manifest, history) are filled in lazily
+// for the objects drawn, and kept until the next rebuild.
+type snapshot struct {
+	version  int
+	tree     *tree
+	reg      *fakeapi.Registry
+	queues   []queueView
+	absent   []string
+	absentID map[string]bool // UIDs in the absentOwnerCache
+	describe string
+	elapsed  time.Duration
+	pos, len int
+	branched int
+	gcRuns   bool
+	// cur is the current record (the last one applied), if any; changed
+	// holds the UIDs it changed.
+	cur     *engine.Record
+	changed map[string]bool
+
+	nodes    map[string]nodeFlags
+	manifest map[string][]string
+	history  map[string][]int
+}
+
+type queueView struct {
+	name  string
+	items []engine.QueueItem
+	ready int
+}
+
+// nodeFlags is the collector's view of one UID.
+type nodeFlags struct {
+	inGraph                                  bool
+	virtual, beingDeleted, deletingDependent bool
+	owners, dependents                       int
+}
+
+func newSnapshot(s *session) *snapshot {
+	w := s.world()
+	desc := w.Describe() // promotes what is due, before the queues are read
+	sn := &snapshot{
+		version:  s.version,
+		reg:      w.Store().Registry(),
+		describe: desc,
+		elapsed:  w.Elapsed(),
+		pos:      s.h.Pos(),
+		len:      s.h.Len(),
+		branched: s.h.BranchedAt(),
+		gcRuns:   slices.Contains(w.Controllers(), engine.ControllerGC),
+		absentID: map[string]bool{},
+		changed:  map[string]bool{},
+		nodes:    map[string]nodeFlags{},
+		manifest: map[string][]string{},
+		history:  map[string][]int{},
+	}
+	sn.tree = buildTree(w.Store().Objects(), sn.reg)
+	for _, q := range w.QueueNames() {
+		items := w.Queue(q)
+		qv := queueView{name: q, items: items}
+		for _, it := range items {
+			if !it.Waiting {
+				qv.ready++
+			}
+		}
+		sn.queues = append(sn.queues, qv)
+	}
+	sn.absent = w.AbsentOwners()
+	for _, a := range sn.absent {
+		// "Kind/name (apiVersion uid)"
+		if i := strings.LastIndexByte(a, ' '); i >= 0 {
+			sn.absentID[strings.TrimSuffix(a[i+1:], ")")] = true
+		}
+	}
+	if sn.pos > 0 {
+		r := s.h.Records()[sn.pos-1]
+		sn.cur = &r
+		for _, u := range r.Changed {
+			sn.changed[u] = true
+		}
+	}
+	return sn
+}
+
+// node returns the collector's flags for uid, looked up once per snapshot.
+func (sn *snapshot) node(w *engine.World, uid string) nodeFlags {
+	if f, ok := sn.nodes[uid]; ok {
+		return f
+	}
+	var f nodeFlags
+	if n, ok := w.Node(uid); ok {
+		f = nodeFlags{inGraph: true, virtual: n.Virtual, beingDeleted: n.BeingDeleted, deletingDependent: n.DeletingDependents,
+			owners: len(n.Owners), dependents: len(n.Dependents)}
+	}
+	sn.nodes[uid] = f
+	return f
+}
+
+// manifestOf returns obj as YAML lines, once per snapshot.
+func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
+	uid := obj.Metadata.UID
+	if m, ok := sn.manifest[uid]; ok {
+		return m
+	}
+	var lines []string
+	j, err := json.Marshal(obj)
+	if err == nil {
+		var y []byte
+		y, err = yaml.JSONToYAML(j)
+		if err == nil {
+			lines = strings.Split(strings.TrimRight(string(y), "\n"), "\n")
+		}
+	}
+	if err != nil {
+		lines = []string{"cannot show the manifest: " + err.Error()}
+	}
+	sn.manifest[uid] = lines
+	return lines
+}
+
+// historyOf returns the indexes of the records (the whole timeline,
+// including those after the current position) that changed uid.
+func (sn *snapshot) historyOf(recs []engine.Record, uid string) []int {
+	if h, ok := sn.history[uid]; ok {
+		return h
+	}
+	var out []int
+	for i := range recs {
+		if _, found := slices.BinarySearch(recs[i].Changed, uid); found {
+			out = append(out, i)
+		}
+	}
+	sn.history[uid] = out
+	return out
+}

@@ -1,0 +1,653 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gcplay/gcplay/engine"
+)
+
+// View draws the playground. It reads only the cached snapshot and the rows
+// in view, so its cost does not grow with the size of the world. A panic
+// while drawing (a gcplay bug) is shown instead of the frame.
+func (m *Model) View() (v tea.View) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = tea.NewView(fmt.Sprintf("gcplay could not draw this screen (internal error, please report it): %v\nat %s\n\nPress u to undo, q to quit.", p, panicSite()))
+			v.AltScreen = true
+		}
+	}()
+	m.refresh()
+	v = tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "gcplay"
+	if m.mode == modeCommand {
+		l := m.layout()
+		if !l.tooSmall {
+			x := ansi.StringWidth(cmdPrompt) + ansi.StringWidth(string(m.cmd.buf[:m.cmd.cur]))
+			v.Cursor = tea.NewCursor(min(x, l.w-1), l.cmdY)
+		}
+	}
+	return v
+}
+
+const cmdPrompt = ": "
+
+// render returns the whole screen as text.
+func (m *Model) render() string {
+	l := m.layout()
+	if l.tooSmall {
+		return fmt.Sprintf("gcplay needs at least %dx%d cells; this terminal is %dx%d.\nMake it larger, or press q to quit.", minWidth, minHeight, l.w, l.h)
+	}
+	screen := make([]string, 0, l.h)
+	screen = append(screen, m.statusLine(l.w))
+	world := m.worldPane(l.world)
+	var right []string
+	if l.collector.h > 0 {
+		right = append(right, m.collectorPane(l.collector)...)
+	}
+	if l.inspector.h > 0 {
+		right = append(right, m.inspectorPane(l.inspector)...)
+	}
+	screen = append(screen, joinColumns(world, right)...)
+	screen = append(screen, m.timelinePane(l.timeline)...)
+	msg := m.msgLines(l.w)
+	for i := 0; i < l.msgH; i++ {
+		s := ""
+		if i < len(msg) {
+			s = msg[i]
+		}
+		screen = append(screen, s)
+	}
+	screen = append(screen, m.commandLine(l.w), m.helpLine(l.w))
+	switch m.mode {
+	case modeDelete:
+		m.drawOverlay(screen, l, m.pickerLines)
+	case modeHelp:
+		m.drawOverlay(screen, l, m.helpLines)
+	case modeExplain:
+		m.drawOverlay(screen, l, m.explainLines)
+	}
+	return strings.Join(screen, "\n")
+}
+
+// statusLine: step number, virtual time, what the next step will do, and
+// the state of autoplay, breakpoints and branches.
+func (m *Model) statusLine(width int) string {
+	sn := m.snap
+	t := &m.th
+	var l line
+	l.add(&t.statusKey, " gcplay ")
+	step := fmt.Sprintf("step %d", sn.pos)
+	if sn.pos < sn.len {
+		step = fmt.Sprintf("step %d of %d (rewound)", sn.pos, sn.len)
+	}
+	l.add(&t.dim, "│ ").add(&t.bold, step).add(&t.dim, " │ ").add(&t.bold, engine.FormatElapsed(sn.elapsed)).add(&t.dim, " │ next: ").add(&t.status, sn.describe)
+	var right line
+	if m.running != nil {
+		right.add(&t.warn, fmt.Sprintf(" running %d ", m.running.steps))
+	} else if m.playing {
+		right.add(&t.warn, " ▶ "+speedShort(m.speed)+" ")
+	}
+	if sn.branched >= 0 {
+		right.add(&t.warn, fmt.Sprintf(" branch@%d ", sn.branched))
+	}
+	if m.s.breakOrphan {
+		right.add(&t.err, " ●orphan ")
+	}
+	if n := len(m.s.watch); n > 0 {
+		right.add(&t.err, fmt.Sprintf(" ●watch %d ", n))
+	}
+	rw := lineWidth(right.segs)
+	return l.render(width-rw, nil) + right.render(rw, nil)
+}
+
+func speedShort(i int) string {
+	d := speeds[i]
+	if d >= 1e9 {
+		return fmt.Sprintf("%ds/step", int(d/1e9))
+	}
+	return fmt.Sprintf("%d/s", int(1e9/d))
+}
+
+// World pane.
+
+func (m *Model) worldPane(r rect) []string {
+	t := &m.th
+	tr := m.snap.tree
+	inner := r.w - 3
+	h := r.h - 2
+	body := make([]string, 0, h)
+	w := m.s.world()
+	for i := m.worldTop; i < len(tr.rows) && len(body) < h; i++ {
+		var sel *lipgloss.Style
+		if i == m.sel {
+			sel = &t.sel
+		}
+		ln := m.treeLine(w, i)
+		body = append(body, ln.render(inner, sel))
+	}
+	if len(tr.rows) == 0 {
+		var ln line
+		ln.add(&t.dim, "(empty: n creates an object)")
+		body = append(body, ln.render(inner, nil))
+	}
+	title := fmt.Sprintf("World · %d %s", tr.objects, plural(tr.objects, "object", "objects"))
+	if len(tr.rows) > h {
+		title += fmt.Sprintf(" · %d-%d of %d rows", m.worldTop+1, min(m.worldTop+h, len(tr.rows)), len(tr.rows))
+	}
+	return box(t, title, m.focus == paneWorld, body, r.w, r.h)
+}
+
+// treeLine draws row i of the world tree: tree lines, the object, its
+// edge to the parent (controller, blockOwnerDeletion), its owners, its
+// state and finalizers; or a missing owner with what the collector holds
+// for it.
+func (m *Model) treeLine(w *engine.World, i int) *line {
+	t := &m.th
+	sn := m.snap
+	r := &sn.tree.rows[i]
+	var l line
+	mark := " "
+	if i == m.sel {
+		mark = "▸"
+	}
+	if sn.changed[r.uid] {
+		mark += "•"
+	} else {
+		mark += " "
+	}
+	l.add(&t.changed, mark)
+	l.add(&t.dim, sn.tree.prefix(i, 12))
+	if r.obj == nil {
+		n := sn.node(w, r.uid)
+		switch {
+		case n.virtual:
+			l.add(&t.virtual, "◌ "+r.missingRef+" ")
+			l.add(&t.virtual, "virtual node: not in storage")
+		case n.inGraph:
+			l.add(&t.dangling, "◌ "+r.missingRef+" ")
+			l.add(&t.dangling, "in the graph, not in storage")
+		default:
+			l.add(&t.dangling, "✗ "+r.missingRef+" ")
+			l.add(&t.dangling, "dangling: not in storage or graph")
+		}
+		if sn.absentID[r.uid] {
+			l.add(&t.dim, " · absentOwnerCache")
+		}
+		return &l
+	}
+	o := r.obj
+	nameSt := &t.text
+	if sn.changed[r.uid] {
+		nameSt = &t.changed
+	} else if r.parent < 0 {
+		nameSt = &t.bold
+	}
+	l.add(nameSt, o.String())
+	if e := r.edge; e != nil && (e.IsController() || e.Blocks()) {
+		var f []string
+		if e.IsController() {
+			f = append(f, "ctrl")
+		}
+		if e.Blocks() {
+			f = append(f, "block")
+		}
+		l.add(&t.edge, " ["+strings.Join(f, ",")+"]")
+	}
+	if n := len(o.Metadata.OwnerReferences); n > 1 {
+		l.add(&t.cycle, fmt.Sprintf(" ⧉%d owners", n))
+		if r.elsewhere && len(sn.tree.deps[r.uid]) > 0 {
+			l.add(&t.dim, " (dependents under first)")
+		}
+	}
+	if r.cycle {
+		l.add(&t.cycle, " ↻cycle")
+	}
+	if o.Metadata.DeletionTimestamp != nil {
+		l.add(&t.terminating, " terminating")
+	}
+	if len(o.Metadata.Finalizers) > 0 {
+		l.add(&t.finalizer, " {"+strings.Join(o.Metadata.Finalizers, ",")+"}")
+	}
+	if n := sn.node(w, r.uid); !n.inGraph && sn.gcRuns {
+		l.add(&t.dim, " (not in graph yet)")
+	}
+	if _, ok := m.s.watch[r.uid]; ok {
+		l.add(&t.err, " ●")
+	}
+	return &l
+}
+
+// Collector pane.
+
+func (m *Model) collectorPane(r rect) []string {
+	t := &m.th
+	sn := m.snap
+	inner := r.w - 3
+	h := r.h - 2
+	var lines []*line
+	add := func() *line { l := &line{}; lines = append(lines, l); return l }
+	// Each list (queue or cache) gets a share of the pane's free lines;
+	// items past it are counted.
+	needs := make([]int, 0, len(sn.queues)+1)
+	for _, q := range sn.queues {
+		needs = append(needs, len(q.items))
+	}
+	needs = append(needs, len(sn.absent))
+	per := share(needs, h-len(needs)-2)
+	if m.focus == paneCollector {
+		for i := range per {
+			per[i] = max(per[i], 50)
+		}
+	}
+	for qi, q := range sn.queues {
+		l := add()
+		l.add(&t.queue, fmt.Sprintf("%d %s", qi+1, q.name))
+		waiting := len(q.items) - q.ready
+		switch {
+		case len(q.items) == 0:
+			l.add(&t.dim, " empty")
+		case waiting > 0:
+			l.add(&t.dim, fmt.Sprintf(" %d ready, %d waiting", q.ready, waiting))
+		default:
+			l.add(&t.dim, fmt.Sprintf(" %d", len(q.items)))
+		}
+		for i, it := range q.items {
+			if i == per[qi]-1 && len(q.items) > per[qi] {
+				add().add(&t.dim, fmt.Sprintf("   … %d more", len(q.items)-i))
+				break
+			}
+			il := add()
+			st := &t.text
+			if it.UID == m.selUID {
+				st = &t.bold
+			}
+			if sn.changed[it.UID] {
+				st = &t.changed
+			}
+			if it.Waiting {
+				il.add(&t.due, "   ⏱ ").add(st, it.Item).add(&t.due, fmt.Sprintf(" due %s (in %s)", engine.FormatElapsed(it.Due), it.Due-sn.elapsed))
+			} else {
+				il.add(&t.dim, "   ").add(st, it.Item)
+			}
+			if it.Failures > 0 {
+				il.add(&t.warn, fmt.Sprintf(" retry %d", it.Failures))
+			}
+		}
+	}
+	l := add()
+	l.add(&t.queue, "absentOwnerCache")
+	if len(sn.absent) == 0 {
+		l.add(&t.dim, " empty")
+	} else {
+		l.add(&t.dim, fmt.Sprintf(" %d", len(sn.absent)))
+		last := per[len(per)-1]
+		for i, a := range sn.absent {
+			if i == last-1 && len(sn.absent) > last {
+				add().add(&t.dim, fmt.Sprintf("   … %d more", len(sn.absent)-i))
+				break
+			}
+			add().add(&t.dim, "   ").add(&t.text, a)
+		}
+	}
+	if sel := m.selected(); sel != nil {
+		n := sn.node(m.s.world(), sel.uid)
+		add().add(&t.queue, "uidToNode[").add(&t.bold, m.rowName(sel)).add(&t.queue, "]")
+		l := add()
+		l.add(nil, "   ")
+		if !n.inGraph {
+			l.add(&t.dim, "no node: the graph builder has not seen it")
+		} else {
+			var flags []string
+			if n.virtual {
+				flags = append(flags, "virtual")
+			}
+			if n.beingDeleted {
+				flags = append(flags, "beingDeleted")
+			}
+			if n.deletingDependent {
+				flags = append(flags, "deletingDependents")
+			}
+			if len(flags) == 0 {
+				flags = append(flags, "no flags")
+			}
+			l.add(&t.changed, strings.Join(flags, " "))
+			l.add(&t.dim, fmt.Sprintf(" · %d %s · %d %s", n.owners, plural(n.owners, "owner", "owners"), n.dependents, plural(n.dependents, "dependent", "dependents")))
+		}
+	}
+	m.colTop = max(min(m.colTop, len(lines)-h), 0)
+	body := make([]string, 0, h)
+	for i := m.colTop; i < len(lines) && len(body) < h; i++ {
+		body = append(body, lines[i].render(inner, nil))
+	}
+	title := "Collector · queues in order"
+	if r.h > 0 && m.width < wideWidth {
+		title += " · tab: inspector"
+	}
+	return box(t, title, m.focus == paneCollector, body, r.w, r.h)
+}
+
+// share divides free lines among lists that need needs[i] lines: each gets
+// what it needs when it can, the longest ones split what is left, and each
+// non-empty list gets at least one line.
+func share(needs []int, free int) []int {
+	out := make([]int, len(needs))
+	left := len(needs)
+	order := make([]int, len(needs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return needs[a] - needs[b] })
+	for _, i := range order {
+		fair := max(free, 0) / left
+		out[i] = min(needs[i], max(fair, 1))
+		free -= out[i]
+		left--
+	}
+	return out
+}
+
+// Inspector pane.
+
+func (m *Model) inspectorPane(r rect) []string {
+	t := &m.th
+	sn := m.snap
+	inner := r.w - 3
+	h := r.h - 2
+	var lines []*line
+	add := func() *line { l := &line{}; lines = append(lines, l); return l }
+	sel := m.selected()
+	title := "Inspector"
+	if sel != nil {
+		title += " · " + m.rowName(sel)
+		if sel.obj != nil {
+			for _, y := range sn.manifestOf(sel.obj) {
+				st := &t.text
+				trim := strings.TrimLeft(y, " -")
+				switch {
+				case strings.HasPrefix(trim, "deletionTimestamp:"):
+					st = &t.terminating
+				case strings.HasPrefix(trim, "finalizers:"):
+					st = &t.finalizer
+				case strings.HasPrefix(trim, "ownerReferences:"):
+					st = &t.edge
+				}
+				add().add(st, y)
+			}
+		} else {
+			add().add(&t.dangling, "Not in storage: objects refer to it in their ownerReferences.")
+			add().add(&t.dim, "The collector checks such owners with a live GET (R45); once verified")
+			add().add(&t.dim, "absent, their dependents are deleted unless another owner is solid.")
+		}
+		recs := m.s.h.Records()
+		hist := sn.historyOf(recs, sel.uid)
+		add().add(&t.queue, fmt.Sprintf("history · %d %s touched it", len(hist), plural(len(hist), "step", "steps")))
+		for _, i := range hist {
+			st := &t.text
+			if i >= sn.pos {
+				st = &t.future
+			}
+			if i == sn.pos-1 {
+				st = &t.changed
+			}
+			add().add(st, stepLine(i+1, &recs[i]))
+		}
+	} else {
+		add().add(&t.dim, "Nothing selected.")
+	}
+	if m.right == paneInspector && m.width < wideWidth {
+		title += " · tab: timeline"
+	}
+	m.inspTop = max(min(m.inspTop, len(lines)-h), 0)
+	body := make([]string, 0, h)
+	for i := m.inspTop; i < len(lines) && len(body) < h; i++ {
+		body = append(body, lines[i].render(inner, nil))
+	}
+	return box(t, title, m.focus == paneInspector, body, r.w, r.h)
+}
+
+// Timeline pane: row 0 is the start, row i the record of step i.
+
+func (m *Model) timelinePane(r rect) []string {
+	t := &m.th
+	sn := m.snap
+	inner := r.w - 3
+	h := r.h - 2
+	recs := m.s.h.Records()
+	body := make([]string, 0, h)
+	for p := m.tlTop; p <= sn.len && len(body) < h; p++ {
+		var l line
+		cursor := "  "
+		switch {
+		case p == sn.pos:
+			cursor = "▶ "
+		case m.focus == paneTimeline && p == m.tlCur:
+			cursor = "▸ "
+		}
+		l.add(&t.bold, cursor)
+		var st *lipgloss.Style = &t.text
+		if p == 0 {
+			l.add(&t.dim, fmt.Sprintf("  0 start: %s, as loaded", m.s.origin.Name))
+		} else {
+			rec := &recs[p-1]
+			switch {
+			case p > sn.pos:
+				st = &t.future
+			case rec.Err != "":
+				st = &t.err
+			case rec.Actor == "user":
+				st = &t.bold
+			}
+			l.add(st, stepLine(p, rec))
+		}
+		var over *lipgloss.Style
+		if p == sn.pos {
+			over = &t.current
+		}
+		body = append(body, l.render(inner, over))
+	}
+	title := fmt.Sprintf("Timeline · step %d of %d", sn.pos, sn.len)
+	if sn.pos < sn.len {
+		title += " · rewound: acting here starts a branch"
+	} else if sn.branched >= 0 {
+		title += fmt.Sprintf(" · branched at step %d", sn.branched)
+	}
+	title += " · e explains"
+	return box(t, title, m.focus == paneTimeline, body, r.w, r.h)
+}
+
+// stepLine is a record's trace line numbered by its step in the timeline
+// (the record's own #Seq counts from the world's start, before loading).
+func stepLine(step int, rec *engine.Record) string {
+	return fmt.Sprintf("%3d ", step) + strings.TrimPrefix(rec.String(), fmt.Sprintf("#%d ", rec.Seq))
+}
+
+// Bottom lines.
+
+// msgLines is the message area: the last message, or while typing a
+// command, the completions and the usage of the command being typed.
+func (m *Model) msgLines(width int) []string {
+	t := &m.th
+	var text string
+	st := &t.info
+	switch {
+	case m.mode == modeCommand:
+		text = m.commandHint()
+		st = &t.dim
+	case m.msg != "":
+		text = m.msg
+		switch m.msgKind {
+		case msgErr:
+			st = &t.err
+		case msgWarn:
+			st = &t.warn
+		case msgOK:
+			st = &t.ok
+		}
+	}
+	if text == "" {
+		return nil
+	}
+	ws := wrap(text, width-1)
+	if len(ws) > 3 {
+		ws = ws[:3]
+		ws[2], _ = fit(ws[2]+" …", width-1)
+	}
+	out := make([]string, len(ws))
+	for i, s := range ws {
+		var l line
+		l.add(st, " "+s)
+		out[i] = l.render(width, nil)
+	}
+	return out
+}
+
+func (m *Model) commandLine(width int) string {
+	t := &m.th
+	var l line
+	if m.mode == modeCommand {
+		l.add(&t.cmdPrompt, cmdPrompt).add(&t.cmdText, string(m.cmd.buf))
+		return l.render(width, nil)
+	}
+	l.add(&t.dim, cmdPrompt+"press : to type a command, e.g. create cm owner · delete deploy/web --cascade=foreground · help")
+	return l.render(width, nil)
+}
+
+func (m *Model) helpLine(width int) string {
+	var s string
+	switch m.mode {
+	case modeCommand:
+		s = m.help.ShortHelpView(commandKeys)
+	case modeDelete:
+		s = m.help.ShortHelpView(pickerKeys)
+	case modeHelp, modeExplain:
+		s = m.help.ShortHelpView(overlayKeys)
+	default:
+		m.help.SetWidth(width - 1)
+		s = m.help.ShortHelpView(m.keys.ShortHelp())
+	}
+	return padStyled(" "+s, width)
+}
+
+// Overlays.
+
+// drawOverlay draws a centred box whose lines come from content, given the
+// inner width and the most lines that fit.
+func (m *Model) drawOverlay(screen []string, l layout, content func(width, height int) (string, []string)) {
+	w := min(l.w-4, 100)
+	maxH := l.h - 4
+	title, lines := content(w-3, maxH-2)
+	if len(lines) > maxH-2 {
+		m.overlayTop = max(min(m.overlayTop, len(lines)-(maxH-2)), 0)
+		lines = lines[m.overlayTop : m.overlayTop+maxH-2]
+	}
+	body := make([]string, len(lines))
+	for i, s := range lines {
+		body[i] = padStyled(s, w-3)
+	}
+	b := box(&m.th, title, true, body, w, len(lines)+2)
+	overlay(screen, b, (l.w-w)/2, max((l.h-len(b))/2, 1))
+}
+
+func (m *Model) pickerLines(width, _ int) (string, []string) {
+	t := &m.th
+	p := &m.picker
+	out := []string{t.dim.Render(p.header), ""}
+	for i, c := range p.choices {
+		label := fmt.Sprintf("%d %-10s ", i+1, c.label)
+		ind := "  "
+		if i == p.sel {
+			ind = "▸ "
+		}
+		ws := wrap(c.what, width-len(label)-3)
+		for j, s := range ws {
+			var l line
+			if j == 0 {
+				l.add(&t.bold, ind)
+				st := &t.queue
+				l.add(st, label)
+			} else {
+				l.add(nil, strings.Repeat(" ", len(label)+2))
+			}
+			l.add(&t.text, s)
+			var over *lipgloss.Style
+			if i == p.sel {
+				over = &t.sel
+			}
+			out = append(out, l.render(width, over))
+		}
+	}
+	out = append(out, "", t.dim.Render("enter or 1-4 deletes · ↑↓ choose · esc cancels"))
+	return "Delete " + p.name, out
+}
+
+func (m *Model) helpLines(width, _ int) (string, []string) {
+	t := &m.th
+	h := m.help
+	h.SetWidth(width)
+	var out []string
+	for _, s := range strings.Split(h.FullHelpView(m.keys.FullHelp()), "\n") {
+		out = append(out, s)
+	}
+	out = append(out, "", t.queue.Render("Commands")+t.dim.Render(" (press :, tab completes, ↑↓ history; -n NAMESPACE works with each)"))
+	for _, c := range commands {
+		out = append(out, t.helpKey.Render(c.usage))
+	}
+	out = append(out, "", t.queue.Render("In the world tree"))
+	for _, s := range []string{
+		"[ctrl,block]  the edge to the owner above: controller / blockOwnerDeletion",
+		"⧉2 owners     an object with several owners appears under each",
+		"◌ virtual     an owner only the collector knows of (a virtual node)",
+		"✗ dangling    an owner that is neither in storage nor in the graph",
+		"{finalizers}  terminating   • changed by the current step   ● breakpoint",
+	} {
+		out = append(out, t.text.Render(s))
+	}
+	out = append(out, "", t.dim.Render("↑↓ scroll · esc closes"))
+	return "Help", out
+}
+
+func (m *Model) explainLines(width, _ int) (string, []string) {
+	t := &m.th
+	recs := m.s.h.Records()
+	if m.explainIdx >= len(recs) {
+		return "Explain", []string{"no record"}
+	}
+	rec := recs[m.explainIdx]
+	var out []string
+	detail := strings.TrimRight(rec.Detail(), "\n")
+	detail = fmt.Sprintf("step %d: ", m.explainIdx+1) + strings.TrimPrefix(detail, fmt.Sprintf("#%d ", rec.Seq))
+	for _, s := range strings.Split(detail, "\n") {
+		for _, w := range wrap(s, width-1) {
+			out = append(out, t.text.Render(w))
+		}
+	}
+	if rec.Reason.Func != "" {
+		out = append(out, "", t.queue.Render("Upstream function: ")+t.bold.Render(rec.Reason.Func))
+	}
+	for _, id := range ruleIDs(rec.Reason.Rule) {
+		text, ok := ruleText(id)
+		out = append(out, "", t.queue.Render("Rule "+id)+t.dim.Render(" (GC-RULES.md)"))
+		if !ok {
+			out = append(out, t.dim.Render("(not in this build's copy of the rules)"))
+			continue
+		}
+		for _, s := range strings.Split(text, "\n") {
+			for _, w := range wrap(s, width-1) {
+				out = append(out, t.text.Render(w))
+			}
+		}
+	}
+	if rec.Reason.Rule == "" && rec.Reason.Func == "" {
+		out = append(out, "", t.dim.Render("This step names no rule: it is a user request or bookkeeping."))
+	}
+	out = append(out, "", t.dim.Render("←→ previous/next record · ↑↓ scroll · esc closes"))
+	return fmt.Sprintf("Explain step %d", m.explainIdx+1), out
+}
