@@ -258,7 +258,7 @@ func runCommand(t *testing.T, wp **World, d *datadriven.TestData) (string, error
 	case "mermaid":
 		b.WriteString(w.Mermaid())
 	default:
-		d.Fatalf(t, "unknown command %s", d.Cmd)
+		return runControllerCommand(t, w, d)
 	}
 	return b.String(), nil
 }

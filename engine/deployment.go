@@ -985,6 +985,8 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 			if _, err := c.updateDeployment(d); err != nil {
 				return nil, err
 			}
+			l.act("SyncedRevision", "recorded %s as the current ReplicaSet (revision %s) on the Deployment",
+				rsCopy, rsCopy.Metadata.Annotations[revisionAnnotation])
 		}
 		return rsCopy, nil
 	}
@@ -1069,6 +1071,7 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 		if _, err := c.updateDeployment(d); err != nil {
 			return nil, err
 		}
+		l.act("SyncedRevision", "recorded revision %s on the Deployment", newRevision)
 	}
 	return created, nil
 }

@@ -506,7 +506,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	if statusNote != "" {
 		rec.note("%s", statusNote)
 	}
-	msg := fmt.Sprintf("%d of %d Pods exist", claimedCount, v.replicas)
+	msg := fmt.Sprintf("%d Pods exist, %d wanted", claimedCount, v.replicas)
 	if claimNote != "" {
 		msg += " (" + claimNote + ")"
 	}
@@ -730,8 +730,8 @@ func (c *replicaSetController) indirectlyRelatedPods(rs *fakeapi.Object) []*podI
 }
 
 // podsToDelete is getPodsToDelete: the diff Pods ranked first by
-// ActivePodsWithRanks, each with the rule that put it before the first
-// Pod kept.
+// ActivePodsWithRanks, each with the rule that put it before the next
+// Pod in the ranking.
 func podsToDelete(claimed, related []*podInfo, diff int, now time.Time) ([]*podInfo, []string) {
 	pods := slices.Clone(claimed)
 	slices.SortFunc(pods, func(a, b *podInfo) int { return strings.Compare(a.obj.Metadata.Name, b.obj.Metadata.Name) })
@@ -756,13 +756,17 @@ func podsToDelete(claimed, related []*podInfo, diff int, now time.Time) ([]*podI
 		c, _ := compareForDeletion(a, b, rank[a], rank[b], now)
 		return c
 	})
-	kept := pods[diff]
 	for i := range diff {
-		c, rule := compareForDeletion(pods[i], kept, rank[pods[i]], rank[kept], now)
+		next := pods[i+1]
+		c, rule := compareForDeletion(pods[i], next, rank[pods[i]], rank[next], now)
 		if c == 0 {
-			rule = "ranks equal to the Pods kept"
+			rule = "ranks equal to"
 		}
-		why[i] = rule + " (against " + kept.obj.String() + ", kept)"
+		what := "ranked before " + next.obj.String()
+		if i+1 == diff {
+			what += ", the first Pod kept"
+		}
+		why[i] = what + ": " + rule
 	}
 	return pods[:diff], why
 }

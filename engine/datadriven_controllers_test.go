@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// runControllerCommand runs the data-driven commands about the workload
+// controllers (testdata/controllers). TestDataDriven calls it for every
+// command it does not know itself.
+//
+//	workloads            Deployments, ReplicaSets and Pods, one line each
+//	settle-story [show=actor,...]
+//	                     settle, printing only the records of those actors
+//	                     (default: deployment, replicaset, kubelet and the
+//	                     collector's workers), then the step count
+//	advance-story by=D [show=...]
+//	                     the same for AdvanceBy(D)
+//	removals             the objects removed from storage, in order
+//	expectations         the ReplicaSet controller's expectations
+func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (string, error) {
+	var b strings.Builder
+	switch d.Cmd {
+	case "workloads":
+		for _, o := range w.Store().Objects() {
+			if line := workloadLine(o); line != "" {
+				b.WriteString(line + "\n")
+			}
+		}
+	case "settle-story", "advance-story":
+		show := []string{ControllerDeployment, ControllerReplicaSet, ControllerKubelet, QueueAttemptToDelete, QueueAttemptToOrphan}
+		if v, ok := arg(d, "show"); ok {
+			show = strings.Split(v, ",")
+		}
+		var res SettleResult
+		var err error
+		if d.Cmd == "settle-story" {
+			res, err = Settle(checkedDoer{t, w}, 100000)
+		} else {
+			v, _ := arg(d, "by")
+			by, perr := time.ParseDuration(v)
+			if perr != nil {
+				return "", perr
+			}
+			res, err = AdvanceBy(checkedDoer{t, w}, by, 100000)
+		}
+		for _, r := range res.Records {
+			if slices.Contains(show, r.Actor) {
+				b.WriteString(r.String() + "\n")
+			}
+		}
+		fmt.Fprintf(&b, "%d steps, clock at %s\n", res.Steps, FormatElapsed(w.Elapsed()))
+		if err != nil {
+			return b.String() + "error: " + err.Error() + "\n", nil
+		}
+	case "removals":
+		for _, r := range w.Store().Removals() {
+			if r.Ref.Kind != "Event" {
+				b.WriteString(r.Ref.String() + "\n")
+			}
+		}
+	case "expectations":
+		rsc, ok := w.controller(ControllerReplicaSet).(*replicaSetController)
+		if !ok {
+			return "", fmt.Errorf("the replicaset controller is not running")
+		}
+		for _, k := range sortedKeys(rsc.rss) {
+			fmt.Fprintf(&b, "%s: %s\n", keyRef("ReplicaSet", k), rsc.exp.describe(k))
+		}
+	default:
+		d.Fatalf(t, "unknown command %s", d.Cmd)
+	}
+	return b.String(), nil
+}
+
+// workloadLine is one line about a Deployment, ReplicaSet or Pod: its
+// size, status and owner, in the terms kubectl get would use.
+func workloadLine(o *fakeapi.Object) string {
+	var s string
+	status := o.Fields["status"]
+	num := func(path ...string) int64 { n, _ := nestedInt(status, path...); return n }
+	switch {
+	case isKind(o, "apps/v1", "Deployment"):
+		want, ok := nestedInt(specOf(o), "replicas")
+		if !ok {
+			want = 1
+		}
+		s = fmt.Sprintf("%s replicas=%d/%d updated=%d ready=%d available=%d", o, num("replicas"), want,
+			num("updatedReplicas"), num("readyReplicas"), num("availableReplicas"))
+		if rev := o.Metadata.Annotations[revisionAnnotation]; rev != "" {
+			s += " revision=" + rev
+		}
+		s += conditionsPhrase(status)
+	case isKind(o, "apps/v1", "ReplicaSet"):
+		s = fmt.Sprintf("%s replicas=%d/%d ready=%d available=%d", o, num("replicas"), rsReplicas(o),
+			num("readyReplicas"), num("availableReplicas"))
+		if rev := o.Metadata.Annotations[revisionAnnotation]; rev != "" {
+			s += " revision=" + rev
+		}
+		s += conditionsPhrase(status)
+	case isKind(o, "v1", "Pod"):
+		p := newPodInfo(o)
+		phase := p.phase
+		if phase == "" {
+			phase = "(no phase)"
+		}
+		s = o.String() + " " + phase
+		if p.ready {
+			s += " ready"
+		}
+		if p.nodeName != "" {
+			s += " node=" + p.nodeName
+		} else {
+			s += " unscheduled"
+		}
+	default:
+		return ""
+	}
+	if ref := controllerOf(o); ref != nil {
+		s += " controller=" + ref.Kind + "/" + ref.Name
+	}
+	if o.Metadata.DeletionTimestamp != nil {
+		s += " terminating"
+	}
+	if len(o.Metadata.Finalizers) > 0 {
+		s += " finalizers=[" + strings.Join(o.Metadata.Finalizers, ",") + "]"
+	}
+	return s
+}
+
+func conditionsPhrase(status any) string {
+	var conds []string
+	if cs, ok := nestedSlice(status, "conditions"); ok {
+		for _, c := range cs {
+			conds = append(conds, nestedString(c, "type")+"="+nestedString(c, "status")+"/"+nestedString(c, "reason"))
+		}
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(conds, " ") + "]"
+}
