@@ -49,6 +49,9 @@ func (m *Model) layout() layout {
 	mainH := l.msgY - tlH - mainY
 	l.timeline = rect{0, mainY + mainH, w, tlH}
 	worldW := w / 2
+	if w < wideWidth {
+		worldW = w * 3 / 5
+	}
 	l.world = rect{0, mainY, worldW, mainH}
 	rightW := w - worldW
 	if w >= wideWidth {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/scenario"
 )
 
 // Options configure a playground.
@@ -156,13 +157,12 @@ func New(opts Options) (*Model, error) {
 	if err := validTheme(opts.Theme); err != nil {
 		return nil, err
 	}
-	files := opts.Files
-	if files == nil {
-		files = noFiles{}
-	}
 	name, data := starterScenario()
 	if opts.File != "" {
-		b, err := files.ReadFile(opts.File)
+		if opts.Files == nil {
+			return nil, fmt.Errorf("cannot open %s: this build of gcplay has no file access", opts.File)
+		}
+		b, err := opts.Files.ReadFile(opts.File)
 		if err != nil {
 			return nil, err
 		}
@@ -172,13 +172,29 @@ func New(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m := newModel(opts, sc, w)
+	m.selectFirst("Deployment", "ReplicaSet")
+	m.setMsg(msgInfo, fmt.Sprintf("Opened %s. ↑↓ selects, d deletes with a policy, s steps the collector, ? lists every key.", describeOrigin(sc.Name, name)))
+	return m, nil
+}
+
+// newModel returns a playground on w, which the scenario sc left.
+func newModel(opts Options, sc *scenario.Scenario, w *engine.World) *Model {
+	files := opts.Files
+	if files == nil {
+		files = noFiles{}
+	}
 	m := &Model{opts: opts, files: files, s: newSession(sc, w), themeName: opts.Theme, dark: true,
-		keys: newKeyMap(), help: help.New(), speed: 2, width: opts.Width, height: opts.Height, right: paneCollector}
+		keys: newKeyMap(), help: newHelp(), speed: 2, width: opts.Width, height: opts.Height, right: paneCollector}
 	m.applyTheme()
 	m.refresh()
-	m.selectFirst("Deployment", "ReplicaSet")
-	m.setMsg(msgInfo, fmt.Sprintf("Opened %s. Select an object (↑↓), d deletes it with a policy, s steps the collector, ? shows every key.", describeOrigin(sc.Name, name)))
-	return m, nil
+	return m
+}
+
+func newHelp() help.Model {
+	h := help.New()
+	h.ShortSeparator = "  "
+	return h
 }
 
 // selectFirst selects the first object of the first kind listed that the
@@ -520,7 +536,7 @@ func (m *Model) ensureVisible() {
 	th := m.paneInner(paneTimeline)
 	if th > 0 {
 		if m.tlCur < m.tlTop {
-			m.tlTop = m.tlCur
+			m.tlTop = m.tlCur - (th-1)/2 // some context above
 		}
 		if m.tlCur >= m.tlTop+th {
 			m.tlTop = m.tlCur - th + 1
@@ -556,7 +572,7 @@ func (m *Model) reportRecords(r result, err error) {
 	case r.hit != "":
 		m.setMsg(msgWarn, r.hit)
 	case len(r.recs) > 0:
-		m.setMsg(msgInfo, r.recs[len(r.recs)-1].String())
+		m.setMsg(msgInfo, stepLine(m.s.h.Pos(), &r.recs[len(r.recs)-1]))
 	}
 	m.afterChange(r)
 }
@@ -764,7 +780,11 @@ func (m *Model) openPicker() {
 	if len(obj.Metadata.Finalizers) > 0 {
 		fin = strings.Join(obj.Metadata.Finalizers, ", ")
 	}
-	m.picker.header = fmt.Sprintf("%d %s (%d blocking) · finalizers: %s", len(deps), plural(len(deps), "dependent", "dependents"), blocking, fin)
+	below := ""
+	if n := t.descendants(obj.Metadata.UID) - len(deps); n > 0 {
+		below = fmt.Sprintf(", %d more below them", n)
+	}
+	m.picker.header = fmt.Sprintf("%d %s (%d blocking%s) · finalizers: %s", len(deps), plural(len(deps), "dependent", "dependents"), blocking, below, fin)
 	m.mode = modeDelete
 }
 

@@ -319,7 +319,7 @@ func (m *Model) collectorPane(r rect) []string {
 				flags = append(flags, "no flags")
 			}
 			l.add(&t.changed, strings.Join(flags, " "))
-			l.add(&t.dim, fmt.Sprintf(" · %d %s · %d %s", n.owners, plural(n.owners, "owner", "owners"), n.dependents, plural(n.dependents, "dependent", "dependents")))
+			add().add(nil, "   ").add(&t.dim, fmt.Sprintf("%d %s · %d %s", n.owners, plural(n.owners, "owner", "owners"), n.dependents, plural(n.dependents, "dependent", "dependents")))
 		}
 	}
 	m.colTop = max(min(m.colTop, len(lines)-h), 0)
@@ -328,8 +328,8 @@ func (m *Model) collectorPane(r rect) []string {
 		body = append(body, lines[i].render(inner, nil))
 	}
 	title := "Collector · queues in order"
-	if r.h > 0 && m.width < wideWidth {
-		title += " · tab: inspector"
+	if m.layout().narrow {
+		title = "Collector (tab: inspector)"
 	}
 	return box(t, title, m.focus == paneCollector, body, r.w, r.h)
 }
@@ -365,8 +365,13 @@ func (m *Model) inspectorPane(r rect) []string {
 	add := func() *line { l := &line{}; lines = append(lines, l); return l }
 	sel := m.selected()
 	title := "Inspector"
-	if sel != nil {
+	if m.layout().narrow {
+		title = "Inspector (tab: timeline)"
+	}
+	if sel != nil && !m.layout().narrow {
 		title += " · " + m.rowName(sel)
+	}
+	if sel != nil {
 		if sel.obj != nil {
 			for _, y := range sn.manifestOf(sel.obj) {
 				st := &t.text
@@ -402,9 +407,7 @@ func (m *Model) inspectorPane(r rect) []string {
 	} else {
 		add().add(&t.dim, "Nothing selected.")
 	}
-	if m.right == paneInspector && m.width < wideWidth {
-		title += " · tab: timeline"
-	}
+
 	m.inspTop = max(min(m.inspTop, len(lines)-h), 0)
 	body := make([]string, 0, h)
 	for i := m.inspTop; i < len(lines) && len(body) < h; i++ {
@@ -531,7 +534,11 @@ func (m *Model) helpLine(width int) string {
 		s = m.help.ShortHelpView(overlayKeys)
 	default:
 		m.help.SetWidth(width - 1)
-		s = m.help.ShortHelpView(m.keys.ShortHelp())
+		if width < wideWidth {
+			s = m.help.ShortHelpView(m.keys.NarrowHelp())
+		} else {
+			s = m.help.ShortHelpView(m.keys.ShortHelp())
+		}
 	}
 	return padStyled(" "+s, width)
 }
@@ -590,13 +597,41 @@ func (m *Model) pickerLines(width, _ int) (string, []string) {
 
 func (m *Model) helpLines(width, _ int) (string, []string) {
 	t := &m.th
-	h := m.help
-	h.SetWidth(width)
 	var out []string
-	for _, s := range strings.Split(h.FullHelpView(m.keys.FullHelp()), "\n") {
-		out = append(out, s)
+	// The key groups, two to a row when they fit.
+	groups := m.keys.FullHelp()
+	cols := 1
+	colW := width
+	if width >= 72 {
+		cols, colW = 2, width/2
 	}
-	out = append(out, "", t.queue.Render("Commands")+t.dim.Render(" (press :, tab completes, ↑↓ history; -n NAMESPACE works with each)"))
+	keyW := 0
+	for _, g := range groups {
+		for _, b := range g {
+			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+		}
+	}
+	for gi := 0; gi < len(groups); gi += cols {
+		var blocks [][]string
+		for c := 0; c < cols && gi+c < len(groups); c++ {
+			block := []string{padStyled(t.queue.Render(helpGroups[gi+c]), colW)}
+			for _, b := range groups[gi+c] {
+				var l line
+				h := b.Help()
+				l.add(&t.helpKey, h.Key+strings.Repeat(" ", keyW-ansi.StringWidth(h.Key)+1)).add(&t.helpDesc, h.Desc)
+				block = append(block, l.render(colW, nil))
+			}
+			blocks = append(blocks, block)
+		}
+		for i := range blocks {
+			for len(blocks[i]) < len(blocks[0]) {
+				blocks[i] = append(blocks[i], strings.Repeat(" ", colW))
+			}
+		}
+		out = append(out, joinColumns(blocks...)...)
+		out = append(out, "")
+	}
+	out = append(out, t.queue.Render("Commands")+t.dim.Render(" (press :, tab completes, ↑↓ history; -n NAMESPACE works with each)"))
 	for _, c := range commands {
 		out = append(out, t.helpKey.Render(c.usage))
 	}
@@ -628,9 +663,6 @@ func (m *Model) explainLines(width, _ int) (string, []string) {
 		for _, w := range wrap(s, width-1) {
 			out = append(out, t.text.Render(w))
 		}
-	}
-	if rec.Reason.Func != "" {
-		out = append(out, "", t.queue.Render("Upstream function: ")+t.bold.Render(rec.Reason.Func))
 	}
 	for _, id := range ruleIDs(rec.Reason.Rule) {
 		text, ok := ruleText(id)

@@ -1,0 +1,372 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// TestStory drives the playground with keys through the story a learner
+// follows: create an owner and a blocking dependent, delete the owner in
+// the foreground, step the collector until the world is settled, rewind,
+// and act in the past (a new branch).
+func TestStory(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+
+	runLine(t, m, "create cm owner")
+	if lookup(m, "cm", "owner") == nil {
+		t.Fatalf("create cm owner: not created; message: %s", m.msg)
+	}
+	runLine(t, m, "create pod p --owner cm/owner --block")
+	p := lookup(m, "po", "p")
+	if p == nil {
+		t.Fatalf("create pod: not created; message: %s", m.msg)
+	}
+	if refs := p.Metadata.OwnerReferences; len(refs) != 1 || refs[0].Name != "owner" || !refs[0].Blocks() {
+		t.Fatalf("pod p's ownerReferences = %+v, want one blocking reference to owner", refs)
+	}
+	if m.selUID != p.Metadata.UID {
+		t.Errorf("after create the selection is %q, want the new pod", m.selUID)
+	}
+	press(t, m, "r")
+	if !strings.HasPrefix(m.msg, "settled after") {
+		t.Fatalf("r: message %q, want settled", m.msg)
+	}
+
+	// Foreground delete through the picker.
+	selectRef(t, m, "ConfigMap/owner")
+	press(t, m, "d")
+	if m.mode != modeDelete {
+		t.Fatal("d did not open the delete picker")
+	}
+	if got := m.picker.choices[0].what; !strings.Contains(got, "owner waits until 1 blocking pod is gone") {
+		t.Errorf("foreground explanation = %q", got)
+	}
+	press(t, m, "1")
+	deletedAt := m.s.h.Pos()
+	owner := lookup(m, "cm", "owner")
+	if owner == nil || owner.Metadata.DeletionTimestamp == nil || !owner.Metadata.HasFinalizer(fakeapi.FinalizerDeleteDependents) {
+		t.Fatalf("after a foreground delete, owner = %+v, want terminating with foregroundDeletion", owner)
+	}
+
+	// Step until nothing is ready.
+	for i := 0; m.s.ready(""); i++ {
+		if i > 100 {
+			t.Fatal("the collector did not settle in 100 steps")
+		}
+		press(t, m, "s")
+	}
+	if _, ok := m.s.world().NextDue(); ok {
+		press(t, m, "r") // what waits on the clock
+	}
+	if lookup(m, "cm", "owner") != nil || lookup(m, "po", "p") != nil {
+		t.Fatalf("after settling, owner and p should be gone; message %q", m.msg)
+	}
+	end := m.s.h.Len()
+
+	// Rewind to just after the delete: both exist, owner terminating.
+	for m.s.h.Pos() > deletedAt {
+		press(t, m, "left")
+	}
+	if o := lookup(m, "cm", "owner"); o == nil || o.Metadata.DeletionTimestamp == nil {
+		t.Fatalf("rewound to step %d: owner = %+v, want terminating", deletedAt, o)
+	}
+	if lookup(m, "po", "p") == nil {
+		t.Fatal("rewound: pod p should exist again")
+	}
+	if !strings.Contains(screen(m), "rewound: acting here starts a branch") {
+		t.Error("the timeline does not say that acting now starts a branch")
+	}
+	press(t, m, "left")
+	if o := lookup(m, "cm", "owner"); o == nil || o.Metadata.DeletionTimestamp != nil {
+		t.Fatalf("before the delete, owner = %+v, want not terminating", o)
+	}
+	// Forward again replays.
+	press(t, m, "right")
+	if o := lookup(m, "cm", "owner"); o == nil || o.Metadata.DeletionTimestamp == nil {
+		t.Fatal("forward: owner should be terminating again")
+	}
+	press(t, m, "left")
+
+	// Acting in the past starts a branch, said on screen.
+	selectRef(t, m, "ConfigMap/owner")
+	press(t, m, "d", "3")
+	if !strings.Contains(m.msg, "New branch") {
+		t.Errorf("acting in the past: message %q, want it to say a new branch started", m.msg)
+	}
+	if m.s.h.Len() != deletedAt || m.s.h.Len() >= end {
+		t.Errorf("after the branch the timeline has %d steps, want %d", m.s.h.Len(), deletedAt)
+	}
+	if !strings.Contains(screen(m), "branch@") {
+		t.Error("the status line does not show the branch")
+	}
+}
+
+// TestBadCommandsChangeNothing: a mistyped or impossible command leaves
+// the world and the timeline alone and says what would be valid.
+func TestBadCommandsChangeNothing(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	cases := []struct{ line, want string }{
+		{"delet deploy/web", `did you mean: delete deploy/web`},
+		{"delete deploy/web --cascade=foregrond", "did you mean --cascade=foreground"},
+		{"delete deploy/web --casade=orphan", "did you mean --cascade"},
+		{"create", "usage: create KIND NAME"},
+		{"create cmm x", "did you mean: create cm x"},
+		{"create cm ingress-a", `Error from server (AlreadyExists): configmaps "ingress-a" already exists`},
+		{"delete po/nope", `Error from server (NotFound): pods "nope" not found`},
+		{"create pod x --owner cm/ghost", "--owner cm/ghost@some-uid"},
+		{"patch po/db-0 {bad", "not a JSON object"},
+		{"finalizer remove po/db-0 example.com/none", "has no finalizer example.com/none (it has: example.com/flush)"},
+		{"step nosuchqueue", "no queue"},
+		{"goto 99", "the timeline has steps 0 to 0"},
+		{"load missing.yaml", "nothing changed"},
+		{`patch sts/db '{"metadata":{"finalizers":["orphan","foregroundDeletion"]}}'`, "Error from server (Invalid)"},
+	}
+	for _, c := range cases {
+		v, n := m.s.version, m.s.h.Len()
+		runLine(t, m, c.line)
+		if m.msgKind != msgErr || !strings.Contains(m.msg, c.want) {
+			t.Errorf("%s: message %q (kind %d), want an error containing %q", c.line, m.msg, m.msgKind, c.want)
+		}
+		if m.s.version != v || m.s.h.Len() != n {
+			t.Errorf("%s: the world changed", c.line)
+		}
+	}
+}
+
+// TestSaveLoad: save writes a scenario that load reads back to the same
+// objects; a bad file changes nothing.
+func TestSaveLoad(t *testing.T) {
+	m, files := newTest(t, 120, 40)
+	press(t, m, "d", "1", "s", "s")
+	runLine(t, m, "save mid.yaml")
+	if m.msgKind != msgOK {
+		t.Fatalf("save: %s", m.msg)
+	}
+	want := objectStates(m.s.world())
+	runLine(t, m, "reset")
+	runLine(t, m, "load mid.yaml")
+	if m.msgKind != msgOK {
+		t.Fatalf("load: %s", m.msg)
+	}
+	if got := objectStates(m.s.world()); got != want {
+		t.Errorf("after load:\n%s\nwant:\n%s", got, want)
+	}
+	if m.s.h.Len() != 0 {
+		t.Errorf("after load the timeline has %d steps, want a fresh one", m.s.h.Len())
+	}
+
+	files.WriteFile("bad.yaml", []byte("name: bad\nobjects:\n  - {apiVersion: v1, kind: Nope, metadata: {name: x}}\n"))
+	v := m.s.version
+	runLine(t, m, "load bad.yaml")
+	if m.msgKind != msgErr || !strings.Contains(m.msg, "cannot load bad.yaml, nothing changed") || !strings.Contains(m.msg, "Nope") {
+		t.Errorf("load bad.yaml: %q", m.msg)
+	}
+	if m.s.version != v {
+		t.Error("loading a bad file changed the world")
+	}
+
+	runLine(t, m, "export dot g.dot")
+	if b, err := files.ReadFile("g.dot"); err != nil || !strings.HasPrefix(string(b), "strict digraph full {") {
+		t.Errorf("export dot: %v %q", err, b)
+	}
+	runLine(t, m, "export mermaid g.mmd")
+	if b, err := files.ReadFile("g.mmd"); err != nil || !strings.HasPrefix(string(b), "flowchart BT") {
+		t.Errorf("export mermaid: %v %q", err, b)
+	}
+}
+
+func objectStates(w *engine.World) string {
+	var b strings.Builder
+	for _, o := range w.Store().Objects() {
+		if o.Kind == "Event" {
+			continue
+		}
+		b.WriteString(o.String())
+		if o.Metadata.DeletionTimestamp != nil {
+			b.WriteString(" terminating")
+		}
+		b.WriteString(" " + strings.Join(o.Metadata.Finalizers, ","))
+		for _, r := range o.Metadata.OwnerReferences {
+			b.WriteString(" ->" + r.Kind + "/" + r.Name)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestUndoSkipsNoOps: undo goes back past steps that changed nothing.
+func TestUndoSkipsNoOps(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	press(t, m, "d", "1", "r")
+	n := m.s.h.Len()
+	recs := m.s.h.Records()
+	want := n - 1
+	for want > 0 && len(recs[want].Changed) == 0 && recs[want].Actor != "user" {
+		want--
+	}
+	press(t, m, "u")
+	if m.s.h.Pos() != want {
+		t.Errorf("undo went to step %d, want %d", m.s.h.Pos(), want)
+	}
+	if want < n-1 && !strings.Contains(m.msg, "changed nothing") {
+		t.Errorf("undo message %q does not mention the skipped steps", m.msg)
+	}
+}
+
+// TestBreakpoints: autoplay stops when attemptToOrphan gets an item, and
+// when a watched object changes.
+func TestBreakpoints(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	press(t, m, "B")
+	selectRef(t, m, "StatefulSet/db")
+	press(t, m, "d", "3") // orphan
+	send(t, m, keyMsg("p"))
+	for i := 0; m.playing && i < 50; i++ {
+		send(t, m, tickMsg{gen: m.gen})
+	}
+	if m.playing || !strings.Contains(m.msg, "breakpoint: attemptToOrphan got StatefulSet/db") {
+		t.Fatalf("autoplay did not stop at the attemptToOrphan breakpoint: playing=%v msg=%q", m.playing, m.msg)
+	}
+
+	m, _ = newTest(t, 120, 40)
+	selectRef(t, m, "Pod/db-0")
+	press(t, m, "b")
+	selectRef(t, m, "StatefulSet/db")
+	press(t, m, "d", "2") // background
+	press(t, m, "r")
+	if !strings.Contains(m.msg, "breakpoint: Pod/db-0 changed") {
+		t.Fatalf("run did not stop when Pod/db-0 changed: %q", m.msg)
+	}
+}
+
+// TestDeleteExplanations checks the picker's sentences for the starter
+// world's objects.
+func TestDeleteExplanations(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	check := func(ref string, want ...string) {
+		t.Helper()
+		selectRef(t, m, ref)
+		press(t, m, "d")
+		var all []string
+		for _, c := range m.picker.choices {
+			all = append(all, c.label+": "+c.what)
+		}
+		text := strings.Join(all, "\n")
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: picker says\n%s\nwant it to contain %q", ref, text, w)
+			}
+		}
+		press(t, m, "esc")
+	}
+	check("StatefulSet/db", "Foreground: db waits until 1 blocking pod is gone", "Orphan: db gets the orphan finalizer")
+	check("Pod/db-0", "stays terminating until example.com/flush is removed")
+	check("ConfigMap/ingress-a", "1 with another owner only loses the reference")
+	check("Deployment/web", "Default: no propagationPolicy: the apiserver applies apps/v1 Deployment's default, Background")
+}
+
+// TestCompletionAndHistory: tab completes commands, kinds, references and
+// flag values; ↑ recalls the last command.
+func TestCompletionAndHistory(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	press(t, m, ":")
+	typeText(t, m, "del")
+	press(t, m, "tab")
+	if got := m.cmd.String(); got != "delete " {
+		t.Errorf("tab after del: %q", got)
+	}
+	typeText(t, m, "sts/")
+	press(t, m, "tab")
+	if got := m.cmd.String(); got != "delete sts/db " {
+		t.Errorf("tab after sts/: %q", got)
+	}
+	typeText(t, m, "--cascade=f")
+	press(t, m, "tab")
+	if got := m.cmd.String(); got != "delete sts/db --cascade=foreground " {
+		t.Errorf("tab after --cascade=f: %q", got)
+	}
+	press(t, m, "esc")
+	runLine(t, m, "step")
+	press(t, m, ":", "up")
+	if got := m.cmd.String(); got != "step" {
+		t.Errorf("↑ recalled %q, want step", got)
+	}
+}
+
+// TestPanicsAreReported: a panic in Update or View is caught and shown.
+func TestPanicsAreReported(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	m.s.h = nil // any step now panics
+	send(t, m, keyMsg("s"))
+	if m.msgKind != msgErr || !strings.Contains(m.msg, "internal error") {
+		t.Errorf("after a panic in Update: %q", m.msg)
+	}
+	m.snap = nil
+	v := m.View()
+	if !strings.Contains(v.Content, "could not draw this screen") {
+		t.Errorf("after a panic in View: %q", v.Content)
+	}
+}
+
+// TestResizeAndThemes: every line fits the terminal after a resize, too
+// small a terminal says so, and NO_COLOR leaves out colours.
+func TestResizeAndThemes(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {200, 60}, {61, 17}} {
+		send(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		lines := strings.Split(strings.TrimSuffix(screen(m), "\n"), "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := len([]rune(l)); w > size[0] {
+				t.Errorf("%dx%d: line %d is %d cells: %q", size[0], size[1], i, w, l)
+			}
+		}
+	}
+	send(t, m, tea.WindowSizeMsg{Width: 40, Height: 10})
+	if !strings.Contains(screen(m), "gcplay needs at least") {
+		t.Error("a tiny terminal does not say it is too small")
+	}
+	send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	if strings.Contains(m.View().Content, "38;2;") {
+		t.Error("NO_COLOR: the view has colours")
+	}
+	hc, err := New(Options{Width: 120, Height: 40, Theme: ThemeHighContrast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hc.View().Content, "38;2;") {
+		t.Error("high-contrast: the view has no colours")
+	}
+	send(t, hc, tea.BackgroundColorMsg{Color: nil})
+	if _, err := New(Options{Theme: "neon"}); err == nil {
+		t.Error("an unknown theme was accepted")
+	}
+}
+
+// TestMouse: a click selects a row of the world, or moves the timeline;
+// the wheel scrolls.
+func TestMouse(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	l := m.layout()
+	send(t, m, tea.MouseClickMsg{X: 5, Y: l.world.y + 1, Button: tea.MouseLeft})
+	if m.sel != 0 || m.focus != paneWorld {
+		t.Errorf("click on the first world row: sel %d focus %v", m.sel, m.focus)
+	}
+	send(t, m, tea.MouseWheelMsg{X: 5, Y: l.world.y + 3, Button: tea.MouseWheelDown})
+	if m.sel != 3 {
+		t.Errorf("wheel down in the world: sel %d, want 3", m.sel)
+	}
+	press(t, m, "d", "1", "s", "s")
+	l = m.layout() // the message area may have grown
+	send(t, m, tea.MouseClickMsg{X: 5, Y: l.timeline.y + 1, Button: tea.MouseLeft})
+	if m.s.h.Pos() != 0 {
+		t.Errorf("click on the timeline's first row: at step %d, want 0", m.s.h.Pos())
+	}
+}
