@@ -17,7 +17,7 @@ func mustDo(tb testing.TB, w *World, a Action) {
 
 func mustSettle(tb testing.TB, w *World) SettleResult {
 	tb.Helper()
-	res, err := Settle(w, 10_000_000)
+	res, err := SettleQuietly(w, 10_000_000)
 	if err != nil {
 		tb.Fatal(err)
 	}

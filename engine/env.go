@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -19,32 +20,36 @@ type env struct {
 	store   *fakeapi.Store
 	clock   *virtualClock
 	rec     *Record
-	changed map[string]bool
+	// changed collects the UIDs the current step touched (with repeats,
+	// sorted and compacted at the end of the step).
+	changed []string
+	active  bool
 }
 
 func (e *env) now() time.Duration { return e.clock.now }
 
 func (e *env) touch(uid string) {
-	if e.changed != nil && uid != "" {
-		e.changed[uid] = true
+	if e.active && uid != "" {
+		e.changed = append(e.changed, uid)
 	}
 }
 
 // begin starts a new record; end finishes it.
 func (e *env) begin(actor string) *Record {
 	e.rec = &Record{Actor: actor, At: e.clock.now}
-	e.changed = map[string]bool{}
+	e.changed = e.changed[:0]
+	e.active = true
 	return e.rec
 }
 
 func (e *env) end() Record {
 	r := e.rec
-	for uid := range e.changed {
-		r.Changed = append(r.Changed, uid)
+	if len(e.changed) > 0 {
+		sort.Strings(e.changed)
+		r.Changed = slices.Clone(slices.Compact(e.changed))
 	}
-	sort.Strings(r.Changed)
 	e.rec = &Record{}
-	e.changed = nil
+	e.active = false
 	return *r
 }
 

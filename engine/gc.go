@@ -77,18 +77,16 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 		return
 	}
 	k := keyOf(obj.APIVersion, obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name)
-	ge := &graphEvent{obj: obj, oldObj: ev.Old}
+	var ge *graphEvent
 	switch ev.Type {
 	case fakeapi.Added:
-		ge.eventType = addEvent
-		ge.oldObj = nil
+		ge = newGraphEvent(addEvent, false, obj, nil)
 		g.informer[k] = obj
 	case fakeapi.Modified:
-		ge.eventType = updateEvent
+		ge = newGraphEvent(updateEvent, false, obj, ev.Old)
 		g.informer[k] = obj
-	case fakeapi.Deleted:
-		ge.eventType = deleteEvent
-		ge.oldObj = nil
+	default:
+		ge = newGraphEvent(deleteEvent, false, obj, nil)
 		delete(g.informer, k)
 	}
 	g.graphChanges.Add(ge)
@@ -101,7 +99,7 @@ func (g *garbageCollector) touch(uid string) { g.env.touch(uid) }
 func (g *garbageCollector) enqueueVirtualDeleteEvent(id objectReference) {
 	obj := &fakeapi.Object{APIVersion: id.APIVersion, Kind: id.Kind,
 		Metadata: fakeapi.ObjectMeta{Name: id.Name, Namespace: id.Namespace, UID: id.UID}}
-	g.graphChanges.Add(&graphEvent{eventType: deleteEvent, virtual: true, obj: obj})
+	g.graphChanges.Add(newGraphEvent(deleteEvent, true, obj, nil))
 }
 
 // apiResource is the REST mapping of an apiVersion/kind (R57).

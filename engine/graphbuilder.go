@@ -35,9 +35,20 @@ type graphEvent struct {
 	// virtual delete, a stand-in carrying only the identity.
 	obj    *fakeapi.Object
 	oldObj *fakeapi.Object
+	// label is String, computed once when the event is made: events are
+	// shared by cloned worlds, so they are never written after that.
+	label string
 }
 
-func (e *graphEvent) String() string {
+func newGraphEvent(t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
+	e := &graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
+	e.label = e.describe()
+	return e
+}
+
+func (e *graphEvent) String() string { return e.label }
+
+func (e *graphEvent) describe() string {
 	s := e.eventType.String() + " " + e.obj.String()
 	if e.virtual {
 		s = "virtual " + s + " (" + e.obj.Metadata.UID + ")"

@@ -28,7 +28,14 @@ func (w *World) World() *World { return w }
 // pending, or only max-backoff retries remain; needing more than maxSteps
 // steps is an error.
 func Settle(d Doer, maxSteps int) (SettleResult, error) {
-	return run(d, maxSteps, -1)
+	return run(d, maxSteps, -1, true)
+}
+
+// SettleQuietly is Settle without keeping the records in the result (a
+// History still keeps them): for large worlds where the caller only needs
+// the outcome.
+func SettleQuietly(d Doer, maxSteps int) (SettleResult, error) {
+	return run(d, maxSteps, -1, false)
 }
 
 // AdvanceBy moves the clock forward by by, running on the way every piece
@@ -37,12 +44,17 @@ func AdvanceBy(d Doer, by time.Duration, maxSteps int) (SettleResult, error) {
 	if by < 0 {
 		return SettleResult{}, fmt.Errorf("cannot move the clock backwards (%s)", by)
 	}
-	return run(d, maxSteps, d.World().Elapsed()+by)
+	return run(d, maxSteps, d.World().Elapsed()+by, true)
 }
 
 // run steps until idle; until is the clock target (-1: as far as needed).
-func run(d Doer, maxSteps int, until time.Duration) (SettleResult, error) {
+func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, error) {
 	var res SettleResult
+	add := func(r Record) {
+		if keep {
+			res.Records = append(res.Records, r)
+		}
+	}
 	for {
 		w := d.World()
 		if !w.Idle() {
@@ -50,7 +62,7 @@ func run(d Doer, maxSteps int, until time.Duration) (SettleResult, error) {
 				return res, fmt.Errorf("still not settled after %d steps (next: %s)", maxSteps, w.Describe())
 			}
 			rec, err := d.Do(Step{})
-			res.Records = append(res.Records, rec)
+			add(rec)
 			res.Steps++
 			if err != nil {
 				return res, err
@@ -69,7 +81,7 @@ func run(d Doer, maxSteps int, until time.Duration) (SettleResult, error) {
 		} else if !ok || due > until {
 			if until > w.Elapsed() {
 				rec, err := d.Do(Advance{D: until - w.Elapsed()})
-				res.Records = append(res.Records, rec)
+				add(rec)
 				if err != nil {
 					return res, err
 				}
@@ -77,7 +89,7 @@ func run(d Doer, maxSteps int, until time.Duration) (SettleResult, error) {
 			return res, nil
 		}
 		rec, err := d.Do(Advance{D: due - w.Elapsed()})
-		res.Records = append(res.Records, rec)
+		add(rec)
 		if err != nil {
 			return res, err
 		}

@@ -62,6 +62,12 @@ func NewNotFound(resource, name string) *StatusError {
 
 // ReasonOf returns the reason of err, or "" when err is not a StatusError.
 func ReasonOf(err error) Reason {
+	if err == nil {
+		return ""
+	}
+	if se, ok := err.(*StatusError); ok {
+		return se.Reason
+	}
 	var se *StatusError
 	if errors.As(err, &se) {
 		return se.Reason
