@@ -17,9 +17,9 @@ func (c *virtualClock) Now() time.Time { return fakeapi.Epoch.Add(c.now) }
 // env is what the controllers share while a step runs: the apiserver, the
 // clock, and the record being written.
 type env struct {
-	store   *fakeapi.Store
-	clock   *virtualClock
-	rec     *Record
+	store *fakeapi.Store
+	clock *virtualClock
+	rec   *Record
 	// changed collects the UIDs the current step touched (with repeats,
 	// sorted and compacted at the end of the step).
 	changed []string
