@@ -1,3 +1,28 @@
+// Package engine is gcplay's steppable control plane: the garbage
+// collector and the workload controllers it cleans up after, under one
+// scheduler on a virtual clock, with a record for every step.
+//
+// The workload controllers follow kube-controller-manager: the Deployment
+// controller (deployment.go) owns ReplicaSets, the ReplicaSet controller
+// (replicaset.go) owns Pods, and both claim, adopt and release by selector
+// (controllerref.go). Where gcplay simplifies, it says so here and in
+// docs/CONTROLLERS.md:
+//
+//   - There is no kube-scheduler. The kubelet controller plays it: a Pod
+//     created without spec.nodeName that has a controller (every Pod a
+//     ReplicaSet creates) is bound to node "node-1" one second later. A Pod
+//     written by hand without spec.nodeName and without a controller stays
+//     unscheduled, so both kinds of Pod deletion can be shown.
+//   - There is no container runtime and there are no probes: two seconds
+//     after a Pod is bound, the kubelet reports it Running and Ready.
+//   - The fake apiserver neither defaults nor validates workload specs: the
+//     controllers apply the apps/v1 defaults when they read a spec (replicas
+//     1, RollingUpdate with 25% maxSurge and maxUnavailable,
+//     revisionHistoryLimit 10, progressDeadlineSeconds 600), and leave alone
+//     a ReplicaSet or Deployment the apiserver would have refused (no
+//     selector, or one that does not match the template's labels).
+//   - Status is written with a plain update: there is no status
+//     subresource.
 package engine
 
 import (

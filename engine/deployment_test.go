@@ -1,0 +1,264 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+func deploymentYAML(name string, replicas int, extra string) string {
+	return fmt.Sprintf(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %s}
+spec:
+  replicas: %d
+%s  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: "nginx:1.27"}]}
+`, name, replicas, extra)
+}
+
+func deployRef(name string) fakeapi.Ref {
+	return fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: name}
+}
+
+func setImage(image string) []byte {
+	return []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"c","image":"` + image + `"}]}}}}`)
+}
+
+// replicaSetsOf returns the ReplicaSets whose controller is the named
+// Deployment, by name.
+func replicaSetsOf(w *World, deployment string) []*fakeapi.Object {
+	var out []*fakeapi.Object
+	for _, o := range w.Store().Objects() {
+		if ref := controllerOf(o); isKind(o, "apps/v1", "ReplicaSet") && ref != nil && ref.Kind == "Deployment" && ref.Name == deployment {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// TestDeploymentPodTemplateHash checks that the hash is stable across
+// runs, written in the safe-encoding alphabet, independent of key order,
+// and changed by the collision count.
+func TestDeploymentPodTemplateHash(t *testing.T) {
+	tmpl := manifest(t, deploymentYAML("web", 1, "")).Fields["spec"].(map[string]any)["template"].(map[string]any)
+	h := podTemplateHash(tmpl, nil)
+	if h != "6f5954ff8d" {
+		t.Fatalf("hash %q changed: ReplicaSet names in lessons and tests would change with it", h)
+	}
+	for _, r := range h {
+		if !strings.ContainsRune(safeEncoding, r) {
+			t.Fatalf("%q is not in the safe-encoding alphabet", r)
+		}
+	}
+	if podTemplateHash(copyJSONMap(tmpl), nil) != h {
+		t.Fatal("a copy of the template must hash alike")
+	}
+	if podTemplateHash(tmpl, ptr(int64(1))) == h {
+		t.Fatal("collisionCount must change the hash")
+	}
+	withHash := copyJSONMap(tmpl)
+	withHash["metadata"].(map[string]any)["labels"].(map[string]any)[podTemplateHashLabel] = h
+	if !equalIgnoreHash(tmpl, withHash) {
+		t.Fatal("EqualIgnoreHash must ignore the pod-template-hash label")
+	}
+}
+
+// TestDeploymentRollingUpdate checks a rolling update step by step: the
+// graph invariant holds, the ReplicaSets never want more than
+// replicas+maxSurge Pods, the ready Pods never drop below
+// replicas-maxUnavailable once the first rollout is done, and after three updates revisionHistoryLimit old
+// ReplicaSets are left, each with its revision.
+func TestDeploymentRollingUpdate(t *testing.T) {
+	const replicas, surge, unavailable, limit = 4, 1, 1, 2
+	w := newTestWorld(t)
+	mustDo(t, w, Create{Object: manifest(t, deploymentYAML("web", replicas,
+		fmt.Sprintf("  revisionHistoryLimit: %d\n  strategy: {rollingUpdate: {maxSurge: %d, maxUnavailable: %d}}\n", limit, surge, unavailable)))})
+	checkedSettle(t, w)
+	check := func(when string) {
+		t.Helper()
+		var wanted, available int64
+		for _, rs := range replicaSetsOf(w, "web") {
+			wanted += rsReplicas(rs)
+			pods, _ := podsOf(w, "ReplicaSet", rs.Metadata.Name)
+			for _, p := range pods {
+				if info := newPodInfo(p); info.active() && info.ready {
+					available++
+				}
+			}
+		}
+		// maxSurge bounds the ReplicaSets' spec.replicas, not live Pods:
+		// a new ReplicaSet may create Pods before an old one deletes its.
+		if wanted > replicas+surge {
+			t.Fatalf("%s: the ReplicaSets want %d Pods, more than replicas+maxSurge %d", when, wanted, replicas+surge)
+		}
+		if available < replicas-unavailable {
+			t.Fatalf("%s: %d available Pods, below replicas-maxUnavailable %d", when, available, replicas-unavailable)
+		}
+	}
+	for i, image := range []string{"nginx:1.28", "nginx:1.29", "nginx:1.30"} {
+		mustDo(t, w, Patch{Ref: deployRef("web"), Merge: setImage(image)})
+		for steps := 0; ; steps++ {
+			if steps > 100000 {
+				t.Fatal("the rollout did not settle")
+			}
+			if w.Idle() {
+				due, ok := w.NextDue()
+				if !ok || due-w.Elapsed() > 5*60*1e9 {
+					break // only the progress-deadline recheck is left
+				}
+				mustDo(t, w, Advance{D: due - w.Elapsed()})
+				continue
+			}
+			if _, err := w.Do(Step{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.CheckGraphInvariants(); err != nil {
+				t.Fatal(err)
+			}
+			check(fmt.Sprintf("update %d, step %d", i+1, steps))
+		}
+		d := w.Store().Lookup(deployRef("web"))
+		if got := d.Metadata.Annotations[revisionAnnotation]; got != fmt.Sprint(i+2) {
+			t.Fatalf("revision %q after update %d", got, i+1)
+		}
+	}
+	checkedSettle(t, w)
+	var revs []string
+	for _, rs := range replicaSetsOf(w, "web") {
+		revs = append(revs, rs.Metadata.Annotations[revisionAnnotation]+"="+fmt.Sprint(rsReplicas(rs)))
+	}
+	slices.Sort(revs)
+	if got := strings.Join(revs, " "); got != "2=0 3=0 4=4" {
+		t.Fatalf("ReplicaSets revision=replicas: %s, want the current one and %d old ones", got, limit)
+	}
+	st := w.Store().Lookup(deployRef("web")).Fields["status"]
+	for _, f := range []string{"replicas", "updatedReplicas", "readyReplicas", "availableReplicas"} {
+		if n, _ := nestedInt(st, f); n != replicas {
+			t.Fatalf("status.%s = %d", f, n)
+		}
+	}
+}
+
+// TestDeploymentDeletePolicies deletes a Deployment with each policy.
+func TestDeploymentDeletePolicies(t *testing.T) {
+	setup := func(t *testing.T) (*World, string) {
+		w := newTestWorld(t)
+		mustDo(t, w, Create{Object: manifest(t, deploymentYAML("web", 3, ""))})
+		checkedSettle(t, w)
+		rss := replicaSetsOf(w, "web")
+		if len(rss) != 1 {
+			t.Fatalf("%d ReplicaSets", len(rss))
+		}
+		return w, rss[0].Metadata.Name
+	}
+	del := func(t *testing.T, w *World, p fakeapi.DeletionPropagation) {
+		mustDo(t, w, Delete{Ref: deployRef("web"), Options: &fakeapi.DeleteOptions{PropagationPolicy: &p}})
+		checkedSettle(t, w)
+	}
+	t.Run("Orphan", func(t *testing.T) {
+		w, rs := setup(t)
+		del(t, w, fakeapi.DeletePropagationOrphan)
+		if w.Store().Lookup(deployRef("web")) != nil {
+			t.Fatal("the Deployment must be gone")
+		}
+		o := w.Store().Lookup(rsRef(rs))
+		if o == nil || len(o.Metadata.OwnerReferences) != 0 {
+			t.Fatalf("the ReplicaSet must stay, orphaned: %v", o)
+		}
+		if pods, term := podsOf(w, "ReplicaSet", rs); len(pods) != 3 || term != 0 {
+			t.Fatalf("%d Pods (%d terminating) must stay", len(pods), term)
+		}
+		mustDo(t, w, Create{Object: manifest(t, deploymentYAML("web-again", 3, ""))})
+		checkedSettle(t, w)
+		if got := replicaSetsOf(w, "web-again"); len(got) != 1 || got[0].Metadata.Name != rs {
+			t.Fatalf("the new Deployment must adopt %s, got %v", rs, got)
+		}
+		if pods, _ := podsOf(w, "ReplicaSet", rs); len(pods) != 3 {
+			t.Fatalf("adoption must keep the 3 Pods, got %d", len(pods))
+		}
+	})
+	t.Run("Background", func(t *testing.T) {
+		w, rs := setup(t)
+		del(t, w, fakeapi.DeletePropagationBackground)
+		for _, o := range w.Store().Objects() {
+			if isKind(o, "v1", "Pod") || isKind(o, "apps/v1", "ReplicaSet") || isKind(o, "apps/v1", "Deployment") {
+				t.Fatalf("%s is left", o)
+			}
+		}
+		if w.Store().Lookup(rsRef(rs)) != nil {
+			t.Fatal("the ReplicaSet must be gone")
+		}
+	})
+	t.Run("Foreground", func(t *testing.T) {
+		w, rs := setup(t)
+		del(t, w, fakeapi.DeletePropagationForeground)
+		var order []string
+		for _, r := range w.Store().Removals() {
+			if r.Ref.Kind != "Event" {
+				order = append(order, r.Ref.Kind)
+			}
+		}
+		if got := strings.Join(order, ","); got != "Pod,Pod,Pod,ReplicaSet,Deployment" {
+			t.Fatalf("removal order %s: the chain must unwind from the Pods up", got)
+		}
+		_ = rs
+	})
+}
+
+// TestDeploymentTraceDeterministic checks that a rollout gives a
+// byte-identical trace twice.
+func TestDeploymentTraceDeterministic(t *testing.T) {
+	run := func() string {
+		w := newTestWorld(t)
+		mustDo(t, w, Create{Object: manifest(t, deploymentYAML("web", 3, ""))})
+		var b strings.Builder
+		for _, r := range checkedSettle(t, w).Records {
+			b.WriteString(r.Detail())
+		}
+		mustDo(t, w, Patch{Ref: deployRef("web"), Merge: setImage("nginx:1.28")})
+		for _, r := range checkedSettle(t, w).Records {
+			b.WriteString(r.Detail())
+		}
+		return b.String()
+	}
+	if a, b := run(), run(); a != b {
+		t.Fatal("two runs of the same actions gave different traces")
+	}
+}
+
+// BenchmarkDeploymentScaleUp10k scales a settled Deployment from 0 to
+// 10,000 replicas and settles: the ReplicaSet creates the Pods in
+// slow-start batches of at most 500 per sync, the kubelet binds and starts
+// each, and the collector observes every event.
+func BenchmarkDeploymentScaleUp10k(b *testing.B) {
+	var steps int
+	for b.Loop() {
+		b.StopTimer()
+		w, err := NewWorld(Config{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mustDo(b, w, Create{Object: manifest(b, deploymentYAML("web", 0, ""))})
+		mustSettle(b, w)
+		runtime.GC()
+		b.StartTimer()
+		mustDo(b, w, Patch{Ref: deployRef("web"), Merge: []byte(`{"spec":{"replicas":10000}}`)})
+		res := mustSettle(b, w)
+		steps = res.Steps
+		b.StopTimer()
+		st := w.Store().Lookup(deployRef("web")).Fields["status"]
+		if n, _ := nestedInt(st, "availableReplicas"); n != 10000 {
+			b.Fatalf("%d available replicas after settling", n)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(steps), "steps")
+}
