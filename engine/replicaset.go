@@ -379,10 +379,27 @@ type rsCondition struct {
 	Message            string `json:"message,omitempty"`
 }
 
+// readRSStatus reads a ReplicaSet's status field by field (it is read
+// many times per Deployment sync, so without a JSON round trip).
 func readRSStatus(o *fakeapi.Object) rsStatus {
 	var s rsStatus
-	if v, ok := o.Fields["status"]; ok {
-		_ = fromJSONValue(v, &s)
+	if o == nil {
+		return s
+	}
+	v, ok := o.Fields["status"]
+	if !ok {
+		return s
+	}
+	s.Replicas, _ = nestedInt(v, "replicas")
+	s.FullyLabeledReplicas, _ = nestedInt(v, "fullyLabeledReplicas")
+	s.ReadyReplicas, _ = nestedInt(v, "readyReplicas")
+	s.AvailableReplicas, _ = nestedInt(v, "availableReplicas")
+	s.ObservedGeneration, _ = nestedInt(v, "observedGeneration")
+	if conds, ok := nestedSlice(v, "conditions"); ok {
+		for _, c := range conds {
+			s.Conditions = append(s.Conditions, rsCondition{Type: nestedString(c, "type"), Status: nestedString(c, "status"),
+				LastTransitionTime: nestedString(c, "lastTransitionTime"), Reason: nestedString(c, "reason"), Message: nestedString(c, "message")})
+		}
 	}
 	return s
 }
