@@ -1344,16 +1344,30 @@ func (c *deploymentController) syncDeploymentStatus(all []*fakeapi.Object, newRS
 	if reflect.DeepEqual(d.status, st) {
 		return nil
 	}
+	old := d.status
 	d.status = st
 	_, err := c.updateDeployment(d)
 	if err == nil {
-		c.cur.act("StatusUpdated", "status: %s", statusPhrase(st))
+		c.cur.act("StatusUpdated", "status: %s", statusPhrase(old, st))
 	}
 	return err
 }
 
-func statusPhrase(s deployStatus) string {
-	return fmt.Sprintf("replicas %d, updated %d, ready %d, available %d", s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas)
+// statusPhrase says what a status update writes: the counts, and the
+// conditions whose status or reason changed.
+func statusPhrase(old, s deployStatus) string {
+	out := fmt.Sprintf("replicas %d, updated %d, ready %d, available %d", s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas)
+	for _, c := range s.Conditions {
+		if o := getDeployCondition(old, c.Type); o == nil || o.Status != c.Status || o.Reason != c.Reason {
+			out += fmt.Sprintf("; %s=%s (%s)", c.Type, c.Status, c.Reason)
+		}
+	}
+	for _, o := range old.Conditions {
+		if getDeployCondition(s, o.Type) == nil {
+			out += fmt.Sprintf("; %s removed", o.Type)
+		}
+	}
+	return out
 }
 
 // calculateStatus is the Deployment's status from its ReplicaSets.
@@ -1445,7 +1459,9 @@ func (c *deploymentController) syncRolloutStatus(all []*fakeapi.Object, newRS *f
 				msg = fmt.Sprintf("ReplicaSet %q has timed out progressing.", newRS.Metadata.Name)
 			}
 			c.setDeployCondition(&st, c.newCondition(condProgressing, "False", reasonTimedOut, msg))
-			c.cur.act("ProgressDeadlineExceeded", "%s", msg)
+			if cur == nil || cur.Reason != reasonTimedOut {
+				c.cur.act("ProgressDeadlineExceeded", "no progress for progressDeadlineSeconds (%d): Progressing is now False", *d.progressDL)
+			}
 		}
 	}
 	if failures := replicaFailures(all, newRS); len(failures) > 0 {
@@ -1457,10 +1473,11 @@ func (c *deploymentController) syncRolloutStatus(all []*fakeapi.Object, newRS *f
 		c.requeueStuckDeployment(d, st)
 		return nil
 	}
+	old := d.status
 	d.status = st
 	_, err := c.updateDeployment(d)
 	if err == nil {
-		c.cur.act("StatusUpdated", "status: %s", statusPhrase(st))
+		c.cur.act("StatusUpdated", "status: %s", statusPhrase(old, st))
 	}
 	return err
 }

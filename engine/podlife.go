@@ -115,8 +115,12 @@ func (p *podInfo) active() bool {
 	return p.phase != podSucceeded && p.phase != podFailed && !p.terminating
 }
 
-// available is IsPodAvailable: ready, and ready for more than
-// minReadySeconds.
+// available is IsPodAvailable: ready, and ready for minReadySeconds.
+// Upstream requires strictly more; on a real clock a sync runs a few
+// milliseconds after the moment it was scheduled for, so the boundary
+// counts as available there. gcplay's virtual clock has no such slack, so
+// it counts the boundary itself, or every Pod would become available one
+// whole minReadySeconds late.
 func (p *podInfo) available(minReadySeconds int64, now time.Time) bool {
 	if !p.ready {
 		return false
@@ -124,7 +128,7 @@ func (p *podInfo) available(minReadySeconds int64, now time.Time) bool {
 	if minReadySeconds == 0 {
 		return true
 	}
-	return !p.readyTime.IsZero() && p.readyTime.Add(time.Duration(minReadySeconds)*time.Second).Before(now)
+	return !p.readyTime.IsZero() && !p.readyTime.Add(time.Duration(minReadySeconds)*time.Second).After(now)
 }
 
 // podIndex is a Pod informer's cache as a controller keeps it: every Pod

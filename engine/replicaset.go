@@ -189,11 +189,10 @@ func (c *replicaSetController) updatePod(old, cur *fakeapi.Object) {
 			return
 		}
 		c.q.Add(objKey(rs))
-		min := minReadySecondsOf(rs)
-		if !newPodInfo(old).ready && newPodInfo(cur).ready && min > 0 {
+		if mrs := minReadySecondsOf(rs); mrs > 0 && !newPodInfo(old).ready && newPodInfo(cur).ready {
 			// Check availability once minReadySeconds have passed (plus a
 			// second against clock skew, as upstream adds).
-			c.q.AddAfter(objKey(rs), time.Duration(min)*time.Second+time.Second, c.env.now())
+			c.q.AddAfter(objKey(rs), time.Duration(mrs)*time.Second+time.Second, c.env.now())
 		}
 		return
 	}
