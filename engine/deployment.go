@@ -37,20 +37,20 @@ const (
 	condProgressing    = "Progressing"
 	condReplicaFailure = "ReplicaFailure"
 
-	reasonNewRSAvailable      = "NewReplicaSetAvailable"
-	reasonRSUpdated           = "ReplicaSetUpdated"
-	reasonTimedOut            = "ProgressDeadlineExceeded"
-	reasonFoundNewRS          = "FoundNewReplicaSet"
-	reasonNewRSCreated        = "NewReplicaSetCreated"
-	reasonFailedRSCreate      = "ReplicaSetCreateError"
-	reasonPaused              = "DeploymentPaused"
-	reasonResumed             = "DeploymentResumed"
-	reasonMinimumAvailable    = "MinimumReplicasAvailable"
-	reasonMinimumUnavailable  = "MinimumReplicasUnavailable"
-	dcFuncPrefix              = "DeploymentController."
-	noProgressDeadline        = math.MaxInt32
-	defaultRevisionHistory    = 10
-	defaultProgressDeadlineSe = 600
+	reasonNewRSAvailable     = "NewReplicaSetAvailable"
+	reasonRSUpdated          = "ReplicaSetUpdated"
+	reasonTimedOut           = "ProgressDeadlineExceeded"
+	reasonFoundNewRS         = "FoundNewReplicaSet"
+	reasonNewRSCreated       = "NewReplicaSetCreated"
+	reasonFailedRSCreate     = "ReplicaSetCreateError"
+	reasonPaused             = "DeploymentPaused"
+	reasonResumed            = "DeploymentResumed"
+	reasonMinimumAvailable   = "MinimumReplicasAvailable"
+	reasonMinimumUnavailable = "MinimumReplicasUnavailable"
+	dcFuncPrefix             = "DeploymentController."
+	noProgressDeadline       = math.MaxInt32
+	defaultRevisionHistory   = 10
+	defaultProgressDeadline  = 600
 )
 
 // deploymentController is kube-controller-manager's Deployment controller,
@@ -372,7 +372,7 @@ type deployCondition struct {
 func readDeployment(o *fakeapi.Object) (*deployment, error) {
 	spec := specOf(o)
 	d := &deployment{obj: o.DeepCopy(), replicas: 1, strategy: strategyRollingUpdate, maxSurge: "25%", maxUnavailable: "25%",
-		historyLimit: ptr(int64(defaultRevisionHistory)), progressDL: ptr(int64(defaultProgressDeadlineSe))}
+		historyLimit: fakeapi.Int64(defaultRevisionHistory), progressDL: fakeapi.Int64(defaultProgressDeadline)}
 	if n, ok := nestedInt(spec, "replicas"); ok {
 		d.replicas = n
 	}
@@ -388,10 +388,10 @@ func readDeployment(o *fakeapi.Object) (*deployment, error) {
 		}
 	}
 	if n, ok := nestedInt(spec, "revisionHistoryLimit"); ok {
-		d.historyLimit = ptr(n)
+		d.historyLimit = fakeapi.Int64(n)
 	}
 	if n, ok := nestedInt(spec, "progressDeadlineSeconds"); ok {
-		d.progressDL = ptr(n)
+		d.progressDL = fakeapi.Int64(n)
 	}
 	d.minReadySeconds, _ = nestedInt(spec, "minReadySeconds")
 	d.paused = nestedBool(spec, "paused")
@@ -414,8 +414,6 @@ func readDeployment(o *fakeapi.Object) (*deployment, error) {
 	}
 	return d, nil
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func (d *deployment) name() string      { return d.obj.Metadata.Name }
 func (d *deployment) namespace() string { return d.obj.Metadata.Namespace }
@@ -1042,7 +1040,7 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 		if d.status.CollisionCount != nil {
 			n = *d.status.CollisionCount
 		}
-		d.status.CollisionCount = ptr(n + 1)
+		d.status.CollisionCount = fakeapi.Int64(n + 1)
 		l.act("HashCollision", "%s already exists and is not this Deployment's: collisionCount is now %d", newRS, n+1)
 		_, _ = c.updateDeployment(d)
 		return nil, err

@@ -61,7 +61,7 @@ func TestDeploymentPodTemplateHash(t *testing.T) {
 	if podTemplateHash(copyJSONMap(tmpl), nil) != h {
 		t.Fatal("a copy of the template must hash alike")
 	}
-	if podTemplateHash(tmpl, ptr(int64(1))) == h {
+	if podTemplateHash(tmpl, fakeapi.Int64(1)) == h {
 		t.Fatal("collisionCount must change the hash")
 	}
 	withHash := copyJSONMap(tmpl)
