@@ -147,6 +147,17 @@ type Model struct {
 	speed   int
 	gen     int
 	running *settleRun
+
+	// Caches of what a frame draws that changes rarely.
+	msgCache struct {
+		key   msgKey
+		lines []string
+	}
+	helpCache struct {
+		width int
+		mode  mode
+		line  string
+	}
 }
 
 // New returns a playground on the starter world, or on Options.File.
@@ -235,6 +246,7 @@ func (m *Model) applyTheme() {
 	}
 	m.th = newTheme(name, dark, m.opts.NoColor)
 	m.help.Styles = m.th.helpStyles()
+	m.msgCache.lines, m.helpCache.line = nil, ""
 }
 
 // Init asks the terminal for its background colour (for dark or light).
@@ -244,7 +256,7 @@ func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 // selection on the same object.
 func (m *Model) refresh() {
 	if m.snap == nil || m.snap.version != m.s.version {
-		m.snap = newSnapshot(m.s)
+		m.snap = newSnapshot(m.s, m.snap)
 		m.tlCur = m.snap.pos
 		m.inspTop = 0
 	}

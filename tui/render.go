@@ -2,15 +2,16 @@ package tui
 
 import (
 	"strings"
+	"sync"
+	"unicode/utf8"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // seg is a run of plain text with one style.
 type seg struct {
 	s  string
-	st *lipgloss.Style
+	st *ink
 }
 
 // line is one line of a pane, built from styled runs of plain text, so it
@@ -18,7 +19,7 @@ type seg struct {
 // plain with one style when selected.
 type line struct{ segs []seg }
 
-func (l *line) add(st *lipgloss.Style, s string) *line {
+func (l *line) add(st *ink, s string) *line {
 	if s != "" {
 		l.segs = append(l.segs, seg{s: s, st: st})
 	}
@@ -36,7 +37,7 @@ func (l *line) plain() string {
 // render draws the line in exactly width cells: cut with "…" when too
 // long, padded with spaces when short. With over set, the whole line
 // (padding included) is drawn in that style instead of the runs' own.
-func (l *line) render(width int, over *lipgloss.Style) string {
+func (l *line) render(width int, over *ink) string {
 	if width <= 0 {
 		return ""
 	}
@@ -54,10 +55,10 @@ func (l *line) render(width int, over *lipgloss.Style) string {
 	}
 	for _, sg := range l.segs {
 		text := sg.s
-		w := ansi.StringWidth(text)
+		w := textWidth(text)
 		if used+w > limit {
 			text = ansi.Truncate(text, limit-used, "")
-			w = ansi.StringWidth(text)
+			w = textWidth(text)
 		}
 		if sg.st != nil {
 			b.WriteString(sg.st.Render(text))
@@ -82,7 +83,7 @@ func (l *line) render(width int, over *lipgloss.Style) string {
 func lineWidth(segs []seg) int {
 	n := 0
 	for _, s := range segs {
-		n += ansi.StringWidth(s.s)
+		n += textWidth(s.s)
 	}
 	return n
 }
@@ -90,7 +91,7 @@ func lineWidth(segs []seg) int {
 // fit cuts plain text to width cells (with "…" when cut) and returns it with
 // its width.
 func fit(s string, width int) (string, int) {
-	w := ansi.StringWidth(s)
+	w := textWidth(s)
 	if w <= width {
 		return s, w
 	}
@@ -98,12 +99,12 @@ func fit(s string, width int) (string, int) {
 		return ansi.Truncate(s, width, ""), width
 	}
 	s = ansi.Truncate(s, width-1, "") + "…"
-	return s, ansi.StringWidth(s)
+	return s, textWidth(s)
 }
 
 // padStyled pads or cuts an already styled string to width cells.
 func padStyled(s string, width int) string {
-	w := ansi.StringWidth(s)
+	w := textWidth(s)
 	switch {
 	case w == width:
 		return s
@@ -171,9 +172,9 @@ func overlay(base []string, top []string, x, y int) {
 			continue
 		}
 		b := base[r]
-		w := ansi.StringWidth(l)
+		w := textWidth(l)
 		left := ansi.Truncate(b, x, "")
-		if lw := ansi.StringWidth(left); lw < x {
+		if lw := textWidth(left); lw < x {
 			left += strings.Repeat(" ", x-lw)
 		}
 		right := ansi.TruncateLeft(b, x+w, "")
@@ -193,4 +194,44 @@ func wrap(s string, width int) []string {
 		out = append(out, strings.Split(w, "\n")...)
 	}
 	return out
+}
+
+// Widths of the runes below narrowLimit, from the same grapheme rules the
+// terminal renderer uses, worked out once: most text drawn is ASCII or box
+// drawing, and measuring it per grapheme cluster dominated a frame.
+const narrowLimit = 0x3000
+
+var (
+	runeWidthOnce sync.Once
+	runeWidths    [narrowLimit]int8
+)
+
+// textWidth returns the number of cells text takes. Text with escape
+// codes is measured by ansi.StringWidth, which skips them.
+func textWidth(s string) int {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] < 0x20 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return len(s)
+	}
+	runeWidthOnce.Do(func() {
+		for r := rune(0); r < narrowLimit; r++ {
+			runeWidths[r] = int8(ansi.StringWidth(string(r)))
+		}
+	})
+	n := 0
+	for _, r := range s {
+		// Runes that join or modify a neighbour (combining marks, joiners,
+		// variation selectors) need the full grapheme rules.
+		if r >= narrowLimit || r < 0x20 || (r >= 0x300 && r < 0x370) || (r >= 0x200b && r <= 0x200f) {
+			return ansi.StringWidth(s)
+		}
+		n += int(runeWidths[r])
+	}
+	return n
 }

@@ -18,7 +18,10 @@ import (
 // per-object parts (graph flags, manifest, history) are filled in lazily
 // for the objects drawn, and kept until the next rebuild.
 type snapshot struct {
-	version  int
+	version int
+	h       *engine.History
+	// tree is rebuilt only when storage changed since the last snapshot:
+	// most steps change only the collector's graph and queues.
 	tree     *tree
 	reg      *fakeapi.Registry
 	queues   []queueView
@@ -52,11 +55,12 @@ type nodeFlags struct {
 	owners, dependents                       int
 }
 
-func newSnapshot(s *session) *snapshot {
+func newSnapshot(s *session, prev *snapshot) *snapshot {
 	w := s.world()
 	desc := w.Describe() // promotes what is due, before the queues are read
 	sn := &snapshot{
 		version:  s.version,
+		h:        s.h,
 		reg:      w.Store().Registry(),
 		describe: desc,
 		elapsed:  w.Elapsed(),
@@ -70,7 +74,11 @@ func newSnapshot(s *session) *snapshot {
 		manifest: map[string][]string{},
 		history:  map[string][]int{},
 	}
-	sn.tree = buildTree(w.Store().Objects(), sn.reg)
+	if prev != nil && prev.h == s.h && prev.tree != nil && !storageWritten(s.h.Records(), prev.pos, sn.pos) {
+		sn.tree = prev.tree
+	} else {
+		sn.tree = buildTree(w.Store().Objects(), sn.reg)
+	}
 	for _, q := range w.QueueNames() {
 		items := w.Queue(q)
 		qv := queueView{name: q, items: items}
@@ -148,4 +156,23 @@ func (sn *snapshot) historyOf(recs []engine.Record, uid string) []int {
 	}
 	sn.history[uid] = out
 	return out
+}
+
+// storageWritten reports whether any record between positions a and b of
+// the timeline wrote to storage (a successful create, update, patch or
+// delete). Moving between two positions with none in between leaves
+// storage as it was, so the tree can be kept.
+func storageWritten(recs []engine.Record, a, b int) bool {
+	lo, hi := min(a, b), max(a, b)
+	for i := lo; i < hi && i < len(recs); i++ {
+		for _, c := range recs[i].Calls {
+			switch c.Verb {
+			case "create", "update", "patch", "delete":
+				if c.Code >= 200 && c.Code < 300 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
@@ -24,19 +25,44 @@ var Themes = []string{ThemeAuto, ThemeDark, ThemeLight, ThemeHighContrast}
 // terminals lose nothing.
 type theme struct {
 	name                          string
-	text, dim, bold               lipgloss.Style
-	title, titleFocus             lipgloss.Style
-	border, borderFocus           lipgloss.Style
-	sel                           lipgloss.Style // the selected row
-	changed                       lipgloss.Style // touched by the current record
-	terminating, finalizer, edge  lipgloss.Style
-	virtual, dangling, cycle      lipgloss.Style
-	err, warn, ok, info           lipgloss.Style
-	current, future               lipgloss.Style // timeline
-	status, statusKey             lipgloss.Style
-	queue, due                    lipgloss.Style
-	helpKey, helpDesc, helpSep    lipgloss.Style
-	cmdPrompt, cmdText, cmdCursor lipgloss.Style
+	text, dim, bold               ink
+	title, titleFocus             ink
+	border, borderFocus           ink
+	sel                           ink // the selected row
+	changed                       ink // touched by the current record
+	terminating, finalizer, edge  ink
+	virtual, dangling, cycle      ink
+	err, warn, ok, info           ink
+	current, future               ink // timeline
+	status, statusKey             ink
+	queue, due                    ink
+	helpKey, helpDesc, helpSep    ink
+	cmdPrompt, cmdText, cmdCursor ink
+}
+
+// ink is a style with its escape codes worked out once: drawing a run of
+// text is then two concatenations, not a lipgloss Render per run (which
+// dominated the cost of a frame).
+type ink struct {
+	lipgloss.Style
+	pre, post string
+}
+
+func newInk(s lipgloss.Style) ink {
+	r := s.Render("x")
+	i := strings.IndexByte(r, 'x')
+	if i < 0 {
+		return ink{Style: s}
+	}
+	return ink{Style: s, pre: r[:i], post: r[i+1:]}
+}
+
+// Render draws s in the style (s must be one line of plain text).
+func (k ink) Render(s string) string {
+	if k.pre == "" && k.post == "" {
+		return s
+	}
+	return k.pre + s + k.post
 }
 
 // palette is the colours of a themed (not monochrome) theme.
@@ -71,45 +97,45 @@ func newTheme(name string, dark, noColor bool) theme {
 	s := lipgloss.NewStyle
 	t := theme{
 		name:        name,
-		text:        s().Foreground(p.fg),
-		dim:         s().Foreground(p.dim),
-		bold:        s().Foreground(p.fg).Bold(true),
-		title:       s().Foreground(p.dim).Bold(true),
-		titleFocus:  s().Foreground(p.accent).Bold(true),
-		border:      s().Foreground(p.dim),
-		borderFocus: s().Foreground(p.accent),
-		sel:         s().Foreground(p.selFg).Background(p.selBg).Bold(true),
-		changed:     s().Foreground(p.changedFg).Bold(true),
-		terminating: s().Foreground(p.red).Bold(true),
-		finalizer:   s().Foreground(p.yellow),
-		edge:        s().Foreground(p.blue),
-		virtual:     s().Foreground(p.magenta).Italic(true),
-		dangling:    s().Foreground(p.red).Italic(true),
-		cycle:       s().Foreground(p.magenta),
-		err:         s().Foreground(p.red).Bold(true),
-		warn:        s().Foreground(p.yellow).Bold(true),
-		ok:          s().Foreground(p.green),
-		info:        s().Foreground(p.fg),
-		current:     s().Foreground(p.selFg).Background(p.selBg).Bold(true),
-		future:      s().Foreground(p.dim).Italic(true),
-		status:      s().Foreground(p.fg),
-		statusKey:   s().Foreground(p.accent).Bold(true),
-		queue:       s().Foreground(p.accent2).Bold(true),
-		due:         s().Foreground(p.dim),
-		helpKey:     s().Foreground(p.accent).Bold(true),
-		helpDesc:    s().Foreground(p.dim),
-		helpSep:     s().Foreground(p.dim),
-		cmdPrompt:   s().Foreground(p.accent).Bold(true),
-		cmdText:     s().Foreground(p.fg),
-		cmdCursor:   s().Reverse(true),
+		text:        newInk(s().Foreground(p.fg)),
+		dim:         newInk(s().Foreground(p.dim)),
+		bold:        newInk(s().Foreground(p.fg).Bold(true)),
+		title:       newInk(s().Foreground(p.dim).Bold(true)),
+		titleFocus:  newInk(s().Foreground(p.accent).Bold(true)),
+		border:      newInk(s().Foreground(p.dim)),
+		borderFocus: newInk(s().Foreground(p.accent)),
+		sel:         newInk(s().Foreground(p.selFg).Background(p.selBg).Bold(true)),
+		changed:     newInk(s().Foreground(p.changedFg).Bold(true)),
+		terminating: newInk(s().Foreground(p.red).Bold(true)),
+		finalizer:   newInk(s().Foreground(p.yellow)),
+		edge:        newInk(s().Foreground(p.blue)),
+		virtual:     newInk(s().Foreground(p.magenta).Italic(true)),
+		dangling:    newInk(s().Foreground(p.red).Italic(true)),
+		cycle:       newInk(s().Foreground(p.magenta)),
+		err:         newInk(s().Foreground(p.red).Bold(true)),
+		warn:        newInk(s().Foreground(p.yellow).Bold(true)),
+		ok:          newInk(s().Foreground(p.green)),
+		info:        newInk(s().Foreground(p.fg)),
+		current:     newInk(s().Foreground(p.selFg).Background(p.selBg).Bold(true)),
+		future:      newInk(s().Foreground(p.dim).Italic(true)),
+		status:      newInk(s().Foreground(p.fg)),
+		statusKey:   newInk(s().Foreground(p.accent).Bold(true)),
+		queue:       newInk(s().Foreground(p.accent2).Bold(true)),
+		due:         newInk(s().Foreground(p.dim)),
+		helpKey:     newInk(s().Foreground(p.accent).Bold(true)),
+		helpDesc:    newInk(s().Foreground(p.dim)),
+		helpSep:     newInk(s().Foreground(p.dim)),
+		cmdPrompt:   newInk(s().Foreground(p.accent).Bold(true)),
+		cmdText:     newInk(s().Foreground(p.fg)),
+		cmdCursor:   newInk(s().Reverse(true)),
 	}
 	if hc {
-		t.dim = s().Foreground(p.dim).Bold(true)
-		t.future = s().Foreground(p.dim).Underline(true)
-		t.helpDesc = s().Foreground(p.fg)
-		t.border = s().Foreground(p.fg)
-		t.title = s().Foreground(p.fg).Bold(true)
-		t.due = s().Foreground(p.fg)
+		t.dim = newInk(s().Foreground(p.dim).Bold(true))
+		t.future = newInk(s().Foreground(p.dim).Underline(true))
+		t.helpDesc = newInk(s().Foreground(p.fg))
+		t.border = newInk(s().Foreground(p.fg))
+		t.title = newInk(s().Foreground(p.fg).Bold(true))
+		t.due = newInk(s().Foreground(p.fg))
 	}
 	return t
 }
@@ -119,25 +145,25 @@ func newTheme(name string, dark, noColor bool) theme {
 func monoTheme() theme {
 	s := lipgloss.NewStyle
 	return theme{
-		name: "no-color", text: s(), dim: s().Faint(true), bold: s().Bold(true),
-		title: s().Bold(true), titleFocus: s().Bold(true).Underline(true),
-		border: s(), borderFocus: s().Bold(true),
-		sel: s().Reverse(true), changed: s().Bold(true).Underline(true),
-		terminating: s().Bold(true), finalizer: s().Italic(true), edge: s(),
-		virtual: s().Italic(true), dangling: s().Italic(true).Underline(true), cycle: s().Italic(true),
-		err: s().Bold(true), warn: s().Bold(true), ok: s(), info: s(),
-		current: s().Reverse(true), future: s().Faint(true),
-		status: s(), statusKey: s().Bold(true), queue: s().Bold(true), due: s().Faint(true),
-		helpKey: s().Bold(true), helpDesc: s(), helpSep: s().Faint(true),
-		cmdPrompt: s().Bold(true), cmdText: s(), cmdCursor: s().Reverse(true),
+		name: "no-color", text: newInk(s()), dim: newInk(s().Faint(true)), bold: newInk(s().Bold(true)),
+		title: newInk(s().Bold(true)), titleFocus: newInk(s().Bold(true).Underline(true)),
+		border: newInk(s()), borderFocus: newInk(s().Bold(true)),
+		sel: newInk(s().Reverse(true)), changed: newInk(s().Bold(true).Underline(true)),
+		terminating: newInk(s().Bold(true)), finalizer: newInk(s().Italic(true)), edge: newInk(s()),
+		virtual: newInk(s().Italic(true)), dangling: newInk(s().Italic(true).Underline(true)), cycle: newInk(s().Italic(true)),
+		err: newInk(s().Bold(true)), warn: newInk(s().Bold(true)), ok: newInk(s()), info: newInk(s()),
+		current: newInk(s().Reverse(true)), future: newInk(s().Faint(true)),
+		status: newInk(s()), statusKey: newInk(s().Bold(true)), queue: newInk(s().Bold(true)), due: newInk(s().Faint(true)),
+		helpKey: newInk(s().Bold(true)), helpDesc: newInk(s()), helpSep: newInk(s().Faint(true)),
+		cmdPrompt: newInk(s().Bold(true)), cmdText: newInk(s()), cmdCursor: newInk(s().Reverse(true)),
 	}
 }
 
 // helpStyles styles the bubbles help view with the theme.
 func (t theme) helpStyles() help.Styles {
 	return help.Styles{
-		Ellipsis: t.helpSep, ShortKey: t.helpKey, ShortDesc: t.helpDesc, ShortSeparator: t.helpSep,
-		FullKey: t.helpKey, FullDesc: t.helpDesc, FullSeparator: t.helpSep,
+		Ellipsis: t.helpSep.Style, ShortKey: t.helpKey.Style, ShortDesc: t.helpDesc.Style, ShortSeparator: t.helpSep.Style,
+		FullKey: t.helpKey.Style, FullDesc: t.helpDesc.Style, FullSeparator: t.helpSep.Style,
 	}
 }
 

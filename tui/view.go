@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gcplay/gcplay/engine"
 )
@@ -30,7 +28,7 @@ func (m *Model) View() (v tea.View) {
 	if m.mode == modeCommand {
 		l := m.layout()
 		if !l.tooSmall {
-			x := ansi.StringWidth(cmdPrompt) + ansi.StringWidth(string(m.cmd.buf[:m.cmd.cur]))
+			x := textWidth(cmdPrompt) + textWidth(string(m.cmd.buf[:m.cmd.cur]))
 			v.Cursor = tea.NewCursor(min(x, l.w-1), l.cmdY)
 		}
 	}
@@ -126,7 +124,7 @@ func (m *Model) worldPane(r rect) []string {
 	body := make([]string, 0, h)
 	w := m.s.world()
 	for i := m.worldTop; i < len(tr.rows) && len(body) < h; i++ {
-		var sel *lipgloss.Style
+		var sel *ink
 		if i == m.sel {
 			sel = &t.sel
 		}
@@ -435,7 +433,7 @@ func (m *Model) timelinePane(r rect) []string {
 			cursor = "▸ "
 		}
 		l.add(&t.bold, cursor)
-		var st *lipgloss.Style = &t.text
+		var st *ink = &t.text
 		if p == 0 {
 			l.add(&t.dim, fmt.Sprintf("  0 start: %s, as loaded", m.s.origin.Name))
 		} else {
@@ -450,7 +448,7 @@ func (m *Model) timelinePane(r rect) []string {
 			}
 			l.add(st, stepLine(p, rec))
 		}
-		var over *lipgloss.Style
+		var over *ink
 		if p == sn.pos {
 			over = &t.current
 		}
@@ -477,6 +475,31 @@ func stepLine(step int, rec *engine.Record) string {
 // msgLines is the message area: the last message, or while typing a
 // command, the completions and the usage of the command being typed.
 func (m *Model) msgLines(width int) []string {
+	key := msgKey{width: width, mode: m.mode, kind: m.msgKind, msg: m.msg, compl: len(m.compl.cands), complIdx: m.compl.idx}
+	if m.mode == modeCommand {
+		key.cmd = string(m.cmd.buf)
+	}
+	if m.msgCache.lines != nil && m.msgCache.key == key {
+		return m.msgCache.lines
+	}
+	lines := m.buildMsgLines(width)
+	if lines == nil {
+		lines = []string{}
+	}
+	m.msgCache.key, m.msgCache.lines = key, lines
+	return lines
+}
+
+// msgKey is what the message area depends on.
+type msgKey struct {
+	width           int
+	mode            mode
+	kind            msgKind
+	msg, cmd        string
+	compl, complIdx int
+}
+
+func (m *Model) buildMsgLines(width int) []string {
 	t := &m.th
 	var text string
 	st := &t.info
@@ -524,6 +547,9 @@ func (m *Model) commandLine(width int) string {
 }
 
 func (m *Model) helpLine(width int) string {
+	if m.helpCache.width == width && m.helpCache.mode == m.mode && m.helpCache.line != "" {
+		return m.helpCache.line
+	}
 	var s string
 	switch m.mode {
 	case modeCommand:
@@ -540,7 +566,9 @@ func (m *Model) helpLine(width int) string {
 			s = m.help.ShortHelpView(m.keys.ShortHelp())
 		}
 	}
-	return padStyled(" "+s, width)
+	m.helpCache.width, m.helpCache.mode = width, m.mode
+	m.helpCache.line = padStyled(" "+s, width)
+	return m.helpCache.line
 }
 
 // Overlays.
@@ -584,7 +612,7 @@ func (m *Model) pickerLines(width, _ int) (string, []string) {
 				l.add(nil, strings.Repeat(" ", len(label)+2))
 			}
 			l.add(&t.text, s)
-			var over *lipgloss.Style
+			var over *ink
 			if i == p.sel {
 				over = &t.sel
 			}
@@ -608,7 +636,7 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 	keyW := 0
 	for _, g := range groups {
 		for _, b := range g {
-			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+			keyW = max(keyW, textWidth(b.Help().Key))
 		}
 	}
 	for gi := 0; gi < len(groups); gi += cols {
@@ -618,7 +646,7 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 			for _, b := range groups[gi+c] {
 				var l line
 				h := b.Help()
-				l.add(&t.helpKey, h.Key+strings.Repeat(" ", keyW-ansi.StringWidth(h.Key)+1)).add(&t.helpDesc, h.Desc)
+				l.add(&t.helpKey, h.Key+strings.Repeat(" ", keyW-textWidth(h.Key)+1)).add(&t.helpDesc, h.Desc)
 				block = append(block, l.render(colW, nil))
 			}
 			blocks = append(blocks, block)
