@@ -1,8 +1,8 @@
 package engine
 
 import (
+	"container/heap"
 	"math"
-	"slices"
 	"sort"
 	"time"
 )
@@ -28,18 +28,48 @@ type workqueue[T comparable] struct {
 	queue      []T
 	dirty      map[T]struct{}
 	processing map[T]struct{}
-	waiting    []waitingItem[T]
-	failures   map[T]int
-	bucket     tokenBucket
-	seq        int
+	// waiting is a min-heap of delayed items by (due, seq); waitingAt
+	// finds an item's entry, so an item waits at most once.
+	waiting   waitHeap[T]
+	waitingAt map[T]*waitingItem[T]
+	failures  map[T]int
+	bucket    tokenBucket
+	seq       int
 	// onAdd, when set, is told about every Add and AddAfter (for records).
 	onAdd func(item T, after time.Duration)
 }
 
 type waitingItem[T comparable] struct {
-	item T
-	due  time.Duration
-	seq  int
+	item  T
+	due   time.Duration
+	seq   int
+	index int
+}
+
+type waitHeap[T comparable] []*waitingItem[T]
+
+func (h waitHeap[T]) Len() int { return len(h) }
+func (h waitHeap[T]) Less(i, j int) bool {
+	if h[i].due != h[j].due {
+		return h[i].due < h[j].due
+	}
+	return h[i].seq < h[j].seq
+}
+func (h waitHeap[T]) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *waitHeap[T]) Push(x any) {
+	e := x.(*waitingItem[T])
+	e.index = len(*h)
+	*h = append(*h, e)
+}
+func (h *waitHeap[T]) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return e
 }
 
 // tokenBucket is golang.org/x/time/rate's limiter as the default controller
@@ -55,6 +85,7 @@ func newWorkqueue[T comparable](name string) *workqueue[T] {
 		name:       name,
 		dirty:      map[T]struct{}{},
 		processing: map[T]struct{}{},
+		waitingAt:  map[T]*waitingItem[T]{},
 		failures:   map[T]int{},
 		bucket:     tokenBucket{tokens: bucketBurst},
 	}
@@ -116,27 +147,17 @@ func (q *workqueue[T]) AddAfter(item T, d, now time.Duration) {
 		return
 	}
 	due := now + d
-	for i := range q.waiting {
-		if q.waiting[i].item == item {
-			if due < q.waiting[i].due {
-				q.waiting[i].due = due
-				q.sortWaiting()
-			}
-			return
+	if e, ok := q.waitingAt[item]; ok {
+		if due < e.due {
+			e.due = due
+			heap.Fix(&q.waiting, e.index)
 		}
+		return
 	}
 	q.seq++
-	q.waiting = append(q.waiting, waitingItem[T]{item: item, due: due, seq: q.seq})
-	q.sortWaiting()
-}
-
-func (q *workqueue[T]) sortWaiting() {
-	sort.SliceStable(q.waiting, func(i, j int) bool {
-		if q.waiting[i].due != q.waiting[j].due {
-			return q.waiting[i].due < q.waiting[j].due
-		}
-		return q.waiting[i].seq < q.waiting[j].seq
-	})
+	e := &waitingItem[T]{item: item, due: due, seq: q.seq}
+	heap.Push(&q.waiting, e)
+	q.waitingAt[item] = e
 }
 
 // AddRateLimited queues item after its rate-limit delay: the larger of the
@@ -167,13 +188,10 @@ func (q *workqueue[T]) NumRequeues(item T) int { return q.failures[item] }
 // Promote moves waiting items that are due at now into the queue, in due
 // order.
 func (q *workqueue[T]) Promote(now time.Duration) {
-	n := 0
-	for n < len(q.waiting) && q.waiting[n].due <= now {
-		q.add(q.waiting[n].item)
-		n++
-	}
-	if n > 0 {
-		q.waiting = slices.Delete(q.waiting, 0, n)
+	for len(q.waiting) > 0 && q.waiting[0].due <= now {
+		e := heap.Pop(&q.waiting).(*waitingItem[T])
+		delete(q.waitingAt, e.item)
+		q.add(e.item)
 	}
 }
 
@@ -185,8 +203,23 @@ func (q *workqueue[T]) NextDue() (time.Duration, bool) {
 	return q.waiting[0].due, true
 }
 
-// Waiting returns the waiting items in due order.
-func (q *workqueue[T]) Waiting() []waitingItem[T] { return q.waiting }
+// Waiting returns the waiting items in due order (a copy, for views).
+func (q *workqueue[T]) Waiting() []waitingItem[T] {
+	out := make([]waitingItem[T], len(q.waiting))
+	for i, e := range q.waiting {
+		out[i] = *e
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].due != out[j].due {
+			return out[i].due < out[j].due
+		}
+		return out[i].seq < out[j].seq
+	})
+	return out
+}
+
+// NumWaiting returns how many items wait for their due time.
+func (q *workqueue[T]) NumWaiting() int { return len(q.waiting) }
 
 // Items returns the ready items, front first.
 func (q *workqueue[T]) Items() []T { return q.queue }
@@ -214,7 +247,8 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 		queue:      make([]T, len(q.queue)),
 		dirty:      make(map[T]struct{}, len(q.dirty)),
 		processing: make(map[T]struct{}, len(q.processing)),
-		waiting:    make([]waitingItem[T], len(q.waiting)),
+		waiting:    make(waitHeap[T], len(q.waiting)),
+		waitingAt:  make(map[T]*waitingItem[T], len(q.waitingAt)),
 		failures:   make(map[T]int, len(q.failures)),
 		bucket:     q.bucket,
 		seq:        q.seq,
@@ -229,7 +263,9 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 		c.processing[m(it)] = struct{}{}
 	}
 	for i, w := range q.waiting {
-		c.waiting[i] = waitingItem[T]{item: m(w.item), due: w.due, seq: w.seq}
+		e := &waitingItem[T]{item: m(w.item), due: w.due, seq: w.seq, index: i}
+		c.waiting[i] = e
+		c.waitingAt[e.item] = e
 	}
 	for it, n := range q.failures {
 		c.failures[m(it)] = n
