@@ -41,6 +41,7 @@ func (m *Model) Restore(origin *scenario.Scenario, start *engine.World, h *engin
 	m.s.version++
 	m.selUID, m.sel, m.worldTop, m.colTop, m.inspTop = "", 0, 0, 0, 0
 	m.refresh()
+	m.selectFirst("Deployment", "ReplicaSet")
 	m.setMsg(msgOK, msg)
 }
 

@@ -1,0 +1,158 @@
+package share_test
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/share"
+	"github.com/gcplay/gcplay/tui"
+)
+
+// play returns a playground on the starter world after the given command
+// lines, with every command they return run to its end.
+func play(t *testing.T, lines ...string) *tui.Model {
+	t.Helper()
+	m, err := tui.New(tui.Options{Width: 120, Height: 40, NoColor: true, Theme: tui.ThemeDark, Files: tui.NewMemFiles(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		drain(m, m.Execute(l))
+	}
+	return m
+}
+
+// drain runs cmd and the commands its messages return (a run in chunks).
+func drain(m *tui.Model, cmd tea.Cmd) {
+	for i := 0; cmd != nil && i < 1000; i++ {
+		msg := cmd()
+		if msg == nil {
+			return
+		}
+		_, cmd = m.Update(msg)
+	}
+}
+
+func link(t *testing.T, m *tui.Model) *share.Link {
+	t.Helper()
+	_, _, h := m.Timeline()
+	name, src := tui.StarterScenario()
+	l, err := share.New(name, src, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func records(h *engine.History) []string {
+	var out []string
+	for _, r := range h.Records() {
+		out = append(out, r.String())
+	}
+	return out
+}
+
+func TestRoundTrip(t *testing.T) {
+	m := play(t,
+		"create cm owner",
+		"create pod dep --owner cm/owner --block",
+		"step 3",
+		"delete cm/owner --cascade=foreground",
+		"run",
+		"advance 30s",
+		"finalizer remove po/db-0 example.com/flush",
+		"run",
+		"back 4",
+	)
+	_, _, h := m.Timeline()
+	if h.Pos() != h.Len()-4 || h.Len() < 10 {
+		t.Fatalf("timeline at %d of %d, want 4 before the end of a long one", h.Pos(), h.Len())
+	}
+	l := link(t, m)
+	text, err := l.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(text, "+/=#&?") {
+		t.Fatalf("link text is not base64url without padding: %q", text)
+	}
+	back, err := share.Decode("#s=" + text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := back.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Note != "" {
+		t.Fatalf("replay stopped: %s", o.Note)
+	}
+	got, want := records(o.History), records(h)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("replayed timeline differs:\n got %d records\nwant %d records\n got: %q\nwant: %q", len(got), len(want), got, want)
+	}
+	if o.History.Pos() != h.Pos() {
+		t.Fatalf("position %d, want %d", o.History.Pos(), h.Pos())
+	}
+	if g, w := o.History.World().Describe(), h.World().Describe(); g != w {
+		t.Fatalf("world differs: %q, want %q", g, w)
+	}
+
+	// Restored into a fresh playground, it draws the same screen.
+	m2 := play(t)
+	m2.Restore(o.Origin, o.Start, o.History, "restored")
+	m.Notify("restored", false)
+	if g, w := timelinePane(m2), timelinePane(m); g != w {
+		t.Fatalf("restored playground draws the timeline differently:\n%s\n---- want\n%s", g, w)
+	}
+}
+
+// timelinePane returns the status line, the timeline pane's title and its
+// current step, without styles (the scroll offset may differ).
+func timelinePane(m *tui.Model) string {
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	out := []string{lines[0]}
+	for _, l := range lines {
+		if strings.Contains(l, "Timeline") || strings.Contains(l, "▶") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestLinkOfAnUntouchedWorldIsSmall(t *testing.T) {
+	text, err := link(t, play(t)).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(text) > 2000 {
+		t.Fatalf("the starter world's link is %d characters; want it short enough to paste (≤ 2000)", len(text))
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, in := range []string{"#s=%%%", "#s=AAAA", "#s="} {
+		if _, err := share.Decode(in); err == nil {
+			t.Errorf("Decode(%q) = nil error", in)
+		} else if !strings.Contains(err.Error(), "link") {
+			t.Errorf("Decode(%q) = %v; want it to talk about the link", in, err)
+		}
+	}
+}
+
+func TestOpenStopsAtAFailingRequest(t *testing.T) {
+	l := link(t, play(t, "create cm owner"))
+	l.Actions = append(l.Actions, l.Actions[0]) // the same create again: AlreadyExists
+	l.Pos = 2
+	o, err := l.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(o.Note, "AlreadyExists") && !strings.Contains(o.Note, "already exists") {
+		t.Fatalf("note %q does not say why the replay stopped", o.Note)
+	}
+}
