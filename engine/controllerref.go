@@ -35,18 +35,6 @@ func nested(v any, path ...string) (any, bool) {
 	return v, true
 }
 
-// fieldOf reads a top-level field of o and walks path from it.
-func fieldOf(o *fakeapi.Object, path ...string) (any, bool) {
-	if o == nil || o.Fields == nil || len(path) == 0 {
-		return nil, false
-	}
-	v, ok := o.Fields[path[0]]
-	if !ok {
-		return nil, false
-	}
-	return nested(v, path[1:]...)
-}
-
 func nestedMap(v any, path ...string) map[string]any {
 	x, _ := nested(v, path...)
 	m, _ := x.(map[string]any)
