@@ -858,7 +858,7 @@ func (m *Model) reportAct(r result, err error, next string) {
 		text = rec.String()
 	}
 	if next != "" {
-		text += ". " + next
+		text = strings.TrimSuffix(text, ".") + ". " + strings.ToUpper(next[:1]) + next[1:]
 	}
 	m.setMsg(msgOK, text)
 	m.afterChange(r)

@@ -298,10 +298,10 @@ func (m *Model) collectorPane(r rect) []string {
 	if sel := m.selected(); sel != nil {
 		n := sn.node(m.s.world(), sel.uid)
 		add().add(&t.queue, "uidToNode[").add(&t.bold, m.rowName(sel)).add(&t.queue, "]")
-		l := add()
-		l.add(nil, "   ")
+		var text string
+		st := &t.dim
 		if !n.inGraph {
-			l.add(&t.dim, "no node: the graph builder has not seen it")
+			text = "no node: the graph builder has not seen it"
 		} else {
 			var flags []string
 			if n.virtual {
@@ -316,7 +316,13 @@ func (m *Model) collectorPane(r rect) []string {
 			if len(flags) == 0 {
 				flags = append(flags, "no flags")
 			}
-			l.add(&t.changed, strings.Join(flags, " "))
+			text = strings.Join(flags, " ")
+			st = &t.changed
+		}
+		for _, s := range wrap(text, inner-3) {
+			add().add(nil, "   ").add(st, s)
+		}
+		if n.inGraph {
 			add().add(nil, "   ").add(&t.dim, fmt.Sprintf("%d %s · %d %s", n.owners, plural(n.owners, "owner", "owners"), n.dependents, plural(n.dependents, "dependent", "dependents")))
 		}
 	}
