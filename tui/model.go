@@ -490,10 +490,10 @@ func (m *Model) selectedObj() (*fakeapi.Object, error) {
 	switch {
 	case r == nil:
 		return nil, fmt.Errorf("nothing is selected: the world is empty (create something with n)")
-	case r.obj == nil:
+	case m.snap.obj(r) == nil:
 		return nil, fmt.Errorf("%s is not in storage (only a reference to it is): there is nothing to act on", r.missingRef)
 	}
-	return r.obj, nil
+	return m.snap.obj(r), nil
 }
 
 // move moves the cursor of the focused pane by d lines.

@@ -370,3 +370,29 @@ func TestMouse(t *testing.T) {
 		t.Errorf("click on the timeline's first row: at step %d, want 0", m.s.h.Pos())
 	}
 }
+
+// TestTreeKeptWhenShapeSame: a step that changes objects but not who owns
+// whom keeps the flattened tree (and still shows the new state); a step
+// that removes an object rebuilds it.
+func TestTreeKeptWhenShapeSame(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	before := m.snap.tree
+	selectRef(t, m, "StatefulSet/db")
+	press(t, m, "d", "1") // foreground: db gets a deletionTimestamp and a finalizer
+	if m.snap.tree != before {
+		t.Error("a delete that only marked db terminating rebuilt the tree")
+	}
+	if !strings.Contains(screen(m), "StatefulSet/db terminating {foregroundDeletion}") {
+		t.Errorf("the kept tree does not show db's new state:\n%s", screen(m))
+	}
+	runLine(t, m, `patch po/db-0 '{"metadata":{"finalizers":null}}'`)
+	press(t, m, "r")
+	if m.snap.tree == before {
+		t.Error("objects were removed but the tree was kept")
+	}
+	for _, r := range m.snap.tree.rows {
+		if r.obj != nil && r.obj.String() == "StatefulSet/db" {
+			t.Errorf("db is gone but still in the tree:\n%s", screen(m))
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 type snapshot struct {
 	version int
 	h       *engine.History
+	store   *fakeapi.Store
 	// tree is rebuilt only when storage changed since the last snapshot:
 	// most steps change only the collector's graph and queues.
 	tree     *tree
@@ -74,11 +75,13 @@ func newSnapshot(s *session, prev *snapshot) *snapshot {
 		manifest: map[string][]string{},
 		history:  map[string][]int{},
 	}
-	if prev != nil && prev.h == s.h && prev.tree != nil && !storageWritten(s.h.Records(), prev.pos, sn.pos) {
+	if prev != nil && prev.h == s.h && prev.tree != nil &&
+		(!storageWritten(s.h.Records(), prev.pos, sn.pos) || sameShape(s.h.Records(), prev.pos, sn.pos, prev.tree, w.Store())) {
 		sn.tree = prev.tree
 	} else {
 		sn.tree = buildTree(w.Store().Objects(), sn.reg)
 	}
+	sn.store = w.Store()
 	for _, q := range w.QueueNames() {
 		items := w.Queue(q)
 		qv := queueView{name: q, items: items}
@@ -156,6 +159,51 @@ func (sn *snapshot) historyOf(recs []engine.Record, uid string) []int {
 	}
 	sn.history[uid] = out
 	return out
+}
+
+// obj returns the stored object of a row as it is now: a kept tree's rows
+// may hold an earlier copy of it (the same object in the same place, with
+// other fields changed).
+func (sn *snapshot) obj(r *row) *fakeapi.Object {
+	if r.obj == nil {
+		return nil
+	}
+	if o := sn.store.ByUID(r.uid); o != nil {
+		return o
+	}
+	return r.obj
+}
+
+// sameShape reports whether the records between positions a and b left
+// the tree's shape as it was: every object they touched still exists or
+// is still absent, with the same ownerReferences. Then only fields the
+// rows look up when drawn (finalizers, deletionTimestamp...) changed.
+func sameShape(recs []engine.Record, a, b int, t *tree, store *fakeapi.Store) bool {
+	lo, hi := min(a, b), max(a, b)
+	seen := map[string]bool{}
+	for i := lo; i < hi && i < len(recs); i++ {
+		for _, uid := range recs[i].Changed {
+			if seen[uid] {
+				continue
+			}
+			seen[uid] = true
+			cur := store.ByUID(uid)
+			if cur != nil && cur.Kind == "Event" && cur.APIVersion == "v1" {
+				continue
+			}
+			var old *fakeapi.Object
+			if j, ok := t.first[uid]; ok {
+				old = t.rows[j].obj
+			}
+			if (old == nil) != (cur == nil) {
+				return false
+			}
+			if old != nil && !slices.EqualFunc(old.Metadata.OwnerReferences, cur.Metadata.OwnerReferences, fakeapi.OwnerReference.Equal) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // storageWritten reports whether any record between positions a and b of

@@ -181,7 +181,7 @@ func (m *Model) treeLine(w *engine.World, i int) *line {
 		}
 		return &l
 	}
-	o := r.obj
+	o := sn.obj(r)
 	nameSt := &t.text
 	if sn.changed[r.uid] {
 		nameSt = &t.changed
@@ -376,8 +376,8 @@ func (m *Model) inspectorPane(r rect) []string {
 		title += " · " + m.rowName(sel)
 	}
 	if sel != nil {
-		if sel.obj != nil {
-			for _, y := range sn.manifestOf(sel.obj) {
+		if o := sn.obj(sel); o != nil {
+			for _, y := range sn.manifestOf(o) {
 				st := &t.text
 				trim := strings.TrimLeft(y, " -")
 				switch {
