@@ -55,7 +55,7 @@ func (m *Model) layout() layout {
 	l.world = rect{0, mainY, worldW, mainH}
 	rightW := w - worldW
 	if w >= wideWidth {
-		colH := mainH / 2
+		colH := mainH * 3 / 5 // the queues need the room more than the manifest
 		l.collector = rect{worldW, mainY, rightW, colH}
 		l.inspector = rect{worldW, mainY + colH, rightW, mainH - colH}
 	} else {

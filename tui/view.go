@@ -239,7 +239,7 @@ func (m *Model) collectorPane(r rect) []string {
 		needs = append(needs, len(q.items))
 	}
 	needs = append(needs, len(sn.absent))
-	per := share(needs, h-len(needs)-2)
+	per := share(needs, h-len(needs)-3) // 3: the selected node's lines
 	if m.focus == paneCollector {
 		for i := range per {
 			per[i] = max(per[i], 50)
@@ -258,8 +258,7 @@ func (m *Model) collectorPane(r rect) []string {
 			l.add(&t.dim, fmt.Sprintf(" %d", len(q.items)))
 		}
 		for i, it := range q.items {
-			if i == per[qi]-1 && len(q.items) > per[qi] {
-				add().add(&t.dim, fmt.Sprintf("   … %d more", len(q.items)-i))
+			if i == per[qi] {
 				break
 			}
 			il := add()
@@ -278,6 +277,9 @@ func (m *Model) collectorPane(r rect) []string {
 			if it.Failures > 0 {
 				il.add(&t.warn, fmt.Sprintf(" retry %d", it.Failures))
 			}
+			if i == per[qi]-1 && len(q.items) > per[qi] {
+				il.add(&t.dim, fmt.Sprintf("  +%d more", len(q.items)-per[qi]))
+			}
 		}
 	}
 	l := add()
@@ -288,11 +290,14 @@ func (m *Model) collectorPane(r rect) []string {
 		l.add(&t.dim, fmt.Sprintf(" %d", len(sn.absent)))
 		last := per[len(per)-1]
 		for i, a := range sn.absent {
-			if i == last-1 && len(sn.absent) > last {
-				add().add(&t.dim, fmt.Sprintf("   … %d more", len(sn.absent)-i))
+			if i == last {
 				break
 			}
-			add().add(&t.dim, "   ").add(&t.text, a)
+			al := add()
+			al.add(&t.dim, "   ").add(&t.text, a)
+			if i == last-1 && len(sn.absent) > last {
+				al.add(&t.dim, fmt.Sprintf("  +%d more", len(sn.absent)-last))
+			}
 		}
 	}
 	if sel := m.selected(); sel != nil {
