@@ -1,0 +1,190 @@
+package lessons
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/scenario"
+)
+
+// Run is a world a lesson's steps left, with every engine record on the
+// way (the set-up's included), for grading.
+type Run struct {
+	World   *engine.World
+	Records []engine.Record
+	// Result is the scenario run behind it.
+	Result *scenario.Result
+}
+
+// Start runs the lesson's starting world (its objects and set-up steps).
+// It fails only if the lesson itself is broken.
+func (l *Lesson) Start() (*Run, error) { return l.Try(nil) }
+
+// Try runs steps after the lesson's set-up, from a fresh world, with the
+// scenario interpreter that `gcplay run` uses. An action that fails (an
+// API error the steps did not expect) is an error that names the step.
+func (l *Lesson) Try(steps []scenario.Step) (*Run, error) {
+	return l.try(steps, false)
+}
+
+// try is Try, optionally checking the collector's graph invariant (R35)
+// after every step, as the tests do.
+func (l *Lesson) try(steps []scenario.Step, invariants bool) (*Run, error) {
+	sc := *l.World
+	sc.Steps = append(slices.Clone(l.World.Steps), steps...)
+	return runScenario(&sc, invariants)
+}
+
+// runScenario runs sc with records, and fails when any step failed.
+func runScenario(sc *scenario.Scenario, invariants bool) (*Run, error) {
+	res := scenario.Run(sc, scenario.RunOptions{Records: true, CheckInvariants: invariants})
+	if res.InternalError != "" {
+		return nil, fmt.Errorf("%s: gcplay broke while running it: %s", sc.File, res.InternalError)
+	}
+	r := &Run{World: res.World, Result: res}
+	for _, s := range res.Steps {
+		r.Records = append(r.Records, s.Records...)
+	}
+	if err := res.Err(); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// Apply performs one scenario step on d (a world, or the playground's
+// timeline), as the scenario interpreter would: the playground replays a
+// lesson's solution with it, one step at a time. Expect steps check
+// nothing here; they are skipped.
+func Apply(d engine.Doer, st *scenario.Step) ([]engine.Record, error) {
+	w := d.World()
+	store := w.Store()
+	one := func(a engine.Action) ([]engine.Record, error) {
+		rec, err := d.Do(a)
+		return []engine.Record{rec}, err
+	}
+	target := func(r scenario.Ref) (fakeapi.Ref, error) {
+		if r.UID == "" {
+			return r.Ref, nil
+		}
+		o := store.ByUID(r.UID)
+		if o == nil {
+			return fakeapi.Ref{}, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", r.UID)
+		}
+		return fakeapi.RefOf(o), nil
+	}
+	var recs []engine.Record
+	var err error
+	switch st.Action {
+	case scenario.ActionCreate:
+		obj, e := resolveOwners(store, st.Create.Object)
+		if e != nil {
+			return nil, e
+		}
+		recs, err = one(engine.Create{Object: obj})
+	case scenario.ActionDelete:
+		ref, e := target(st.Target)
+		if e != nil {
+			return nil, e
+		}
+		opts := *st.DeleteOptions
+		recs, err = one(engine.Delete{Ref: ref, Options: &opts})
+	case scenario.ActionPatch:
+		ref, e := target(st.Target)
+		if e != nil {
+			return nil, e
+		}
+		recs, err = one(engine.Patch{Ref: ref, Merge: st.Merge})
+	case scenario.ActionStep:
+		for i := 0; i < st.Count; i++ {
+			var r []engine.Record
+			r, err = one(engine.Step{Queue: st.Queue})
+			recs = append(recs, r...)
+			if err != nil {
+				break
+			}
+		}
+	case scenario.ActionSettle:
+		var res engine.SettleResult
+		res, err = engine.Settle(d, st.MaxSteps)
+		recs = res.Records
+	case scenario.ActionAdvance:
+		var res engine.SettleResult
+		res, err = engine.AdvanceBy(d, st.Duration, scenario.DefaultMaxSteps)
+		recs = res.Records
+	case scenario.ActionRestart:
+		recs, err = one(engine.Restart{Controller: st.Controller})
+	case scenario.ActionInject:
+		f := st.Fault
+		if st.Target.UID != "" {
+			o := store.ByUID(st.Target.UID)
+			if o == nil {
+				return nil, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", st.Target.UID)
+			}
+			f.Kind, f.Namespace, f.Name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
+		}
+		recs, err = one(engine.Inject{Fault: f})
+	case scenario.ActionExpect:
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("unknown action %q", st.Action)
+	}
+	if st.ExpectError != "" {
+		if err == nil {
+			return recs, fmt.Errorf("expected the request to fail with %s, but it succeeded", st.ExpectError)
+		}
+		if fakeapi.ReasonOf(err) == st.ExpectError {
+			return recs, nil
+		}
+	}
+	return recs, err
+}
+
+// resolveOwners fills in the uid of ownerReferences that name their owner
+// without one, as the scenario format does at create time.
+func resolveOwners(store *fakeapi.Store, obj *fakeapi.Object) (*fakeapi.Object, error) {
+	obj = obj.DeepCopy()
+	for i := range obj.Metadata.OwnerReferences {
+		or := &obj.Metadata.OwnerReferences[i]
+		if or.UID != "" {
+			continue
+		}
+		info, _ := store.Registry().Lookup(or.APIVersion, or.Kind)
+		ns := ""
+		if info.Namespaced() {
+			ns = obj.Metadata.Namespace
+		}
+		owner := store.Lookup(fakeapi.Ref{APIVersion: or.APIVersion, Kind: or.Kind, Namespace: ns, Name: or.Name})
+		if owner == nil {
+			return nil, fmt.Errorf("%s: ownerReferences[%d]: no %s %q exists to take the uid from", obj.String(), i, or.Kind, or.Name)
+		}
+		or.UID = owner.Metadata.UID
+	}
+	return obj, nil
+}
+
+// Settled reports whether w has nothing left to do: no work ready, none
+// due later, or only retries at the maximum backoff. It does not change w.
+func Settled(w *engine.World) bool {
+	c := w.Clone()
+	res, err := engine.Settle(c, 1)
+	if err != nil {
+		return false
+	}
+	return res.Steps == 0 && !advanced(res.Records)
+}
+
+func advanced(recs []engine.Record) bool {
+	for _, r := range recs {
+		if r.Actor == "clock" {
+			return true
+		}
+	}
+	return false
+}
+
+// settleStep is a `settle: {}` step.
+func settleStep() scenario.Step {
+	return scenario.Step{Action: scenario.ActionSettle, MaxSteps: scenario.DefaultMaxSteps}
+}
