@@ -583,6 +583,8 @@ func (m *Model) reportRecords(r result, err error) {
 		m.setErr(err)
 	case r.hit != "":
 		m.setMsg(msgWarn, r.hit)
+	case r.replayed:
+		m.setMsg(msgInfo, "replayed "+stepLine(m.s.h.Pos(), &r.recs[len(r.recs)-1]))
 	case len(r.recs) > 0:
 		m.setMsg(msgInfo, stepLine(m.s.h.Pos(), &r.recs[len(r.recs)-1]))
 	}
@@ -669,6 +671,12 @@ func (m *Model) autoStep() tea.Cmd {
 	var r result
 	var err error
 	switch {
+	case m.s.nextIsController():
+		r, err = m.s.replay()
+	case m.s.next() != nil:
+		m.stop("")
+		m.setMsg(msgInfo, m.pausedBeforeUser())
+		return nil
 	case m.s.ready(""):
 		r, err = m.s.step("")
 	default:
@@ -687,7 +695,31 @@ func (m *Model) autoStep() tea.Cmd {
 	return m.tick()
 }
 
+// pausedBeforeUser says why autoplay or a run stopped in the past: the
+// timeline's next action is the user's.
+func (m *Model) pausedBeforeUser() string {
+	return fmt.Sprintf("stopped at step %d: next in the timeline is your own %s; → replays it, acting differently here starts a branch",
+		m.s.h.Pos(), m.s.next())
+}
+
 func (m *Model) startRun() tea.Cmd {
+	// In the past, run first replays the recorded controller steps.
+	if m.s.h.Pos() < m.s.h.Len() {
+		n := 0
+		for m.s.nextIsController() {
+			r, err := m.s.replay()
+			n++
+			if err != nil || r.hit != "" {
+				m.reportRecords(r, err)
+				return nil
+			}
+		}
+		if m.s.next() != nil {
+			m.refresh()
+			m.setMsg(msgInfo, fmt.Sprintf("replayed %d recorded %s; ", n, plural(n, "step", "steps"))+m.pausedBeforeUser())
+			return nil
+		}
+	}
 	m.playing = false
 	m.running = m.s.startSettle()
 	m.gen++

@@ -396,3 +396,26 @@ func TestTreeKeptWhenShapeSame(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayInThePast: in the past, stepping, autoplay and run move along
+// the recorded timeline instead of cutting it, and stop before the user's
+// own next action.
+func TestReplayInThePast(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	press(t, m, "d", "1", "r")
+	n := m.s.h.Len()
+	runLine(t, m, "goto 1")
+	press(t, m, "s")
+	if m.s.h.Pos() != 2 || m.s.h.Len() != n || !strings.HasPrefix(m.msg, "replayed") {
+		t.Fatalf("s in the past: at %d of %d, msg %q; want a replay to 2 of %d", m.s.h.Pos(), m.s.h.Len(), m.msg, n)
+	}
+	press(t, m, "r")
+	if m.s.h.Pos() != n || m.s.h.Len() != n {
+		t.Fatalf("r in the past: at %d of %d, want the end of the same timeline (%d)", m.s.h.Pos(), m.s.h.Len(), n)
+	}
+	runLine(t, m, "goto 0")
+	press(t, m, "r")
+	if m.s.h.Pos() != 0 || !strings.Contains(m.msg, "next in the timeline is your own delete Deployment/web") {
+		t.Fatalf("r before the user's delete: at %d, msg %q", m.s.h.Pos(), m.msg)
+	}
+}

@@ -42,6 +42,9 @@ type result struct {
 	done bool
 	// backoff is true when a settle stopped at max-backoff retries.
 	backoff bool
+	// replayed is true when the operation moved forward along the
+	// recorded timeline instead of acting.
+	replayed bool
 }
 
 func newSession(origin *scenario.Scenario, start *engine.World) *session {
@@ -118,8 +121,14 @@ func (s *session) ready(queue string) bool {
 	return false
 }
 
-// step processes one work item, from queue or in the default order.
+// step processes one work item, from queue or in the default order. In
+// the past, when the timeline's next action is that very step, it is
+// replayed (moving forward) rather than starting a branch: the world is
+// deterministic, so the same step would do the same thing.
 func (s *session) step(queue string) (result, error) {
+	if st, ok := s.next().(engine.Step); ok && st.Queue == queue {
+		return s.replay()
+	}
 	if !s.ready(queue) {
 		return result{branchedFrom: -1}, s.nothingReady(queue)
 	}
@@ -128,6 +137,35 @@ func (s *session) step(queue string) (result, error) {
 	r.recs = append(r.recs, rec)
 	r.hit = s.breakpoint(rec)
 	return r, err
+}
+
+// next returns the timeline's next action after the current position, or
+// nil at the end.
+func (s *session) next() engine.Action {
+	if p := s.h.Pos(); p < s.h.Len() {
+		return s.h.Actions()[p]
+	}
+	return nil
+}
+
+// nextIsController reports whether the timeline goes on, from here, with
+// a controller step or a clock advance (not a user request).
+func (s *session) nextIsController() bool {
+	switch s.next().(type) {
+	case engine.Step, engine.Advance:
+		return true
+	}
+	return false
+}
+
+// replay moves one action forward along the timeline.
+func (s *session) replay() (result, error) {
+	p := s.h.Pos()
+	if err := s.gotoPos(p + 1); err != nil {
+		return result{branchedFrom: -1}, err
+	}
+	rec := s.h.Records()[p]
+	return result{branchedFrom: -1, recs: []engine.Record{rec}, hit: s.breakpoint(rec), replayed: true}, nil
 }
 
 // nothingReady explains why a step cannot run, and what would help.
