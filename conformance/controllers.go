@@ -1,0 +1,378 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/metadata/metadatainformer"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/controller-manager/pkg/informerfactory"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller/deployment"
+	"k8s.io/kubernetes/pkg/controller/garbagecollector"
+	"k8s.io/kubernetes/pkg/controller/replicaset"
+)
+
+// The controller names, as a scenario's controllers: key spells them.
+const (
+	ctrlGC         = "garbagecollector"
+	ctrlReplicaSet = "replicaset"
+	ctrlDeployment = "deployment"
+	ctrlKubelet    = "kubelet"
+)
+
+var allControllers = []string{ctrlGC, ctrlReplicaSet, ctrlDeployment, ctrlKubelet}
+
+const (
+	// gcWorkers is kube-controller-manager's --concurrent-gc-syncs default.
+	gcWorkers = 20
+	// gcSyncPeriod is how often the collector rediscovers resources and
+	// resets its REST mapper: the integration test's 5s (kube-controller-
+	// manager uses 30s; every kind a scenario uses is served before the
+	// collector starts, so the period only matters for that reset).
+	gcSyncPeriod = 5 * time.Second
+	// rsWorkers and deployWorkers are the --concurrent-replicaset-syncs
+	// and --concurrent-deployment-syncs defaults.
+	rsWorkers     = 5
+	deployWorkers = 5
+)
+
+// running is one started controller: cancel stops it, wg waits for its
+// goroutines, shutdown waits for its informers.
+type running struct {
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	shutdown []func()
+	gc       *garbagecollector.GarbageCollector
+	kubelet  *kubelet
+}
+
+func (r *running) goRun(f func()) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		f()
+	}()
+}
+
+func (r *running) stop() {
+	r.cancel()
+	r.wg.Wait()
+	for _, f := range r.shutdown {
+		f()
+	}
+}
+
+// controllers starts, stops and restarts the controllers of one cluster.
+type controllers struct {
+	c       *Cluster
+	mu      sync.Mutex
+	running map[string]*running
+}
+
+func newControllers(c *Cluster) *controllers {
+	return &controllers{c: c, running: map[string]*running{}}
+}
+
+// configFor returns a client config with the controller's user agent, as
+// kube-controller-manager gives each controller its own.
+func (cs *controllers) configFor(name string) *rest.Config {
+	return rest.AddUserAgent(rest.CopyConfig(cs.c.config), name)
+}
+
+// start starts the named controller and waits until its caches are synced.
+func (cs *controllers) start(name string) error {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if _, ok := cs.running[name]; ok {
+		return nil
+	}
+	var r *running
+	var err error
+	switch name {
+	case ctrlGC:
+		r, err = cs.startGC()
+	case ctrlReplicaSet:
+		r, err = cs.startReplicaSet()
+	case ctrlDeployment:
+		r, err = cs.startDeployment()
+	case ctrlKubelet:
+		r, err = cs.startKubelet()
+	default:
+		return fmt.Errorf("unknown controller %q", name)
+	}
+	if err != nil {
+		return fmt.Errorf("starting %s: %w", name, err)
+	}
+	cs.running[name] = r
+	return nil
+}
+
+// stop stops the named controller and waits until it has stopped.
+func (cs *controllers) stop(name string) {
+	cs.mu.Lock()
+	r := cs.running[name]
+	delete(cs.running, name)
+	cs.mu.Unlock()
+	if r != nil {
+		r.stop()
+	}
+}
+
+func (cs *controllers) stopAll() {
+	cs.mu.Lock()
+	names := make([]string, 0, len(cs.running))
+	for n := range cs.running {
+		names = append(names, n)
+	}
+	cs.mu.Unlock()
+	sort.Strings(names)
+	for _, n := range names {
+		cs.stop(n)
+	}
+}
+
+// started reports whether any controller runs.
+func (cs *controllers) started() bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return len(cs.running) > 0
+}
+
+// gcQueued returns the number of items ready in the collector's
+// attemptToDelete and attemptToOrphan queues (items waiting out a
+// rate-limit delay are not counted), or 0 when it does not run.
+func (cs *controllers) gcQueued() int {
+	cs.mu.Lock()
+	r := cs.running[ctrlGC]
+	cs.mu.Unlock()
+	if r == nil || r.gc == nil {
+		return 0
+	}
+	del, orph, _ := r.gc.GetDependencyGraphBuilder().GetGraphResources()
+	return del.Len() + orph.Len()
+}
+
+// kubeletDue returns the earliest time at which the kubelet stand-in will
+// remove a terminating Pod, if it has one to remove.
+func (cs *controllers) kubeletDue() (time.Time, bool) {
+	cs.mu.Lock()
+	r := cs.running[ctrlKubelet]
+	cs.mu.Unlock()
+	if r == nil || r.kubelet == nil {
+		return time.Time{}, false
+	}
+	return r.kubelet.nextDue()
+}
+
+func (cs *controllers) baseContext() (context.Context, context.CancelFunc) {
+	ctx := klog.NewContext(context.Background(), klog.Background())
+	return context.WithCancel(ctx)
+}
+
+// startGC sets the garbage collector up as upstream's integration test
+// does (test/integration/garbagecollector setupWithServer): a metadata
+// client, a REST mapper over cached discovery, typed and metadata
+// informer factories, NewGarbageCollector, then Run, periodic Sync and a
+// periodic mapper reset.
+func (cs *controllers) startGC() (*running, error) {
+	ctx, cancel := cs.baseContext()
+	r := &running{cancel: cancel}
+	cfg := cs.configFor("generic-garbage-collector")
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	metaClient, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	restMapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
+	restMapper.Reset()
+	shared := informers.NewSharedInformerFactory(client, 0)
+	metaInformers := metadatainformer.NewSharedInformerFactory(metaClient, 0)
+	informersStarted := make(chan struct{})
+	close(informersStarted)
+	gc, err := garbagecollector.NewGarbageCollector(ctx, client, metaClient, restMapper,
+		garbagecollector.DefaultIgnoredResources(),
+		informerfactory.NewInformerFactory(shared, metaInformers), informersStarted)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	r.gc = gc
+	r.shutdown = append(r.shutdown, shared.Shutdown, metaInformers.Shutdown)
+	r.goRun(func() { wait.Until(restMapper.Reset, gcSyncPeriod, ctx.Done()) })
+	r.goRun(func() { gc.Run(ctx, gcWorkers, gcSyncPeriod) })
+	r.goRun(func() { gc.Sync(ctx, client.Discovery(), gcSyncPeriod) })
+	logger := klog.FromContext(ctx)
+	err = wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+		return gc.IsSynced(logger), nil
+	})
+	if err != nil {
+		r.stop()
+		return nil, fmt.Errorf("the collector's monitors did not sync: %w", err)
+	}
+	return r, nil
+}
+
+// startReplicaSet starts the ReplicaSet controller as upstream's
+// integration test does (test/integration/replicaset rmSetup).
+func (cs *controllers) startReplicaSet() (*running, error) {
+	ctx, cancel := cs.baseContext()
+	r := &running{cancel: cancel}
+	client, err := kubernetes.NewForConfig(cs.configFor("replicaset-controller"))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	f := informers.NewSharedInformerFactory(client, 0)
+	rm := replicaset.NewReplicaSetController(ctx, f.Apps().V1().ReplicaSets(), f.Core().V1().Pods(), client, replicaset.BurstReplicas)
+	f.Start(ctx.Done())
+	r.shutdown = append(r.shutdown, f.Shutdown)
+	f.WaitForCacheSync(ctx.Done())
+	r.goRun(func() { rm.Run(ctx, rsWorkers) })
+	return r, nil
+}
+
+// startDeployment starts the Deployment controller as upstream's
+// integration test does (test/integration/deployment dcSetup).
+func (cs *controllers) startDeployment() (*running, error) {
+	ctx, cancel := cs.baseContext()
+	r := &running{cancel: cancel}
+	client, err := kubernetes.NewForConfig(cs.configFor("deployment-controller"))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	f := informers.NewSharedInformerFactory(client, 0)
+	dc, err := deployment.NewDeploymentController(ctx, f.Apps().V1().Deployments(), f.Apps().V1().ReplicaSets(), f.Core().V1().Pods(), client)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	f.Start(ctx.Done())
+	r.shutdown = append(r.shutdown, f.Shutdown)
+	f.WaitForCacheSync(ctx.Done())
+	r.goRun(func() { dc.Run(ctx, deployWorkers) })
+	return r, nil
+}
+
+// kubelet plays the two parts of a kubelet that scenarios rely on, for
+// every node: a scheduled Pod (one with spec.nodeName) that is not
+// terminating is marked Running and Ready; a scheduled Pod that is
+// terminating is deleted with grace period 0 (and a UID precondition)
+// once its deletionTimestamp (the end of its grace period) has passed, as
+// the kubelet does after stopping its containers. Unscheduled Pods are
+// left alone: the apiserver deletes them without grace (R18). It is the
+// runner's stand-in, like gcplay's simulated kubelet; no container runs.
+type kubelet struct {
+	client kubernetes.Interface
+	mu     sync.Mutex
+	due    map[types.UID]time.Time
+	done   map[types.UID]bool
+}
+
+func (cs *controllers) startKubelet() (*running, error) {
+	ctx, cancel := cs.baseContext()
+	r := &running{cancel: cancel}
+	client, err := kubernetes.NewForConfig(cs.configFor("kubelet"))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	k := &kubelet{client: client, due: map[types.UID]time.Time{}, done: map[types.UID]bool{}}
+	r.kubelet = k
+	if err := k.sync(ctx); err != nil {
+		cancel()
+		return nil, err
+	}
+	r.goRun(func() {
+		wait.UntilWithContext(ctx, func(ctx context.Context) { _ = k.sync(ctx) }, 100*time.Millisecond)
+	})
+	return r, nil
+}
+
+func (k *kubelet) nextDue() (time.Time, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var first time.Time
+	for _, t := range k.due {
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+	}
+	return first, !first.IsZero()
+}
+
+func (k *kubelet) sync(ctx context.Context) error {
+	pods, err := k.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	due := map[types.UID]time.Time{}
+	now := time.Now()
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		if p.Spec.NodeName == "" {
+			continue
+		}
+		if p.DeletionTimestamp != nil {
+			k.mu.Lock()
+			done := k.done[p.UID]
+			k.mu.Unlock()
+			if done {
+				continue
+			}
+			if now.Before(p.DeletionTimestamp.Time) {
+				due[p.UID] = p.DeletionTimestamp.Time
+				continue
+			}
+			uid := p.UID
+			err := k.client.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{
+				GracePeriodSeconds: new(int64), Preconditions: &metav1.Preconditions{UID: &uid},
+			})
+			if err == nil || isNotFound(err) {
+				k.mu.Lock()
+				k.done[p.UID] = true
+				k.mu.Unlock()
+			} else {
+				due[p.UID] = now
+			}
+			continue
+		}
+		if p.Status.Phase == "" || p.Status.Phase == v1.PodPending {
+			p = p.DeepCopy()
+			start := metav1.NewTime(now)
+			p.Status.Phase = v1.PodRunning
+			p.Status.StartTime = &start
+			p.Status.Conditions = []v1.PodCondition{
+				{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: start},
+				{Type: v1.PodInitialized, Status: v1.ConditionTrue, LastTransitionTime: start},
+				{Type: v1.ContainersReady, Status: v1.ConditionTrue, LastTransitionTime: start},
+				{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: start},
+			}
+			if _, err := k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil {
+				due[p.UID] = now // try again on the next pass
+			}
+		}
+	}
+	k.mu.Lock()
+	k.due = due
+	k.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,485 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/scenario"
+)
+
+// Status is the outcome of one check on the real cluster.
+type Status string
+
+const (
+	// Agree: the real cluster shows what the scenario expects.
+	Agree Status = "agree"
+	// Disagree: it does not.
+	Disagree Status = "DISAGREE"
+	// Known: it does not, and docs/CONFORMANCE.md documents why.
+	Known Status = "known"
+	// Skipped: a real cluster cannot show this (the collector's queues and
+	// graph, a check after a fault injection, ...). Never a pass.
+	Skipped Status = "skipped"
+)
+
+// CheckResult is one expectation (or one expectError) checked on the real
+// cluster.
+type CheckResult struct {
+	Step     string
+	Line     int
+	Key      string
+	Subject  string
+	Expected string
+	Real     string
+	Status   Status
+	// Reason says why a check was skipped, or why a known disagreement is
+	// accepted.
+	Reason string
+}
+
+// StepReport is what one object creation or step did on the real cluster.
+type StepReport struct {
+	Label   string
+	Line    int
+	Summary string
+	// Outcome says in a few words what happened ("removed from storage",
+	// "settled in 2.1s", "skipped: ...").
+	Outcome string
+	Failed  bool
+	Checks  []CheckResult
+}
+
+// options tune a run.
+type options struct {
+	// quiet is how long nothing may be written (and the collector's queues
+	// stay empty) for a settle to count as settled.
+	quiet time.Duration
+	// settleTimeout bounds one settle.
+	settleTimeout time.Duration
+	// maxWait is the longest real-time wait the runner accepts for an
+	// advance step or for a Pod's grace period inside a settle.
+	maxWait time.Duration
+}
+
+// executor runs one scenario on one cluster.
+type executor struct {
+	s   *scenario.Scenario
+	c   *Cluster
+	reg *fakeapi.Registry
+	// customKinds are the scenario's kinds, as the registry completed them.
+	customKinds []fakeapi.KindInfo
+	opts        options
+	// kinds maps "apiVersion|Kind" to the served resource.
+	kinds map[string]kindRes
+	rec   *recorder
+	// uids maps a UID written in the file (metadata.uid) or assigned by
+	// gcplay's own run (as steps may name it, uid:<uid>) to the real UID.
+	uids map[string]string
+	// simUIDs holds the UID gcplay assigned to each created object, by
+	// step label ("object 2", "step 5").
+	simUIDs map[string]string
+	// controllers are the controllers the scenario runs.
+	controllers []string
+	// taint, once set, makes every later check not observable: the run
+	// skipped something that changes the world (a fault injection, a long
+	// advance).
+	taint string
+	// stepped is set by a step step and cleared by settle: in between the
+	// world is an intermediate state of the simulator's scheduler.
+	stepped bool
+	// moving is set by an action while controllers run and cleared by
+	// settle: an expect then races the real controllers.
+	moving bool
+	notes  []string
+}
+
+// errStop stops the run of a file after a step that failed on the real
+// cluster: what follows would check a world that already went another way.
+var errStop = errors.New("stop")
+
+func (x *executor) note(format string, args ...any) {
+	n := fmt.Sprintf(format, args...)
+	if !slices.Contains(x.notes, n) {
+		x.notes = append(x.notes, n)
+	}
+}
+
+// prepare serves the custom kinds, maps every kind to its resource and
+// starts the recorder.
+func (x *executor) prepare(ctx context.Context) error {
+	if err := x.c.InstallKinds(ctx, x.customKinds); err != nil {
+		return err
+	}
+	x.kinds = map[string]kindRes{}
+	var watch []kindRes
+	watched := map[schema.GroupKind]bool{}
+	for _, k := range x.reg.Kinds() {
+		g, v := fakeapi.SplitAPIVersion(k.APIVersion)
+		m, err := x.c.mapper.RESTMapping(schema.GroupKind{Group: g, Kind: k.Kind}, v)
+		if err != nil {
+			continue // not served by this release: steps naming it fail as the real cluster would
+		}
+		kr := kindRes{info: k, gvr: m.Resource}
+		x.kinds[k.APIVersion+"|"+k.Kind] = kr
+		gk := schema.GroupKind{Group: g, Kind: k.Kind}
+		if k.Kind == "Event" || watched[gk] {
+			continue
+		}
+		watched[gk] = true
+		watch = append(watch, kr)
+	}
+	rec, err := x.c.startRecorder(watch)
+	if err != nil {
+		return err
+	}
+	x.rec = rec
+	return nil
+}
+
+func (x *executor) kindFor(apiVersion, kind string) (kindRes, error) {
+	if kr, ok := x.kinds[apiVersion+"|"+kind]; ok {
+		return kr, nil
+	}
+	g, v := fakeapi.SplitAPIVersion(apiVersion)
+	m, err := x.c.mapper.RESTMapping(schema.GroupKind{Group: g, Kind: kind}, v)
+	if err != nil {
+		return kindRes{}, fmt.Errorf("the cluster serves no %s %s: %w", apiVersion, kind, err)
+	}
+	info, _ := x.reg.Lookup(apiVersion, kind)
+	kr := kindRes{info: info, gvr: m.Resource}
+	x.kinds[apiVersion+"|"+kind] = kr
+	return kr, nil
+}
+
+// resource returns the dynamic client for a kind in a namespace.
+func (x *executor) resource(kr kindRes, namespace string) dynamic.ResourceInterface {
+	r := x.c.dyn.Resource(kr.gvr)
+	if kr.info.Namespaced() {
+		return r.Namespace(namespace)
+	}
+	return r
+}
+
+// realUID maps a UID of the file or of gcplay's run to the real one.
+func (x *executor) realUID(uid string) string {
+	if r, ok := x.uids[uid]; ok {
+		return r
+	}
+	return uid
+}
+
+// target turns a step's reference into the kind, namespace and name of a
+// real object; uid:<uid> names the object with that UID.
+func (x *executor) target(ref scenario.Ref) (kindRes, string, string, error) {
+	if ref.UID != "" {
+		uid := x.realUID(ref.UID)
+		k, ok := x.rec.Lookup(uid)
+		if !ok {
+			return kindRes{}, "", "", apierrors.NewNotFound(schema.GroupResource{}, "uid:"+ref.UID)
+		}
+		for _, kr := range x.kinds {
+			if kr.gvr == k.gvr {
+				return kr, k.namespace, k.name, nil
+			}
+		}
+		return kindRes{}, "", "", fmt.Errorf("uid:%s: no kind for %s", ref.UID, k.gvr)
+	}
+	kr, err := x.kindFor(ref.APIVersion, ref.Kind)
+	return kr, ref.Namespace, ref.Name, err
+}
+
+// startControllers starts the scenario's controllers, once. They start at
+// the first step that lets controllers run (settle, step, advance,
+// restart), not before: in gcplay nothing processes the starting world
+// until then, so the real controllers see the objects created so far as
+// their initial list, and expects before that see the world untouched.
+func (x *executor) startControllers() error {
+	if x.c.ctrls.started() {
+		return nil
+	}
+	for _, name := range x.controllers {
+		if err := x.c.ctrls.start(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runStep performs one step and returns its report.
+func (x *executor) runStep(ctx context.Context, label string, st *scenario.Step) (sr StepReport, err error) {
+	sr = StepReport{Label: label, Line: st.Line, Summary: st.Describe()}
+	if st.Action == scenario.ActionExpect {
+		sr.Checks = x.expect(ctx, label, st.Expect)
+		held := 0
+		for _, c := range sr.Checks {
+			if c.Status == Agree {
+				held++
+			}
+		}
+		sr.Outcome = fmt.Sprintf("%d of %d checks agree", held, len(sr.Checks))
+		return sr, nil
+	}
+	outcome, skip, actErr := x.act(ctx, label, st)
+	if skip != "" {
+		sr.Outcome = "skipped: " + skip
+		return sr, nil
+	}
+	if actErr != nil && apierrors.ReasonForError(actErr) == metav1.StatusReasonUnknown && !isAPIError(actErr) {
+		// The runner could not do the step at all (not an answer of the
+		// apiserver): the run cannot go on.
+		sr.Failed = true
+		sr.Outcome = "runner error: " + actErr.Error()
+		return sr, errStop
+	}
+	got := ""
+	if actErr != nil {
+		got = string(apierrors.ReasonForError(actErr))
+	}
+	switch {
+	case st.ExpectError != "":
+		c := CheckResult{Step: label, Line: st.Line, Key: "expectError", Subject: st.Describe(),
+			Expected: "fails with " + string(st.ExpectError), Real: describeActionResult(actErr, outcome)}
+		if got == string(st.ExpectError) {
+			c.Status = Agree
+			sr.Outcome = "failed as expected: " + describeErr(actErr)
+		} else {
+			c.Status = Disagree
+			sr.Failed = true
+			sr.Outcome = c.Real
+		}
+		x.classify(&c)
+		sr.Checks = append(sr.Checks, c)
+		if c.Status == Disagree {
+			return sr, errStop
+		}
+		return sr, nil
+	case actErr != nil:
+		c := CheckResult{Step: label, Line: st.Line, Key: "action", Subject: st.Describe(),
+			Expected: "succeeds (it does in gcplay)", Real: "fails: " + describeErr(actErr), Status: Disagree}
+		x.classify(&c)
+		sr.Checks = append(sr.Checks, c)
+		sr.Failed = true
+		sr.Outcome = "failed: " + describeErr(actErr)
+		return sr, errStop
+	}
+	sr.Outcome = outcome
+	return sr, nil
+}
+
+func isAPIError(err error) bool {
+	var s apierrors.APIStatus
+	return errors.As(err, &s)
+}
+
+func describeErr(err error) string {
+	if r := apierrors.ReasonForError(err); r != metav1.StatusReasonUnknown {
+		return fmt.Sprintf("%s: %v", r, err)
+	}
+	return err.Error()
+}
+
+func describeActionResult(err error, outcome string) string {
+	if err != nil {
+		return "fails with " + describeErr(err)
+	}
+	return "succeeds (" + outcome + ")"
+}
+
+// act performs a step's action on the real cluster. skip is set when the
+// step cannot be done on a real cluster, with the reason.
+func (x *executor) act(ctx context.Context, label string, st *scenario.Step) (outcome, skip string, err error) {
+	switch st.Action {
+	case scenario.ActionCreate:
+		return x.create(ctx, label, st.Create)
+	case scenario.ActionDelete:
+		return x.delete(ctx, st)
+	case scenario.ActionPatch:
+		kr, ns, name, err := x.target(st.Target)
+		if err != nil {
+			return "", "", err
+		}
+		x.moving = x.c.ctrls.started()
+		if _, err := x.resource(kr, ns).Patch(ctx, name, types.MergePatchType, st.Merge, metav1.PatchOptions{}); err != nil {
+			return "", "", err
+		}
+		return "patched", "", nil
+	case scenario.ActionSettle:
+		if err := x.startControllers(); err != nil {
+			return "", "", err
+		}
+		out, err := x.settle(ctx)
+		x.stepped, x.moving = false, false
+		return out, "", err
+	case scenario.ActionStep:
+		if err := x.startControllers(); err != nil {
+			return "", "", err
+		}
+		x.stepped = true
+		return "", "a real cluster cannot stop its controllers after N work items; they run freely from here, and expects until the next settle are not observable", nil
+	case scenario.ActionAdvance:
+		if err := x.startControllers(); err != nil {
+			return "", "", err
+		}
+		if st.Duration > x.opts.maxWait {
+			x.taint = fmt.Sprintf("follows %s, skipped", label)
+			return "", fmt.Sprintf("advancing %v would take %v of real time (the runner waits at most %v); later checks are not observable", st.Duration, st.Duration, x.opts.maxWait), nil
+		}
+		select {
+		case <-time.After(st.Duration):
+		case <-ctx.Done():
+			return "", "", ctx.Err()
+		}
+		return fmt.Sprintf("waited %v of real time", st.Duration), "", nil
+	case scenario.ActionRestart:
+		if !x.c.ctrls.started() {
+			if err := x.startControllers(); err != nil {
+				return "", "", err
+			}
+			return "started the controllers (they had not run yet)", "", nil
+		}
+		x.c.ctrls.stop(st.Controller)
+		if err := x.c.ctrls.start(st.Controller); err != nil {
+			return "", "", err
+		}
+		x.moving = true
+		return "stopped and started " + st.Controller, "", nil
+	case scenario.ActionInject:
+		x.taint = fmt.Sprintf("follows %s, skipped", label)
+		return "", "a real apiserver cannot be made to fail requests on cue; later checks are not observable", nil
+	}
+	return "", "", fmt.Errorf("unknown action %q", st.Action)
+}
+
+var simUIDRE = regexp.MustCompile(`uid (\S+)$`)
+
+// create creates a manifest: metadata.uid is dropped (the apiserver
+// assigns UIDs) and remembered, ownerReferences without uid are resolved
+// as the scenario format says, and ones whose uid names an object of the
+// file get that object's real UID.
+func (x *executor) create(ctx context.Context, label string, m *scenario.Manifest) (string, string, error) {
+	obj := m.Object.DeepCopy()
+	fileUID := obj.Metadata.UID
+	obj.Metadata.UID = ""
+	obj.Metadata.ResourceVersion = ""
+	kr, err := x.kindFor(obj.APIVersion, obj.Kind)
+	if err != nil {
+		return "", "", err
+	}
+	for i := range obj.Metadata.OwnerReferences {
+		or := &obj.Metadata.OwnerReferences[i]
+		if or.UID != "" {
+			or.UID = x.realUID(or.UID)
+			continue
+		}
+		okr, err := x.kindFor(or.APIVersion, or.Kind)
+		if err != nil {
+			return "", "", fmt.Errorf("%s: ownerReferences[%d]: %w", obj.String(), i, err)
+		}
+		ns := ""
+		if okr.info.Namespaced() {
+			ns = obj.Metadata.Namespace
+		}
+		owner, err := x.getMeta(ctx, okr, ns, or.Name)
+		if err != nil {
+			return "", "", fmt.Errorf("%s: ownerReferences[%d]: no %s %q to take the uid from: %w", obj.String(), i, or.Kind, or.Name, err)
+		}
+		or.UID = string(owner.UID)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return "", "", err
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(b); err != nil {
+		return "", "", err
+	}
+	x.moving = x.c.ctrls.started()
+	created, err := x.resource(kr, obj.Metadata.Namespace).Create(ctx, u, metav1.CreateOptions{})
+	if err != nil {
+		return "", "", err
+	}
+	uid := string(created.GetUID())
+	if fileUID != "" {
+		x.uids[fileUID] = uid
+	}
+	if sim, ok := x.simUIDs[label]; ok {
+		x.uids[sim] = uid
+	}
+	if obj.Metadata.Name == "" {
+		return fmt.Sprintf("created %s, uid %s", fakeapi.RefString(obj.Kind, created.GetNamespace(), created.GetName()), uid), "", nil
+	}
+	return "created, uid " + uid, "", nil
+}
+
+func (x *executor) getMeta(ctx context.Context, kr kindRes, ns, name string) (*metav1.PartialObjectMetadata, error) {
+	r := x.c.meta.Resource(kr.gvr)
+	if kr.info.Namespaced() {
+		return r.Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+	}
+	return r.Get(ctx, name, metav1.GetOptions{})
+}
+
+func (x *executor) delete(ctx context.Context, st *scenario.Step) (string, string, error) {
+	kr, ns, name, err := x.target(st.Target)
+	if err != nil {
+		return "", "", err
+	}
+	d := st.DeleteOptions
+	o := metav1.DeleteOptions{OrphanDependents: d.OrphanDependents, GracePeriodSeconds: d.GracePeriodSeconds, DryRun: d.DryRun}
+	if d.PropagationPolicy != nil {
+		p := metav1.DeletionPropagation(*d.PropagationPolicy)
+		o.PropagationPolicy = &p
+	}
+	if d.Preconditions != nil {
+		o.Preconditions = &metav1.Preconditions{}
+		if d.Preconditions.UID != nil {
+			u := types.UID(x.realUID(*d.Preconditions.UID))
+			o.Preconditions.UID = &u
+		}
+		if d.Preconditions.ResourceVersion != nil {
+			rv := *d.Preconditions.ResourceVersion
+			if st.ExpectError == "" {
+				// gcplay's resourceVersions are its own; a precondition
+				// meant to hold gets the object's real one.
+				if cur, err := x.getMeta(ctx, kr, ns, name); err == nil {
+					rv = cur.ResourceVersion
+					x.note("a resourceVersion precondition meant to hold was given the object's real resourceVersion")
+				}
+			}
+			o.Preconditions.ResourceVersion = &rv
+		}
+	}
+	x.moving = x.c.ctrls.started()
+	if err := x.resource(kr, ns).Delete(ctx, name, o); err != nil {
+		return "", "", err
+	}
+	if len(o.DryRun) > 0 {
+		return "dry run", "", nil
+	}
+	cur, err := x.getMeta(ctx, kr, ns, name)
+	switch {
+	case isNotFound(err):
+		return "removed from storage", "", nil
+	case err != nil:
+		return "deleted; reading it back: " + err.Error(), "", nil
+	case cur.DeletionTimestamp != nil:
+		return "terminating, finalizers " + list(cur.Finalizers), "", nil
+	}
+	return "still in storage, not terminating", "", nil
+}
+
+func list(s []string) string { return "[" + strings.Join(s, " ") + "]" }
