@@ -41,3 +41,12 @@ fuzz:
 
 clean:
 	rm -rf bin site build
+
+## conformance: run every scenario gcplay ships against real Kubernetes: an in-process
+## etcd, kube-apiserver and garbage collector of the release in conformance/VERSION
+## (docs/CONFORMANCE.md). The first build compiles Kubernetes: minutes.
+CONFORMANCE_INPUTS ?= ../../shared/scenarios ../scenario/testdata ../cmd/gcplay/testdata/script testdata
+CONFORMANCE_FLAGS ?=
+.PHONY: conformance
+conformance:
+	cd conformance && $(GO) build -o ../bin/conformance . && ../bin/conformance $(CONFORMANCE_FLAGS) $(CONFORMANCE_INPUTS)
