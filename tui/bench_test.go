@@ -42,7 +42,7 @@ func benchWorld(tb testing.TB, n int) *engine.World {
 
 func benchModel(b *testing.B, n int) *Model {
 	w := benchWorld(b, n)
-	m := newModel(Options{Width: 120, Height: 40, Theme: ThemeDark}, &scenario.Scenario{Name: "bench"}, w)
+	m := newModel(Options{Width: 120, Height: 40, Theme: ThemeDark}, newSession(&scenario.Scenario{Name: "bench"}, w))
 	// A foreground delete in the middle of the world, stepped twice, so
 	// the queues, the timeline and the selection have something to show.
 	m.sel = len(m.snap.tree.rows) / 2

@@ -738,7 +738,7 @@ func (m *Model) cmdReset(*invocation) (tea.Cmd, error) {
 	n := m.s.h.Len()
 	m.s.reset()
 	m.refresh()
-	m.setMsg(msgInfo, fmt.Sprintf("reset to %s as loaded; the timeline (%d steps) was cleared", m.s.origin.Name, n))
+	m.setMsg(msgInfo, fmt.Sprintf("reset to the start of %s; the timeline (%d steps) was cleared", m.s.origin.Name, n))
 	return nil, nil
 }
 
@@ -782,14 +782,20 @@ func (m *Model) cmdLoad(in *invocation) (tea.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v (nothing changed)", err)
 	}
-	sc, w, err := loadScenario(in.args[0], data)
+	s, note, warn, err := openSession(in.args[0], data, !m.opts.StepThrough)
 	if err != nil {
 		return nil, fmt.Errorf("cannot load %s, nothing changed: %v", in.args[0], err)
 	}
-	m.s.replace(sc, w)
+	s.breakOrphan = m.s.breakOrphan
+	m.stop("")
+	m.s, m.snap = s, nil
 	m.selUID, m.sel, m.worldTop = "", 0, 0
 	m.refresh()
-	m.setMsg(msgOK, fmt.Sprintf("loaded %s (scenario %s); the timeline starts here", in.args[0], sc.Name))
+	kind := msgOK
+	if warn {
+		kind = msgWarn
+	}
+	m.setMsg(kind, fmt.Sprintf("loaded %s (scenario %s): %s", in.args[0], s.origin.Name, note))
 	return nil, nil
 }
 

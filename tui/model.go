@@ -14,7 +14,6 @@ import (
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
-	"github.com/gcplay/gcplay/scenario"
 )
 
 // Options configure a playground.
@@ -32,6 +31,11 @@ type Options struct {
 	// Width and Height are the initial size, until the terminal reports its
 	// own (tests and the browser build set them).
 	Width, Height int
+	// StepThrough makes opening and loading a scenario file put its steps
+	// in the timeline (its objects are the start), so they can be rewound
+	// and stepped through. Without it the file runs to its end and the
+	// timeline starts there, which is what share links expect of an origin.
+	StepThrough bool
 }
 
 //go:embed starter/replicaset.yaml
@@ -169,6 +173,7 @@ func New(opts Options) (*Model, error) {
 		return nil, err
 	}
 	name, data := starterScenario()
+	setup := true
 	if opts.File != "" {
 		if opts.Files == nil {
 			return nil, fmt.Errorf("cannot open %s: this build of gcplay has no file access", opts.File)
@@ -177,25 +182,32 @@ func New(opts Options) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		name, data = opts.File, b
+		name, data, setup = opts.File, b, !opts.StepThrough
 	}
-	sc, w, err := loadScenario(name, data)
+	s, note, warn, err := openSession(name, data, setup)
 	if err != nil {
 		return nil, err
 	}
-	m := newModel(opts, sc, w)
-	m.selectFirst("Deployment", "ReplicaSet")
-	m.setMsg(msgInfo, fmt.Sprintf("Opened %s. ↑↓ selects, d deletes with a policy, s steps the collector, ? lists every key.", describeOrigin(sc.Name, name)))
+	m := newModel(opts, s)
+	if opts.File == "" {
+		m.selectFirst("Deployment", "ReplicaSet")
+		m.setMsg(msgInfo, "Opened the starter world. ↑↓ selects, d deletes with a policy, s steps the collector, ? lists every key.")
+	} else {
+		m.setMsg(msgInfo, fmt.Sprintf("Opened %s (scenario %s): %s. ? lists every key.", name, s.origin.Name, note))
+		if warn {
+			m.msgKind = msgWarn
+		}
+	}
 	return m, nil
 }
 
-// newModel returns a playground on w, which the scenario sc left.
-func newModel(opts Options, sc *scenario.Scenario, w *engine.World) *Model {
+// newModel returns a playground on a session.
+func newModel(opts Options, s *session) *Model {
 	files := opts.Files
 	if files == nil {
 		files = noFiles{}
 	}
-	m := &Model{opts: opts, files: files, s: newSession(sc, w), themeName: opts.Theme, dark: true,
+	m := &Model{opts: opts, files: files, s: s, themeName: opts.Theme, dark: true,
 		keys: newKeyMap(), help: newHelp(), speed: 2, width: opts.Width, height: opts.Height, right: paneCollector}
 	m.applyTheme()
 	m.refresh()
@@ -220,13 +232,6 @@ func (m *Model) selectFirst(kinds ...string) {
 			}
 		}
 	}
-}
-
-func describeOrigin(scName, file string) string {
-	if strings.HasPrefix(file, "starter") {
-		return "the starter world"
-	}
-	return fmt.Sprintf("%s (scenario %s)", file, scName)
 }
 
 func (m *Model) applyTheme() {

@@ -419,3 +419,52 @@ func TestReplayInThePast(t *testing.T) {
 		t.Fatalf("r before the user's delete: at %d, msg %q", m.s.h.Pos(), m.msg)
 	}
 }
+
+// TestStepThroughLoad: with StepThrough, a scenario file's objects are the
+// start and its steps the timeline, ready to rewind; a failing step stops
+// the timeline there with a warning.
+func TestStepThroughLoad(t *testing.T) {
+	file := []byte(`name: fg
+objects:
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: owner}}
+  - apiVersion: v1
+    kind: Pod
+    metadata:
+      name: p
+      ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, blockOwnerDeletion: true}]
+    spec: {containers: [{name: c, image: nginx}]}
+steps:
+  - settle: {}
+  - delete: cm/owner
+    propagationPolicy: Foreground
+  - settle: {}
+  - expect: {absent: [ConfigMap/owner, Pod/p]}
+`)
+	files := NewMemFiles(map[string][]byte{"fg.yaml": file})
+	m, err := New(Options{Width: 120, Height: 40, NoColor: true, Files: files, File: "fg.yaml", StepThrough: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.s.h.Len() == 0 || m.s.h.Pos() != m.s.h.Len() {
+		t.Fatalf("timeline %d/%d, want the file's steps, at their end", m.s.h.Pos(), m.s.h.Len())
+	}
+	if lookup(m, "cm", "owner") != nil || !strings.Contains(m.msg, "expect step is not checked here") {
+		t.Fatalf("at the end owner should be gone; message %q", m.msg)
+	}
+	runLine(t, m, "goto 0")
+	if lookup(m, "cm", "owner") == nil || lookup(m, "po", "p") == nil {
+		t.Fatal("at step 0 the file's objects should exist")
+	}
+
+	files.WriteFile("bad-step.yaml", []byte("name: bad\nobjects:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\nsteps:\n  - delete: cm/nope\n"))
+	m.opts.StepThrough = false
+	runLine(t, m, "load bad-step.yaml")
+	if m.msgKind != msgErr || !strings.Contains(m.msg, "nothing changed") {
+		t.Fatalf("without StepThrough a failing file is refused; message %q", m.msg)
+	}
+	m.opts.StepThrough = true
+	runLine(t, m, "load bad-step.yaml")
+	if m.msgKind != msgWarn || !strings.Contains(m.msg, `step 0 (delete ConfigMap/nope) failed`) || lookup(m, "cm", "a") == nil {
+		t.Errorf("load of a file whose step fails: kind %d, %q", m.msgKind, m.msg)
+	}
+}

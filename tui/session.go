@@ -54,26 +54,6 @@ func newSession(origin *scenario.Scenario, start *engine.World) *session {
 // world returns the world at the current position of the timeline.
 func (s *session) world() *engine.World { return s.h.World() }
 
-// loadScenario parses and runs a scenario file into a start world. The run
-// must pass; a failing file is reported and nothing changes.
-func loadScenario(name string, data []byte) (*scenario.Scenario, *engine.World, error) {
-	sc, err := scenario.Parse(name, data)
-	if err != nil {
-		return nil, nil, err
-	}
-	res := scenario.Run(sc, scenario.RunOptions{})
-	if res.InternalError != "" {
-		return nil, nil, fmt.Errorf("%s: gcplay broke while running it: %s", name, res.InternalError)
-	}
-	if err := res.Err(); err != nil {
-		return nil, nil, err
-	}
-	if res.World == nil {
-		return nil, nil, fmt.Errorf("%s: the run left no world", name)
-	}
-	return sc, res.World, nil
-}
-
 // begin notes whether the next action cuts the timeline (acting after a
 // rewind starts a new branch).
 func (s *session) begin() result {
@@ -324,7 +304,7 @@ func (s *session) reset() {
 	s.version++
 }
 
-// replace swaps in a newly loaded scenario and its world.
+// replace swaps in another origin and its world, with an empty timeline.
 func (s *session) replace(origin *scenario.Scenario, start *engine.World) {
 	s.origin, s.start = origin, start
 	s.watch = map[string]string{}

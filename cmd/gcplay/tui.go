@@ -77,7 +77,7 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		fmt.Fprintln(out)
 		return cmd.Help()
 	}
-	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: osFiles{}, File: o.File})
+	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: osFiles{}, File: o.File, StepThrough: true})
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}
 	}

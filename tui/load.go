@@ -1,0 +1,186 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/scenario"
+)
+
+// opened is a scenario file opened in the playground.
+type opened struct {
+	sc *scenario.Scenario
+	// start is the world with the file's objects created (by the scenario
+	// runner, as gcplay run creates them).
+	start *engine.World
+	// setup is true for the starter world, whose steps are part of the
+	// start rather than of the timeline.
+	setup bool
+}
+
+// openScenario parses a scenario file and creates its objects. With setup,
+// its steps run too and become part of the starting world (the built-in
+// starter world settles that way); otherwise they are left for
+// applySteps, so they land in the timeline where the learner can rewind
+// and step through them.
+func openScenario(name string, data []byte, setup bool) (*opened, error) {
+	sc, err := scenario.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	run := *sc
+	if !setup {
+		run.Steps = nil
+	}
+	res := scenario.Run(&run, scenario.RunOptions{})
+	if res.InternalError != "" {
+		return nil, fmt.Errorf("%s: gcplay broke while creating its objects: %s", name, res.InternalError)
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	if res.World == nil {
+		return nil, fmt.Errorf("%s: the run left no world", name)
+	}
+	return &opened{sc: sc, start: res.World, setup: setup}, nil
+}
+
+// openSession opens a scenario file as a session. With setup the whole
+// file runs and the timeline starts where it ends; without, its objects
+// make the starting world and its steps the timeline, which is left at its
+// end. note says what was loaded; warn is set when a step failed and the
+// timeline stops before it.
+func openSession(name string, data []byte, setup bool) (s *session, note string, warn bool, err error) {
+	o, err := openScenario(name, data, setup)
+	if err != nil {
+		return nil, "", false, err
+	}
+	s = newSession(o.sc, o.start)
+	if setup {
+		return s, "the timeline starts where the file ends", false, nil
+	}
+	checks, err := s.applySteps(o.sc)
+	n := s.h.Len()
+	note = fmt.Sprintf("its objects are the start, its steps the timeline (%d %s): goto 0 or ← to step through them", n, plural(n, "step", "steps"))
+	if n == 0 {
+		note = "its objects are the start; it has no steps"
+	}
+	if checks > 0 {
+		note += fmt.Sprintf("; its %d expect %s not checked here (gcplay run checks them)", checks, plural(checks, "step is", "steps are"))
+	}
+	if err != nil {
+		return s, err.Error() + "; " + note, true, nil
+	}
+	return s, note, false, nil
+}
+
+// applySteps applies a scenario's steps to the timeline, as the scenario
+// runner would. expect steps are not checked here (gcplay run checks
+// them); a step that fails without expectError stops the loading there.
+func (s *session) applySteps(sc *scenario.Scenario) (checks int, err error) {
+	d := &stopDoer{s: s}
+	for i := range sc.Steps {
+		st := &sc.Steps[i]
+		fail := func(err error) error {
+			if err == nil || st.ExpectError != "" {
+				return nil
+			}
+			return fmt.Errorf("%s:%d: step %d (%s) failed, so the timeline stops there: %w", sc.File, st.Line, st.Index, st.Describe(), err)
+		}
+		switch st.Action {
+		case scenario.ActionExpect:
+			checks++
+			continue
+		case scenario.ActionCreate:
+			obj, err := resolveOwners(s.world().Store(), st.Create.Object)
+			if err == nil {
+				_, err = s.do(engine.Create{Object: obj})
+			}
+			if err := fail(err); err != nil {
+				return checks, err
+			}
+		case scenario.ActionDelete, scenario.ActionPatch:
+			ref, err := stepTarget(s.world().Store(), st.Target)
+			if err == nil {
+				if st.Action == scenario.ActionDelete {
+					opts := *st.DeleteOptions
+					_, err = s.do(engine.Delete{Ref: ref, Options: &opts})
+				} else {
+					_, err = s.do(engine.Patch{Ref: ref, Merge: st.Merge})
+				}
+			}
+			if err := fail(err); err != nil {
+				return checks, err
+			}
+		case scenario.ActionStep:
+			for n := 0; n < st.Count; n++ {
+				if _, err := s.do(engine.Step{Queue: st.Queue}); fail(err) != nil {
+					return checks, fail(err)
+				}
+			}
+		case scenario.ActionSettle:
+			if _, err := engine.Settle(d, st.MaxSteps); fail(err) != nil {
+				return checks, fail(err)
+			}
+		case scenario.ActionAdvance:
+			if _, err := engine.AdvanceBy(d, st.Duration, scenario.DefaultMaxSteps); fail(err) != nil {
+				return checks, fail(err)
+			}
+		case scenario.ActionRestart:
+			if _, err := s.do(engine.Restart{Controller: st.Controller}); fail(err) != nil {
+				return checks, fail(err)
+			}
+		case scenario.ActionInject:
+			f := st.Fault
+			if st.Target.UID != "" {
+				o := s.world().Store().ByUID(st.Target.UID)
+				if o == nil {
+					return checks, fail(fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", st.Target.UID))
+				}
+				f.Kind, f.Namespace, f.Name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
+			}
+			if _, err := s.do(engine.Inject{Fault: f}); fail(err) != nil {
+				return checks, fail(err)
+			}
+		}
+	}
+	return checks, nil
+}
+
+// stepTarget turns a step's reference into a request reference; uid:<uid>
+// names the stored object with that UID.
+func stepTarget(store *fakeapi.Store, r scenario.Ref) (fakeapi.Ref, error) {
+	if r.UID == "" {
+		return r.Ref, nil
+	}
+	o := store.ByUID(r.UID)
+	if o == nil {
+		return fakeapi.Ref{}, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", r.UID)
+	}
+	return fakeapi.RefOf(o), nil
+}
+
+// resolveOwners returns a copy of obj whose ownerReferences without a uid
+// name the object they refer to, looked up now in the dependent's
+// namespace (or at cluster scope for cluster-scoped owner kinds), as
+// SCENARIO-FORMAT.md says.
+func resolveOwners(store *fakeapi.Store, obj *fakeapi.Object) (*fakeapi.Object, error) {
+	obj = obj.DeepCopy()
+	for i := range obj.Metadata.OwnerReferences {
+		or := &obj.Metadata.OwnerReferences[i]
+		if or.UID != "" {
+			continue
+		}
+		ns := ""
+		if info, ok := store.Registry().Lookup(or.APIVersion, or.Kind); ok && info.Namespaced() {
+			ns = obj.Metadata.Namespace
+		}
+		owner := store.Lookup(fakeapi.Ref{APIVersion: or.APIVersion, Kind: or.Kind, Namespace: ns, Name: or.Name})
+		if owner == nil {
+			return nil, fmt.Errorf("%s: ownerReferences[%d]: no %s %q exists%s to take the uid from", obj, i, or.Kind, or.Name, inNS(ns))
+		}
+		or.UID = owner.Metadata.UID
+	}
+	return obj, nil
+}
