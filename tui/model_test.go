@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"image/color"
 	"strings"
 	"testing"
 
@@ -344,7 +345,15 @@ func TestResizeAndThemes(t *testing.T) {
 	if !strings.Contains(hc.View().Content, "38;2;") {
 		t.Error("high-contrast: the view has no colours")
 	}
-	send(t, hc, tea.BackgroundColorMsg{Color: nil})
+	auto, _ := New(Options{Width: 120, Height: 40})
+	send(t, auto, tea.BackgroundColorMsg{Color: color.White})
+	if auto.th.name != ThemeLight {
+		t.Errorf("on a white background the theme is %q, want light", auto.th.name)
+	}
+	send(t, auto, tea.BackgroundColorMsg{Color: color.Black})
+	if auto.th.name != ThemeDark {
+		t.Errorf("on a black background the theme is %q, want dark", auto.th.name)
+	}
 	if _, err := New(Options{Theme: "neon"}); err == nil {
 		t.Error("an unknown theme was accepted")
 	}
