@@ -459,11 +459,12 @@ func inNS(ns string) string {
 	return fmt.Sprintf(" in namespace %q", ns)
 }
 
-// selectUID moves the selection to an object once the tree is rebuilt.
+// selectUID moves the selection to an object; refresh finds its row once
+// the tree has it.
 func (m *Model) selectUID(uid string) {
 	if uid != "" {
 		m.selUID = uid
-		m.sel = -1 << 30
+		m.sel = -1 // not a row: refresh looks the UID up
 	}
 }
 

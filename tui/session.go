@@ -38,8 +38,6 @@ type result struct {
 	dropped      int
 	// hit is the breakpoint that stopped the operation.
 	hit string
-	// done is true when a settle reached a settled world.
-	done bool
 	// backoff is true when a settle stopped at max-backoff retries.
 	backoff bool
 	// replayed is true when the operation moved forward along the
@@ -258,7 +256,6 @@ func (s *session) settleChunk(run *settleRun, limit int) (over bool, err error) 
 	case err != nil:
 		return true, err
 	}
-	run.r.done = true
 	run.r.backoff = res.Backoff
 	return true, nil
 }
