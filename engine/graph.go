@@ -44,9 +44,13 @@ func matchesCoordinates(o fakeapi.OwnerReference, id objectReference) bool {
 // The graph builder is its sole writer; workers read it.
 type node struct {
 	identity objectReference
-	// dependents are the nodes whose owners name this node's UID.
+	// dependents are the nodes whose owners name this node's UID; nil
+	// until the first one is added.
 	dependents map[*node]struct{}
-	// owners are the ownerReferences last observed on the object.
+	// owners are the ownerReferences last observed on the object. The
+	// slice is shared with the stored object, which is never modified in
+	// place (the store writes a new object on every change), so it is
+	// never modified here either.
 	owners []fakeapi.OwnerReference
 	// beingDeleted is set once a deletionTimestamp is observed; never cleared.
 	beingDeleted bool
@@ -56,7 +60,12 @@ type node struct {
 	virtual bool
 }
 
-func (n *node) addDependent(d *node)    { n.dependents[d] = struct{}{} }
+func (n *node) addDependent(d *node) {
+	if n.dependents == nil {
+		n.dependents = map[*node]struct{}{}
+	}
+	n.dependents[d] = struct{}{}
+}
 func (n *node) deleteDependent(d *node) { delete(n.dependents, d) }
 func (n *node) isObserved() bool        { return !n.virtual }
 
@@ -91,11 +100,10 @@ func (n *node) blockingDependents() []*node {
 // node.clone: the old pointer may still sit in a queue.
 func (n *node) clone() *node {
 	c := *n
-	c.dependents = make(map[*node]struct{}, len(n.dependents))
+	c.dependents = nil
 	for d := range n.dependents {
-		c.dependents[d] = struct{}{}
+		c.addDependent(d)
 	}
-	c.owners = append([]fakeapi.OwnerReference(nil), n.owners...)
 	return &c
 }
 

@@ -109,8 +109,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && !found:
 		n := &node{
 			identity:           identityFromEvent(ev),
-			dependents:         map[*node]struct{}{},
-			owners:             cloneRefs(obj.Metadata.OwnerReferences),
+			owners:             obj.Metadata.OwnerReferences,
 			beingDeleted:       beingDeleted(obj),
 			deletingDependents: beingDeleted(obj) && hasDeleteDependentsFinalizer(obj),
 		}
@@ -131,7 +130,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
-			existing.owners = cloneRefs(obj.Metadata.OwnerReferences)
+			existing.owners = obj.Metadata.OwnerReferences
 			g.addDependentToOwners(existing, added, rec)
 			g.removeDependentFromOwners(existing, removed)
 			g.touch(uid)
@@ -268,9 +267,8 @@ func (g *garbageCollector) addDependentToOwners(n *node, owners []fakeapi.OwnerR
 		owner, ok := g.uidToNode[o.UID]
 		if !ok {
 			owner = &node{
-				identity:   objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID, Namespace: n.identity.Namespace},
-				dependents: map[*node]struct{}{},
-				virtual:    true,
+				identity: objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID, Namespace: n.identity.Namespace},
+				virtual:  true,
 			}
 			g.uidToNode[o.UID] = owner
 			g.touch(o.UID)

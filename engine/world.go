@@ -606,11 +606,10 @@ func (g *garbageCollector) clone(e *env) *garbageCollector {
 			return c
 		}
 		c := &node{identity: n.identity, owners: n.owners, beingDeleted: n.beingDeleted,
-			deletingDependents: n.deletingDependents, virtual: n.virtual,
-			dependents: make(map[*node]struct{}, len(n.dependents))}
+			deletingDependents: n.deletingDependents, virtual: n.virtual}
 		m[n] = c
 		for d := range n.dependents {
-			c.dependents[get(d)] = struct{}{}
+			c.addDependent(get(d))
 		}
 		return c
 	}

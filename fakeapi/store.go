@@ -51,9 +51,9 @@ type Store struct {
 
 	objects map[objKey]*Object
 	byUID   map[string]objKey
-	// created holds the revision at which each stored object was created,
-	// for listing objects in creation order.
-	created map[objKey]uint64
+	// created holds, by UID, the revision at which each stored object was
+	// created, for listing objects in creation order.
+	created map[string]uint64
 
 	// lastUID counts assigned UIDs ("uid-0001", ...); givenUIDs holds the
 	// UIDs callers chose, so the counter never hands one out again.
@@ -109,7 +109,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		clock:     clock,
 		objects:   map[objKey]*Object{},
 		byUID:     map[string]objKey{},
-		created:   map[objKey]uint64{},
+		created:   map[string]uint64{},
 		givenUIDs: map[string]bool{},
 		nameState: nameSeed,
 	}
@@ -123,7 +123,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		o.Metadata.ResourceVersion = s.nextRV()
 		s.objects[objKey{kind: "Namespace", name: ns}] = o
 		s.byUID[o.Metadata.UID] = objKey{kind: "Namespace", name: ns}
-		s.created[objKey{kind: "Namespace", name: ns}] = s.rv
+		s.created[o.Metadata.UID] = s.rv
 	}
 	return s
 }
@@ -150,7 +150,9 @@ func (s *Store) Len() int { return len(s.objects) }
 // order they were created. The objects must not be modified.
 func (s *Store) ObjectsInCreationOrder() []*Object {
 	keys := slices.Collect(maps.Keys(s.objects))
-	slices.SortFunc(keys, func(a, b objKey) int { return cmp.Compare(s.created[a], s.created[b]) })
+	slices.SortFunc(keys, func(a, b objKey) int {
+		return cmp.Compare(s.created[s.objects[a].Metadata.UID], s.created[s.objects[b].Metadata.UID])
+	})
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
 		out[i] = s.objects[k]
@@ -289,7 +291,7 @@ func qualifiedKind(info KindInfo) string {
 func (s *Store) insert(k objKey, o *Object) {
 	s.objects[k] = o
 	s.byUID[o.Metadata.UID] = k
-	s.created[k] = s.rv
+	s.created[o.Metadata.UID] = s.rv
 	s.emit(Added, o, nil)
 }
 
@@ -321,9 +323,9 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 		return
 	}
 	delete(s.objects, k)
-	delete(s.created, k)
 	if s.byUID[last.Metadata.UID] == k {
 		delete(s.byUID, last.Metadata.UID)
+		delete(s.created, last.Metadata.UID)
 	}
 	gone := *last
 	gone.Metadata.ResourceVersion = s.nextRV()
