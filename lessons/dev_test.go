@@ -74,3 +74,18 @@ func TestDevPredict(t *testing.T) {
 		}
 	}
 }
+
+// TestDevHandIn prints the hand-in of GCPLAY_HANDIN's solution.
+func TestDevHandIn(t *testing.T) {
+	name := os.Getenv("GCPLAY_HANDIN")
+	if name == "" {
+		t.Skip("set GCPLAY_HANDIN")
+	}
+	l, _ := Builtin().Find(name)
+	h := replay(t, l, l.Solution)
+	b, err := l.HandIn(h.Actions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", b)
+}

@@ -53,6 +53,10 @@ type Lesson struct {
 	// Text is the lesson's words by locale ("en", "zh", ...).
 	Text map[string]*Text
 
+	// worldText is the course file's lines of the scenario keys other
+	// than steps: a hand-in starts with them.
+	worldText []string
+
 	startOnce sync.Once
 	start     []*fakeapi.Object
 }

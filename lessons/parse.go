@@ -84,9 +84,13 @@ func (p *lessonParser) parse() *Lesson {
 
 	// The world: the scenario keys, at their own lines.
 	world := &subdoc{}
+	var worldText []string
 	for _, sp := range top {
 		if slices.Contains(scenarioKeys, sp.key.Value) {
 			world.copy(p.src, sp.first, sp.last)
+			if sp.key.Value != "steps" {
+				worldText = append(worldText, p.src.lines[sp.first-1:min(sp.last, len(p.src.lines))]...)
+			}
 		}
 	}
 	sc, err := scenario.Parse(p.src.file, world.bytes())
@@ -94,7 +98,12 @@ func (p *lessonParser) parse() *Lesson {
 		p.remap(err, world, nil)
 		return nil
 	}
-	l := &Lesson{ID: sc.Name, File: p.src.file, World: sc, Source: world.bytes(), Settled: true, Minutes: 10}
+	l := &Lesson{ID: sc.Name, File: p.src.file, World: sc, Source: world.bytes(), worldText: worldText, Settled: true, Minutes: 10}
+	for _, st := range sc.Steps {
+		if st.Action == scenario.ActionExpect {
+			p.errorf(byKey["steps"].key, "steps", "the set-up may not check anything (expect): put checks in the goal")
+		}
+	}
 	reg, err := registry(sc)
 	if err != nil {
 		p.errorf(root, "kinds", "%v", err)
