@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 export GOFLAGS ?= -mod=mod
 
-.PHONY: run build test unit race lint bench fuzz clean
+.PHONY: run build test unit race lint bench fuzz clean web web-serve web-bench
 
 ## run: open the playground (TUI) on the built-in starter world
 run:
@@ -16,8 +16,9 @@ build:
 ## test: every check CI runs (lint, unit, data-driven, scenario, CLI and end-to-end tests)
 test: lint unit race
 
-unit:
-	$(GO) test -count=1 ./...
+# unit needs the browser page built: webtest drives it in headless Chromium.
+unit: web
+	GCPLAY_SITE=$(CURDIR)/$(SITE) $(GO) test -count=1 ./...
 
 ## race: the packages where goroutines run, under the race detector
 race:
@@ -39,8 +40,33 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPatchDelete -fuzztime=$(FUZZTIME) ./fakeapi
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./scenario
 
+## web: build the browser page, a static site, into $(SITE)/ (serve it with gcplay web)
+SITE ?= site
+XTERM := web/node_modules/@xterm
+web:
+	@build/wasm-shim/build.sh --check
+	@if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
+		echo "cd web && npm ci"; cd web && npm ci --no-audit --no-fund; fi
+	@mkdir -p $(SITE)/xterm
+	build/wasm-shim/build.sh $(SITE)/main.wasm
+	@cp web/index.html web/main.js web/style.css web/sw.js $(SITE)/
+	@root="$$($(GO) env GOROOT)"; if [ -f "$$root/lib/wasm/wasm_exec.js" ]; then cp "$$root/lib/wasm/wasm_exec.js" $(SITE)/; \
+		else cp "$$root/misc/wasm/wasm_exec.js" $(SITE)/; fi
+	@sed '/sourceMappingURL=/d' $(XTERM)/xterm/lib/xterm.mjs > $(SITE)/xterm/xterm.mjs
+	@sed '/sourceMappingURL=/d' $(XTERM)/addon-fit/lib/addon-fit.mjs > $(SITE)/xterm/addon-fit.mjs
+	@cp $(XTERM)/xterm/css/xterm.css $(SITE)/xterm/
+	@echo "built $(SITE)/ (main.wasm $$(du -k $(SITE)/main.wasm | cut -f1) KB); serve it with: go run ./cmd/gcplay web --dir $(SITE)"
+
+## web-serve: build the page and serve it on http://127.0.0.1:8080
+web-serve: web
+	$(GO) run ./cmd/gcplay web --dir $(SITE)
+
+## web-bench: measure the page (download size, first frame, key latency) for docs/BENCHMARKS.md
+web-bench: web
+	GCPLAY_SITE=$(CURDIR)/$(SITE) $(GO) test -count=1 -run='^TestWebBench$$' -v ./webtest -webbench
+
 clean:
-	rm -rf bin site build
+	rm -rf bin site build/wasm
 
 ## conformance: run every scenario gcplay ships against real Kubernetes: an in-process
 ## etcd, kube-apiserver and garbage collector of the release in conformance/VERSION

@@ -1,0 +1,30 @@
+//go:build js
+
+// This file is gcplay's own, not Bubble Tea's. build.sh copies it into a
+// private copy of the pinned charm.land/bubbletea/v2 module (in the
+// git-ignored build/wasm/ area) when the browser build is made; it is never
+// compiled as part of gcplay itself.
+//
+// Bubble Tea defines these four platform functions only for an explicit
+// list of Unix systems (tty_unix.go, signals_unix.go) and for Windows, so
+// GOOS=js does not compile (upstream issue charmbracelet/bubbletea#1410,
+// pull requests #1789 and #1790). In the browser there is no TTY to put in
+// raw mode, no process to suspend and no SIGWINCH: the page's bridge passes
+// its own input reader and sends tea.WindowSizeMsg itself. Drop this file
+// (and the shim) once the pinned version compiles for js on its own.
+
+package tea
+
+// initInput has nothing to do in a browser: the input is the page's
+// queue, never a terminal.
+func (p *Program) initInput() error { return nil }
+
+// suspendSupported is false: a page cannot be suspended with ctrl+z.
+const suspendSupported = false
+
+// suspendProcess is never called, as suspendSupported is false.
+func suspendProcess() {}
+
+// listenForResize has no signal to listen to: the page sends
+// WindowSizeMsg when the xterm.js terminal is resized.
+func (p *Program) listenForResize(done chan struct{}) { close(done) }

@@ -1,0 +1,134 @@
+//go:build js && wasm
+
+// Command wasm is gcplay in a browser: the terminal playground (package
+// tui, the same model as the terminal build) running in WebAssembly and
+// drawing into an xterm.js terminal on the page (web/index.html).
+//
+// The page starts first: it creates the terminal, defines goTermWrite and
+// the other callbacks below, reads the URL fragment and localStorage into
+// window.gcplayBoot, and then runs this program. Keys, mouse reports and
+// xterm's replies to terminal queries come in through goTermInput; output
+// goes out as bytes through goTermWrite; a resize of the terminal comes in
+// as goTermResize. Build it with build/wasm-shim/build.sh (make web).
+package main
+
+import (
+	"errors"
+	"syscall/js"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/gcplay/gcplay/tui"
+)
+
+func main() {
+	win := js.Global()
+	term := win.Get("term")
+	cols, rows := term.Get("cols").Int(), term.Get("rows").Int()
+
+	files := newWebFiles()
+	m, err := tui.New(tui.Options{Files: files, Width: cols, Height: rows})
+	if err != nil {
+		win.Call("onGoExit", "gcplay could not start: "+err.Error())
+		select {}
+	}
+	a := &app{m: m, files: files}
+	a.trackOrigin()
+	a.version = m.Version()
+
+	boot := win.Get("gcplayBoot")
+	str := func(k string) string {
+		if v := boot.Get(k); v.Type() == js.TypeString {
+			return v.String()
+		}
+		return ""
+	}
+	link, lesson, saved := str("link"), str("lesson"), str("saved")
+	switch {
+	case link != "" && link == saved:
+		// A reload: the address bar links to the world kept here.
+		a.openLink(saved, "saved")
+	case link != "":
+		if a.openLink(link, "link") {
+			a.persist()
+		} else if saved != "" {
+			msg := "The link could not be opened; your own world is below."
+			if a.openLink(saved, "saved") {
+				m.Notify(msg, true)
+			}
+		}
+	case lesson != "":
+		a.openLesson(lesson)
+	case saved != "":
+		a.openLink(saved, "saved")
+	}
+	a.version = m.Version()
+
+	q := newInputQueue()
+	p := tea.NewProgram(a,
+		tea.WithInput(q),
+		tea.WithOutput(termWriter{write: win.Get("goTermWrite")}),
+		tea.WithWindowSize(cols, rows),
+		tea.WithEnvironment([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}),
+		tea.WithColorProfile(colorprofile.TrueColor),
+		tea.WithoutSignalHandler(),
+		tea.WithFPS(120),
+	)
+
+	send := func(msg tea.Msg) { go p.Send(msg) } // Send blocks until the loop takes it
+	funcs := map[string]js.Func{
+		"goTermInput": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			q.Push(bytesOf(args[0]))
+			return nil
+		}),
+		"goTermResize": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			send(tea.WindowSizeMsg{Width: args[0].Int(), Height: args[1].Int()})
+			return nil
+		}),
+		"goCommand": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			send(commandMsg{line: args[0].String()})
+			return nil
+		}),
+		"goOpenLink": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			send(openLinkMsg{text: args[0].String()})
+			return nil
+		}),
+		"goOpenLesson": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			send(openLessonMsg{name: args[0].String()})
+			return nil
+		}),
+		// goLink returns the share link now (the page asks for it when it
+		// is hidden or closed, so nothing waits on the write delay). JS
+		// calls Go only while every goroutine is blocked, so the model is
+		// not in the middle of an update.
+		"goLink": js.FuncOf(func(js.Value, []js.Value) any {
+			text, err := a.link()
+			if err != nil {
+				return nil
+			}
+			return text
+		}),
+	}
+	for name, f := range funcs {
+		win.Set(name, f)
+	}
+	win.Call("onGoReady")
+
+	_, err = p.Run()
+
+	q.Close()
+	a.persist()
+	for name, f := range funcs {
+		win.Delete(name)
+		f.Release()
+	}
+	var reason any // null: quit normally
+	if err != nil && !errors.Is(err, tea.ErrInterrupted) {
+		reason = err.Error()
+	}
+	win.Call("onGoExit", reason)
+	// Do not return: Bubble Tea leaves timers whose callbacks would find
+	// the program gone ("Go program has already exited").
+	select {}
+}

@@ -1,0 +1,529 @@
+package webtest
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+var (
+	webbench   = flag.Bool("webbench", false, "run TestWebBench: measure the page for docs/BENCHMARKS.md")
+	screenshot = flag.String("screenshot", "", "also write TestPage's screenshot to this PNG file")
+)
+
+// chromium returns the path of Chromium, or "" when it is not installed.
+func chromium() string {
+	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/lib/chromium/chromium"} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	return ""
+}
+
+var (
+	siteOnce  sync.Once
+	siteBuilt string
+	siteErr   error
+)
+
+// site returns the folder of a built page: $GCPLAY_SITE, or one built now
+// with make web.
+func site(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("GCPLAY_SITE"); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "main.wasm")); err != nil {
+			t.Fatalf("GCPLAY_SITE=%s holds no built page (%v): run make web", d, err)
+		}
+		return d
+	}
+	siteOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gcplay-site-")
+		if err != nil {
+			siteErr = err
+			return
+		}
+		cmd := exec.Command("make", "-s", "web", "SITE="+dir)
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			siteErr = fmt.Errorf("make web: %v\n%s", err, out)
+			return
+		}
+		siteBuilt = dir
+	})
+	if siteErr != nil {
+		t.Fatal(siteErr)
+	}
+	return siteBuilt
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if siteBuilt != "" {
+		os.RemoveAll(siteBuilt)
+	}
+	os.Exit(code)
+}
+
+// server serves a built page on a loopback port and counts what it sends.
+type server struct {
+	URL   string
+	srv   *http.Server
+	mu    sync.Mutex
+	paths []string
+}
+
+func serve(t *testing.T, dir string) *server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{URL: "http://" + ln.Addr().String() + "/"}
+	files := http.FileServer(http.Dir(dir))
+	s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.paths = append(s.paths, r.URL.Path)
+		s.mu.Unlock()
+		switch {
+		case strings.HasSuffix(r.URL.Path, ".wasm"):
+			w.Header().Set("Content-Type", "application/wasm")
+		case strings.HasSuffix(r.URL.Path, ".mjs"), strings.HasSuffix(r.URL.Path, ".js"):
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})}
+	go s.srv.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close stops serving: the page is then offline.
+func (s *server) Close() { s.srv.Close() }
+
+// page is one Chromium tab on the page.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu         sync.Mutex
+	exceptions []string
+	console    []string
+	shots      atomic.Int32
+}
+
+// newPage starts headless Chromium with a window of w×h pixels. It skips
+// the test when Chromium is not installed.
+func newPage(t *testing.T, w, h int) *page {
+	t.Helper()
+	path := chromium()
+	if path == "" {
+		t.Skip("Chromium is not installed (apt-get install -y chromium; .ci/run does it): the browser tests need it")
+	}
+	// The flags keep Chromium off the network (this machine has none):
+	// no background updates, sync, QUIC; a fresh profile every time.
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(w, h),
+	)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	p := &page{t: t, ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg += " " + d.Exception.Description
+			}
+			p.exceptions = append(p.exceptions, fmt.Sprintf("%s (%s:%d)", msg, d.URL, d.LineNumber))
+		case *runtime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range ev.Args {
+				if a.Value != nil {
+					parts = append(parts, string(a.Value))
+				} else {
+					parts = append(parts, a.Description)
+				}
+			}
+			p.console = append(p.console, string(ev.Type)+": "+strings.Join(parts, " "))
+		}
+	})
+	if err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return p
+}
+
+// checkExceptions fails the test on any uncaught exception in the page.
+func (p *page) checkExceptions() {
+	p.t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range p.exceptions {
+		p.t.Errorf("page exception: %s", e)
+	}
+	if len(p.exceptions) > 0 {
+		p.t.Logf("console:\n%s", strings.Join(p.console, "\n"))
+	}
+	p.exceptions = nil
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitJS waits until the expression is true.
+func (p *page) waitJS(expr string, timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("waited %s for %s (last error: %v); screen:\n%s\nconsole:\n%s", timeout, expr, err, p.screenQuiet(), strings.Join(p.console, "\n"))
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
+// load navigates to url and waits for the playground's first frame.
+func (p *page) load(url string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate("about:blank"), chromedp.Navigate(url))
+	p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
+}
+
+func (p *page) screenQuiet() string {
+	s, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`window.bufferText ? window.bufferText() : document.body.innerText`))
+	return s
+}
+
+// screen returns the terminal's text, one line per row.
+func (p *page) screen() string {
+	p.t.Helper()
+	return eval[string](p, `window.bufferText()`)
+}
+
+// waitText waits until the screen shows s.
+func (p *page) waitText(s string) string {
+	p.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		scr := p.screenQuiet()
+		if strings.Contains(scr, s) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the screen never showed %q; it shows:\n%s", s, scr)
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
+// keyNames are the non-printing keys press understands.
+var keyNames = map[string]rune{
+	"Enter": '\r', "Escape": '\u001b', "ArrowLeft": []rune(kb.ArrowLeft)[0], "ArrowRight": []rune(kb.ArrowRight)[0],
+	"ArrowUp": []rune(kb.ArrowUp)[0], "ArrowDown": []rune(kb.ArrowDown)[0], "Tab": '\t',
+}
+
+// press types keys: each argument is a key name of keyNames or text.
+func (p *page) press(keys ...string) {
+	p.t.Helper()
+	for _, k := range keys {
+		if r, ok := keyNames[k]; ok {
+			p.key(r)
+			continue
+		}
+		for _, r := range k {
+			p.key(r)
+		}
+	}
+}
+
+// key sends one key as a real keyboard does: a keyDown that carries the
+// text, then a keyUp. (chromedp.KeyEvent sends a separate char event too,
+// which xterm.js 6 types a second time.)
+func (p *page) key(r rune) {
+	p.t.Helper()
+	var down, up input.DispatchKeyEventParams
+	text := ""
+	for _, e := range kb.Encode(r) {
+		switch e.Type {
+		case input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeRawKeyDown:
+			down = *e
+		case input.DispatchKeyEventTypeChar:
+			text = e.Text
+		case input.DispatchKeyEventTypeKeyUp:
+			up = *e
+		}
+	}
+	down.Type = input.DispatchKeyEventTypeKeyDown
+	if text != "" {
+		down.Text, down.UnmodifiedText = text, text
+	}
+	for _, e := range []input.DispatchKeyEventParams{down, up} {
+		if _, err := chromedp.Call(p.ctx, input.DispatchKeyEvent, e); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+}
+
+// command types a command line after ":" and enter.
+func (p *page) command(line string) {
+	p.t.Helper()
+	p.press(":", line, "Enter")
+}
+
+// clickText clicks the middle of the first cell of the first screen row
+// that contains s, as a mouse would.
+func (p *page) clickText(s string) {
+	p.t.Helper()
+	type xy struct{ X, Y float64 }
+	pos := eval[xy](p, fmt.Sprintf(`(() => {
+		const lines = window.bufferText().split('\n');
+		const row = lines.findIndex((l) => l.includes(%q));
+		const col = lines[row].indexOf(%q);
+		const r = document.querySelector('.xterm-screen').getBoundingClientRect();
+		return { X: r.left + (col + 0.5) * r.width / term.cols, Y: r.top + (row + 0.5) * r.height / term.rows };
+	})()`, s, s))
+	p.do(chromedp.MouseClickXY(pos.X, pos.Y))
+}
+
+// shot takes a screenshot into the test's temporary folder.
+func (p *page) shot(name string) (string, []byte) {
+	p.t.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	path := filepath.Join(p.t.TempDir(), fmt.Sprintf("%02d-%s.png", p.shots.Add(1), name))
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	return path, png
+}
+
+func lastRow(screen string) string {
+	lines := strings.Split(screen, "\n")
+	return lines[len(lines)-1]
+}
+
+// worldPane returns the left column of the screen above the timeline: the
+// world tree (and the top of the right column's border).
+func worldPane(screen string, cols int) string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "Timeline") {
+			break
+		}
+		r := []rune(l)
+		out = append(out, string(r[:min(len(r), cols/2)]))
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestPage drives the page as a learner would: load it, build an owner and
+// a dependent, delete the owner with Foreground, step and run to the end,
+// open the help, click, resize, reload, open a share link, quit, and load
+// it again offline. Any page exception fails it.
+func TestPage(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	dir := site(t)
+	srv := serve(t, dir)
+
+	// First frame: the starter world, the frame filling the terminal, the
+	// loading state gone and the keyboard in the terminal.
+	p.load(srv.URL)
+	scr := p.screen()
+	for _, want := range []string{" gcplay │ step 0", "World · ", "Deployment/web", "Collector", "Timeline · step 0 of 0", "Opened the starter world"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the first frame does not show %q:\n%s", want, scr)
+		}
+	}
+	if !strings.Contains(lastRow(scr), "quit") {
+		t.Errorf("the frame does not fill the terminal: its last row is %q", lastRow(scr))
+	}
+	if !eval[bool](p, `document.getElementById('overlay').hidden`) {
+		t.Errorf("the loading overlay is still shown after the first frame")
+	}
+	if !eval[bool](p, `document.activeElement === term.textarea`) {
+		t.Errorf("the terminal does not have the keyboard after loading")
+	}
+	cols := eval[int](p, `term.cols`)
+
+	// An owner and a dependent, from the command bar.
+	p.command("create cm owner")
+	p.waitText("ConfigMap/owner created with uid")
+	p.command("create pod dep --owner cm/owner --block")
+	p.waitText("Pod/dep created with uid")
+	p.press("r")
+	scr = p.waitText("settled after 2 steps")
+	if !strings.Contains(scr, "└─ Pod/dep [block]") {
+		t.Fatalf("the world does not show Pod/dep under its owner:\n%s", scr)
+	}
+
+	// Delete the owner with Foreground, step once, then run to the end.
+	p.command("delete cm/owner --cascade=foreground")
+	scr = p.waitText("ConfigMap/owner terminating {foregroundDeletion}")
+	if !strings.Contains(scr, "propagationPolicy=Foreground") {
+		t.Errorf("the timeline does not show the Foreground delete:\n%s", scr)
+	}
+	p.press("s")
+	p.waitText(" gcplay │ step 6 ")
+	shotPath, png := p.shot("foreground")
+	t.Logf("screenshot: %s", shotPath)
+	if *screenshot != "" {
+		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.press("r")
+	scr = p.waitText("settled after")
+	if w := worldPane(scr, cols); strings.Contains(w, "ConfigMap/owner") || strings.Contains(w, "Pod/dep") {
+		t.Errorf("the owner or its dependent is still in the world after the run:\n%s", w)
+	}
+	settled := strings.Split(scr, "\n")[0]
+
+	// Help opens and closes; a click selects.
+	p.press("?")
+	p.waitText("Step the collector")
+	p.press("Escape")
+	p.waitJS(`!window.bufferText().includes('Step the collector')`, 5*time.Second)
+	p.clickText("StatefulSet/db")
+	p.waitText("Inspector · StatefulSet/db")
+
+	// Resize: the program gets the new size and fills it.
+	p.do(chromedp.EmulateViewport(1500, 950))
+	p.waitJS(fmt.Sprintf(`term.cols > %d`, cols), 10*time.Second)
+	p.waitJS(`(() => { const l = window.bufferText().split('\n'); return l[l.length-1].includes('quit') && l[0].includes('gcplay │') && (l.find((x) => x.includes('─ Timeline')) || '').length === term.cols })()`, 10*time.Second)
+
+	// Reload: the world and its timeline come back, from the address bar
+	// and, with a bare address, from localStorage.
+	p.waitJS(`window.__t.saved > 0 && location.hash.startsWith('#s=')`, 10*time.Second)
+	link := eval[string](p, `location.hash`)
+	p.do(chromedp.Reload())
+	p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
+	scr = p.waitText("Welcome back")
+	if got := strings.Split(scr, "\n")[0]; strings.TrimSpace(got) != strings.TrimSpace(settled) {
+		t.Errorf("after a reload the status line is\n%q, want\n%q", got, settled)
+	}
+	p.load(srv.URL)
+	scr = p.waitText("Welcome back")
+	if !strings.Contains(scr, "Timeline · step 11 of 11") {
+		t.Errorf("a bare address did not bring the timeline back from localStorage:\n%s", scr)
+	}
+
+	// A share link, in another browser that has nothing stored.
+	p2 := newPage(t, 1280, 800)
+	p2.load(srv.URL + link)
+	scr = p2.waitText("Opened a shared world")
+	if !strings.Contains(scr, "Timeline · step 11 of 11") || !strings.Contains(scr, strings.TrimSpace(settled)) {
+		t.Errorf("the share link did not restore the world:\n%s", scr)
+	}
+	p2.press("ArrowLeft")
+	p2.waitText("Timeline · step 10 of 11")
+	p2.load(srv.URL + "#lesson=foreground")
+	p2.waitText("lesson")
+	p2.checkExceptions()
+
+	// Quit: the page says so, and no late timer throws.
+	p.press("q")
+	p.waitJS(`window.__t.exited === 'ok'`, 10*time.Second)
+	time.Sleep(1200 * time.Millisecond)
+	if !eval[bool](p, `document.getElementById('overlay-title').textContent.includes('quit')`) {
+		t.Errorf("the page does not say that gcplay quit")
+	}
+
+	// Offline: the service worker's copy opens the page with no server.
+	p.waitJS(`navigator.serviceWorker.controller !== null`, 20*time.Second)
+	srv.Close()
+	p.load(srv.URL)
+	p.waitText(" gcplay │ step")
+
+	p.checkExceptions()
+}
+
+// TestBrokenWasm: when main.wasm cannot be loaded, the page says so
+// plainly instead of spinning.
+func TestBrokenWasm(t *testing.T) {
+	p := newPage(t, 1000, 700)
+	dir := t.TempDir()
+	good := site(t)
+	for _, f := range []string{"index.html", "main.js", "style.css", "wasm_exec.js", "sw.js", "xterm/xterm.mjs", "xterm/xterm.css", "xterm/addon-fit.mjs"} {
+		b, err := os.ReadFile(filepath.Join(good, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.wasm"), []byte("not wasm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, dir)
+	p.do(chromedp.Navigate(srv.URL))
+	p.waitJS(`window.__t !== undefined && window.__t.failed !== undefined`, 20*time.Second)
+	title := eval[string](p, `document.getElementById('overlay-title').textContent`)
+	if title != "The playground could not be loaded" {
+		t.Errorf("overlay title %q", title)
+	}
+	if !eval[bool](p, `!document.getElementById('overlay').hidden && !document.getElementById('again').hidden`) {
+		t.Errorf("the error is not shown with a way to try again")
+	}
+	p.checkExceptions()
+}
