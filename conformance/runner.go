@@ -233,7 +233,13 @@ func (x *executor) runStep(ctx context.Context, label string, st *scenario.Step)
 		sr.Outcome = fmt.Sprintf("%d of %d checks agree", held, len(sr.Checks))
 		return sr, nil
 	}
+	// The action's own result races the controllers only if an earlier
+	// action left them busy; the action itself is what the step is about.
+	wasMoving := x.moving
 	outcome, skip, actErr := x.act(ctx, label, st)
+	nowMoving := x.moving
+	x.moving = wasMoving
+	defer func() { x.moving = nowMoving }()
 	if skip != "" {
 		sr.Outcome = "skipped: " + skip
 		return sr, nil
@@ -313,7 +319,7 @@ func (x *executor) act(ctx context.Context, label string, st *scenario.Step) (ou
 			return "", "", err
 		}
 		x.moving = x.c.ctrls.started()
-		if _, err := x.resource(kr, ns).Patch(ctx, name, types.MergePatchType, st.Merge, metav1.PatchOptions{}); err != nil {
+		if _, err := x.resource(kr, ns).Patch(ctx, name, types.MergePatchType, x.mapPatchUIDs(st.Merge), metav1.PatchOptions{}); err != nil {
 			return "", "", err
 		}
 		return "patched", "", nil
@@ -362,6 +368,39 @@ func (x *executor) act(ctx context.Context, label string, st *scenario.Step) (ou
 		return "", "a real apiserver cannot be made to fail requests on cue; later checks are not observable", nil
 	}
 	return "", "", fmt.Errorf("unknown action %q", st.Action)
+}
+
+// mapPatchUIDs gives every "uid" field of a merge patch whose value is a
+// UID of the file (or of gcplay's run) the real UID, so that a patch can
+// write an ownerReference to an object created earlier in the scenario.
+func (x *executor) mapPatchUIDs(patch []byte) []byte {
+	var v any
+	if err := json.Unmarshal(patch, &v); err != nil {
+		return patch
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if s, ok := e.(string); ok && k == "uid" {
+					t[k] = x.realUID(s)
+				} else {
+					t[k] = walk(e)
+				}
+			}
+		case []any:
+			for i, e := range t {
+				t[i] = walk(e)
+			}
+		}
+		return v
+	}
+	b, err := json.Marshal(walk(v))
+	if err != nil {
+		return patch
+	}
+	return b
 }
 
 var simUIDRE = regexp.MustCompile(`uid (\S+)$`)
