@@ -15,7 +15,8 @@ const FILE_PREFIX = 'gcplay.file/';
 
 // Timing marks (performance.now(), ms since navigation) for the browser
 // test and the benchmark.
-const t = (window.__t = { script: performance.now(), keys: 0 });
+const t = window.__t; // set by index.html
+t.module = performance.now();
 
 const $ = (id) => document.getElementById(id);
 const overlay = $('overlay');
@@ -118,11 +119,13 @@ term.onRender(() => {
 });
 
 // Callbacks of the Go side.
-window.onGoReady = () => {
+// cols and rows are the size the program started with: a resize while it
+// was starting is passed on (an unchanged size would only redraw).
+window.onGoReady = (cols, rows) => {
   t.goReady = performance.now();
   for (const d of pending) window.goTermInput(d);
   pending = [];
-  window.goTermResize(term.cols, term.rows);
+  if (cols !== term.cols || rows !== term.rows) window.goTermResize(term.cols, term.rows);
 };
 
 window.onGoWorld = (text) => {
@@ -217,7 +220,7 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
 
 // Load and run the program.
 async function run() {
-  if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.compileStreaming !== 'function') {
     return fail('This browser cannot run WebAssembly', 'gcplay runs as WebAssembly in the page. Use a current Firefox, Chrome, Edge or Safari, or run it in a terminal: go install github.com/gcplay/gcplay/cmd/gcplay@latest');
   }
   if (typeof Go !== 'function') {
@@ -226,19 +229,8 @@ async function run() {
   const go = new Go();
   let instance;
   try {
-    const resp = await fetch('main.wasm');
-    if (!resp.ok) throw new Error(`main.wasm: HTTP ${resp.status} ${resp.statusText}`);
-    const total = Number(resp.headers.get('Content-Length')) || 0;
-    let loaded = 0;
-    const counted = resp.body.pipeThrough(new TransformStream({
-      transform(chunk, ctl) {
-        loaded += chunk.byteLength;
-        if (total) $('progress').value = Math.min(loaded / total, 1);
-        ctl.enqueue(chunk);
-      },
-    }));
-    const wasm = new Response(counted, { headers: { 'Content-Type': 'application/wasm' } });
-    ({ instance } = await WebAssembly.instantiateStreaming(wasm, go.importObject));
+    if (!window.gcplayWasm) throw new Error('index.html did not start loading main.wasm');
+    instance = await WebAssembly.instantiate(await window.gcplayWasm, go.importObject);
   } catch (err) {
     return fail('The playground could not be loaded', `${err.message || err}\n\nCheck the connection and reload; once loaded, the page also works offline.`);
   }

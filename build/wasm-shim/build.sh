@@ -55,4 +55,9 @@ use ../..
 replace $mod $want => ./bubbletea
 WORK
 
-GOWORK="$work/go.work" GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$out" ./wasm
+# -s -w drops the symbol table and DWARF. Inlining is off (-l): the
+# binary's code and its function tables then compress to about 15% less
+# (see docs/BENCHMARKS.md, Browser), at a small cost in speed the page
+# does not feel. WASM_GCFLAGS= builds with the compiler's defaults.
+gcflags="${WASM_GCFLAGS-all=-l}"
+GOWORK="$work/go.work" GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -gcflags="$gcflags" -o "$out" ./wasm
