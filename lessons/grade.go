@@ -90,17 +90,28 @@ type Grader struct {
 	c      *Course
 	locale string
 	p      phrases
+	// at names a record by its sequence number, as the reader sees
+	// records: "#12" in a trace, "step 3" in the playground's timeline.
+	at func(seq int) string
+}
+
+// WithRecordNames returns a grader that names engine records with at
+// instead of "#<seq>" (the playground names them by timeline position).
+func (g *Grader) WithRecordNames(at func(seq int) string) *Grader {
+	c := *g
+	c.at = at
+	return &c
 }
 
 // Grader returns a grader that words its findings in locale.
 func (c *Course) Grader(locale string) *Grader {
-	return &Grader{c: c, locale: locale, p: c.phrasesFor(locale)}
+	return &Grader{c: c, locale: locale, p: c.phrasesFor(locale), at: func(seq int) string { return fmt.Sprintf("#%d", seq) }}
 }
 
 // Grade grades world w, reached through records recs (the set-up's and the
 // learner's), against l's goal.
 func (g *Grader) Grade(l *Lesson, w *engine.World, recs []engine.Record) *Grade {
-	st := newStory(g.p, l, w, recs)
+	st := newStory(g, l, w, recs)
 	gr := &Grade{NeedsSettled: l.Settled, Settled: Settled(w)}
 	if l.Goal != nil {
 		gr.Checks = st.evaluate(l.Goal)
@@ -122,6 +133,7 @@ func (g *Grader) Grade(l *Lesson, w *engine.World, recs []engine.Record) *Grade 
 // story is what the grader knows of a world and how it got there.
 type story struct {
 	p     phrases
+	at    func(seq int) string
 	l     *Lesson
 	w     *engine.World
 	store *fakeapi.Store
@@ -131,8 +143,8 @@ type story struct {
 	known map[string]*fakeapi.Object
 }
 
-func newStory(p phrases, l *Lesson, w *engine.World, recs []engine.Record) *story {
-	st := &story{p: p, l: l, w: w, store: w.Store(), recs: recs, known: map[string]*fakeapi.Object{}}
+func newStory(g *Grader, l *Lesson, w *engine.World, recs []engine.Record) *story {
+	st := &story{p: g.p, at: g.at, l: l, w: w, store: w.Store(), recs: recs, known: map[string]*fakeapi.Object{}}
 	for _, o := range l.startObjects() {
 		st.known[o.String()] = o
 	}
@@ -256,7 +268,7 @@ func (st *story) checkFinalizers(fc scenario.FinalizersCheck) Check {
 	}
 	c.Why = st.p.say("finalizers-differ", "object", o.String(), "got", c.Got, "want", c.Want)
 	if rec := st.lastChange(o.String(), "patch", "update"); rec != nil {
-		c.Why += " " + st.p.say("last-changed", "who", st.who(rec), "seq", fmt.Sprint(rec.Seq), "what", recText(rec))
+		c.Why += " " + st.p.say("last-changed", "who", st.who(rec), "at", st.at(rec.Seq), "what", recText(rec))
 	}
 	if o.Metadata.HasFinalizer(fakeapi.FinalizerDeleteDependents) && !slices.Contains(fc.Finalizers, fakeapi.FinalizerDeleteDependents) {
 		c.Why += " " + st.waitingWhy(o)
@@ -296,7 +308,7 @@ func (st *story) checkOwners(oc scenario.OwnersCheck) Check {
 		}
 		for _, call := range rec.Calls {
 			if call.Verb == "patch" && call.Ref.String() == o.String() && call.Code < 300 && strings.Contains(call.Detail, "ownerReferences") {
-				changes = append(changes, st.p.say("changed-by", "who", st.who(rec), "seq", fmt.Sprint(rec.Seq), "what", recText(rec)))
+				changes = append(changes, st.p.say("changed-by", "who", st.who(rec), "at", st.at(rec.Seq), "what", recText(rec)))
 				break
 			}
 		}
@@ -436,13 +448,13 @@ func (st *story) whyEarly(early, late string) string {
 		ownsLate := o != nil && ownerNamed(o, early)
 		switch {
 		case pol == string(fakeapi.DeletePropagationBackground) && ownsLate:
-			return st.p.say("early-background", "owner", early, "dependent", late, "seq", fmt.Sprint(rec.Seq), "policy", st.policyWords(early, call))
+			return st.p.say("early-background", "owner", early, "dependent", late, "at", st.at(rec.Seq), "policy", st.policyWords(early, call))
 		case pol == string(fakeapi.DeletePropagationOrphan) && ownsLate:
-			return st.p.say("early-orphan", "owner", early, "dependent", late, "seq", fmt.Sprint(rec.Seq), "policy", st.policyWords(early, call))
+			return st.p.say("early-orphan", "owner", early, "dependent", late, "at", st.at(rec.Seq), "policy", st.policyWords(early, call))
 		case pol == string(fakeapi.DeletePropagationForeground):
-			return st.p.say("early-foreground", "owner", early, "dependent", late, "seq", fmt.Sprint(rec.Seq), "policy", st.policyWords(early, call))
+			return st.p.say("early-foreground", "owner", early, "dependent", late, "at", st.at(rec.Seq), "policy", st.policyWords(early, call))
 		}
-		return st.p.say("early-deleted-by-you", "object", early, "seq", fmt.Sprint(rec.Seq), "what", recText(rec))
+		return st.p.say("early-deleted-by-you", "object", early, "at", st.at(rec.Seq), "what", recText(rec))
 	}
 	return st.deletedBy(early)
 }
@@ -648,7 +660,7 @@ func (st *story) goneCause(ref string) string {
 			if strings.Contains(r.Err, "object is being deleted") {
 				key = "create-refused-terminating"
 			}
-			refused = " " + st.p.say(key, "object", ref, "seq", fmt.Sprint(r.Seq), "error", r.Err)
+			refused = " " + st.p.say(key, "object", ref, "at", st.at(r.Seq), "error", r.Err)
 		}
 	}
 	// A DELETE that left the object terminating: it left storage later,
@@ -657,15 +669,15 @@ func (st *story) goneCause(ref string) string {
 	for i := range st.recs {
 		r := &st.recs[i]
 		if r.Seq > rec.Seq && st.patched(r, ref) && (r.Reason.Rule == "R47" || r.Reason.Rule == "R50" || r.Reason.Rule == "R9") {
-			removed = " " + st.p.say("removed-when", "who", st.who(r), "seq", fmt.Sprint(r.Seq), "reason", reasonText(r))
+			removed = " " + st.p.say("removed-when", "who", st.who(r), "at", st.at(r.Seq), "reason", reasonText(r))
 		}
 	}
 	refused = removed + refused
 	switch rec.Actor {
 	case "user":
-		return s + st.p.say("deleted-by-you", "seq", fmt.Sprint(rec.Seq), "what", recText(rec)) + refused
+		return s + st.p.say("deleted-by-you", "at", st.at(rec.Seq), "what", recText(rec)) + refused
 	case engine.QueueAttemptToDelete:
-		s += st.p.say("deleted-by-gc", "seq", fmt.Sprint(rec.Seq), "reason", reasonText(rec))
+		s += st.p.say("deleted-by-gc", "at", st.at(rec.Seq), "reason", reasonText(rec))
 		if cause := st.ownersCause(ref); cause != "" {
 			s += " " + cause
 		}
@@ -674,7 +686,7 @@ func (st *story) goneCause(ref string) string {
 		}
 		return s + refused
 	}
-	return s + st.p.say("deleted-by-controller", "who", st.who(rec), "seq", fmt.Sprint(rec.Seq), "reason", reasonText(rec)) + refused
+	return s + st.p.say("deleted-by-controller", "who", st.who(rec), "at", st.at(rec.Seq), "reason", reasonText(rec)) + refused
 }
 
 // ownersCause says what happened to the owners of ref: the learner's
@@ -704,7 +716,7 @@ func (st *story) ownerDeletes(owners []string) string {
 		if call == nil {
 			continue
 		}
-		parts = append(parts, st.p.say("owner-deleted", "owner", owner, "policy", st.policyWords(owner, call), "seq", fmt.Sprint(rec.Seq)))
+		parts = append(parts, st.p.say("owner-deleted", "owner", owner, "policy", st.policyWords(owner, call), "at", st.at(rec.Seq)))
 		if m := st.policyMeaning(owner, call); !slices.Contains(meanings, m) {
 			meanings = append(meanings, m)
 		}
@@ -759,7 +771,7 @@ func (st *story) staysCause(o *fakeapi.Object) string {
 		s := ""
 		if call, rec := st.userDelete(ref); call != nil && call.Detail == "" && rec != nil {
 			if first, _ := st.deleteOf(ref); first != nil && first.Seq < rec.Seq {
-				s += " " + p.say("redelete-keeps", "seq", fmt.Sprint(rec.Seq))
+				s += " " + p.say("redelete-keeps", "at", st.at(rec.Seq))
 			}
 		}
 		for _, f := range o.Metadata.Finalizers {
@@ -786,7 +798,7 @@ func (st *story) staysCause(o *fakeapi.Object) string {
 					continue
 				}
 				if st.patchedOwners(rec, ref) {
-					s += " " + p.say("refs-removed", "who", st.who(rec), "seq", fmt.Sprint(rec.Seq), "reason", reasonText(rec))
+					s += " " + p.say("refs-removed", "who", st.who(rec), "at", st.at(rec.Seq), "reason", reasonText(rec))
 					break
 				}
 			}
@@ -817,7 +829,7 @@ func (st *story) staysCause(o *fakeapi.Object) string {
 		case live.Metadata.DeletionTimestamp == nil:
 			s += " " + p.say("owner-solid", "owner", owner)
 			if call, rec := st.userDeleteAny(owner); call != nil {
-				s += " " + p.say("owner-delete-refused", "seq", fmt.Sprint(rec.Seq), "what", recText(rec))
+				s += " " + p.say("owner-delete-refused", "at", st.at(rec.Seq), "what", recText(rec))
 			}
 		case live.Metadata.HasFinalizer(fakeapi.FinalizerDeleteDependents):
 			s += " " + p.say("owner-waiting", "owner", owner)
@@ -862,7 +874,7 @@ func (st *story) deletedBy(ref string) string {
 	if rec == nil {
 		return ""
 	}
-	return " " + st.p.say("deleted-at", "who", st.who(rec), "seq", fmt.Sprint(rec.Seq), "what", recText(rec))
+	return " " + st.p.say("deleted-at", "who", st.who(rec), "at", st.at(rec.Seq), "what", recText(rec))
 }
 
 // deleteOf returns the record of the DELETE that ended ref's last life:

@@ -106,7 +106,7 @@ func ActualOutcome(start, now *fakeapi.Object) Outcome {
 // are its records), object by object, saying for each what happened and
 // why.
 func (g *Grader) Score(l *Lesson, p Prediction, w *engine.World, recs []engine.Record) *PredictResult {
-	st := newStory(g.p, l, w, recs)
+	st := newStory(g, l, w, recs)
 	res := &PredictResult{}
 	if l.Predict == nil {
 		return res
@@ -162,7 +162,7 @@ func (st *story) outcomeWhy(ref string, now *fakeapi.Object, actual Outcome) str
 	for i := range st.recs {
 		rec := &st.recs[i]
 		if rec.Actor == engine.QueueAttemptToDelete && st.patchedOwners(rec, ref) {
-			s = strings.TrimSpace(st.p.say("changed-by", "who", st.who(rec), "seq", fmt.Sprint(rec.Seq), "what", reasonText(rec)) + " " + s)
+			s = strings.TrimSpace(st.p.say("changed-by", "who", st.who(rec), "at", st.at(rec.Seq), "what", reasonText(rec)) + " " + s)
 		}
 	}
 	if s == "" {

@@ -1,0 +1,1018 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/lessons"
+	"github.com/gcplay/gcplay/scenario"
+)
+
+// LessonOptions open the playground on the course.
+type LessonOptions struct {
+	Course *lessons.Course
+	// Lesson is the lesson to open; nil opens the lesson picker.
+	Lesson *lessons.Lesson
+	// Progress keeps the learner's progress; nil keeps none.
+	Progress lessons.Store
+	// Locale is the language of the lessons' words.
+	Locale string
+	// Now is the clock for progress times; nil means time.Now.
+	Now func() time.Time
+}
+
+// LessonModel is the playground with a lesson beside it: the lesson pane
+// (the goal as a target next to the live state, with the differences
+// marked, hints, keys), and overlays for the lesson's text, the picker,
+// the prediction, the solution and the result. It wraps a playground
+// Model: every key it does not use goes to the playground, which draws in
+// the space the lesson pane leaves.
+type LessonModel struct {
+	opts   Options
+	lo     LessonOptions
+	pg     *Model
+	l      *lessons.Lesson
+	text   *lessons.Text
+	grader *lessons.Grader
+	prog   *lessons.Progress
+
+	// startRecs are the engine records of the lesson's set-up.
+	startRecs []engine.Record
+
+	width, height int
+
+	over    lessonOverlay
+	overTop int
+	pick    int
+
+	hints int
+	// grade is the goal's grade at gradedAt (the session version and
+	// timeline position it was computed for).
+	grade    *lessons.Grade
+	gradedAt [2]int
+	done     bool
+
+	pred *prediction
+	// replayed counts the solution steps replayed (-1: none yet).
+	replayed int
+
+	note     string
+	noteWarn bool
+}
+
+type lessonOverlay int
+
+const (
+	overNone lessonOverlay = iota
+	overText
+	overPicker
+	overSolution
+	overPredict
+	overResult
+	overDone
+)
+
+// prediction is the learner's prediction in progress.
+type prediction struct {
+	sel     int
+	marks   map[string]lessons.Outcome
+	order   []string
+	running bool
+	result  *lessons.PredictResult
+}
+
+// Lesson keys (upper case, so they do not clash with the playground's).
+const (
+	keyHint     = "H"
+	keyPredict  = "P"
+	keySolution = "A"
+	keyRestart  = "R"
+	keyLessons  = "L"
+	keyNext     = "N"
+	keyText     = "I"
+	keyHandIn   = "W"
+)
+
+// NewLesson returns the playground opened on a lesson, or on the lesson
+// picker when lo.Lesson is nil.
+func NewLesson(opts Options, lo LessonOptions) (*LessonModel, error) {
+	if lo.Course == nil {
+		return nil, errors.New("no course to open")
+	}
+	if lo.Locale == "" {
+		lo.Locale = lessons.DefaultLocale
+	}
+	if lo.Now == nil {
+		lo.Now = time.Now
+	}
+	if opts.Files == nil {
+		opts.Files = noFiles{}
+	}
+	m := &LessonModel{opts: opts, lo: lo, width: opts.Width, height: opts.Height, prog: lessons.NewProgress()}
+	// The grader names records as the timeline does: by position.
+	m.grader = lo.Course.Grader(lo.Locale).WithRecordNames(m.recordName)
+	if lo.Progress != nil {
+		p, err := lo.Progress.Load()
+		if p != nil {
+			m.prog = p
+		}
+		if err != nil {
+			m.setNote(true, err.Error())
+		}
+	}
+	l := lo.Lesson
+	if l == nil {
+		l = m.firstUndone()
+	}
+	if err := m.open(l); err != nil {
+		return nil, err
+	}
+	if lo.Lesson == nil {
+		m.over = overPicker
+		m.pick = l.Number - 1
+	}
+	return m, nil
+}
+
+// firstUndone is the first lesson not done yet, or the first.
+func (m *LessonModel) firstUndone() *lessons.Lesson {
+	for _, l := range m.lo.Course.Lessons {
+		if !m.prog.Of(l.ID).Done {
+			return l
+		}
+	}
+	return m.lo.Course.Lessons[0]
+}
+
+func (m *LessonModel) say(key string, pairs ...string) string {
+	return m.lo.Course.Say(m.lo.Locale, key, pairs...)
+}
+
+// open starts lesson l on a fresh playground.
+func (m *LessonModel) open(l *lessons.Lesson) error {
+	run, err := l.Start()
+	if err != nil {
+		return fmt.Errorf("lesson %s does not start: %v", l.ID, err)
+	}
+	pg := newModel(m.opts, newSession(l.World, run.World))
+	m.pg, m.l, m.text, m.startRecs = pg, l, l.T(m.lo.Locale), run.Records
+	m.hints = m.prog.Of(l.ID).Hints
+	m.grade, m.gradedAt, m.done, m.pred, m.replayed = nil, [2]int{-1, -1}, false, nil, -1
+	m.over, m.overTop = overText, 0
+	m.note, m.noteWarn = "", false
+	m.resize()
+	pg.selectFirst("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "ReplicationController", "ConfigMap")
+	pg.setMsg(msgInfo, m.say("tui-opened", "n", fmt.Sprint(l.Number), "title", m.text.Title))
+	m.regrade()
+	return nil
+}
+
+// Init asks the terminal for its background colour, as the playground does.
+func (m *LessonModel) Init() tea.Cmd { return m.pg.Init() }
+
+// layout of the lesson pane: on the right when the terminal is wide,
+// else a band at the top.
+type lessonLayout struct {
+	side       bool
+	pane       rect
+	pgW, pgH   int
+	pgX, pgY   int
+	contentTop int
+}
+
+func (m *LessonModel) layout() lessonLayout {
+	w, h := m.width, m.height
+	if w == 0 || h == 0 {
+		w, h = 80, 24
+	}
+	if w >= 120 {
+		pw := min(max(w*36/100, 40), 60)
+		return lessonLayout{side: true, pane: rect{w - pw, 0, pw, h}, pgW: w - pw, pgH: h}
+	}
+	bh := min(max(h-minHeight-2, 5), 9)
+	return lessonLayout{pane: rect{0, 0, w, bh}, pgW: w, pgH: h - bh, pgY: bh}
+}
+
+// resize gives the playground the space the lesson pane leaves.
+func (m *LessonModel) resize() {
+	ll := m.layout()
+	m.pg.width, m.pg.height = ll.pgW, ll.pgH
+	m.pg.ensureVisible()
+}
+
+// Update handles one message: the lesson's keys and overlays, and
+// everything else through the playground.
+func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.over = overNone
+			m.setNote(true, fmt.Sprintf("internal error in the lesson, please report it: %v (at %s)", p, panicSite()))
+			cmd = nil
+		}
+	}()
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		if m.over != overNone {
+			return m, m.overlayKey(msg)
+		}
+		if m.pg.mode == modeNormal {
+			if cmd, ok := m.lessonKey(msg.String()); ok {
+				return m, cmd
+			}
+		}
+	case tea.MouseClickMsg:
+		if m.over != overNone {
+			return m, nil
+		}
+		ll := m.layout()
+		mm := msg.Mouse()
+		if ll.pane.contains(mm.X, mm.Y) {
+			return m, nil
+		}
+		mm.Y -= ll.pgY
+		msg = tea.MouseClickMsg(mm)
+		_, cmd = m.pg.Update(msg)
+		m.after()
+		return m, cmd
+	case tea.MouseWheelMsg:
+		ll := m.layout()
+		mm := msg.Mouse()
+		if m.over != overNone {
+			if mm.Button == tea.MouseWheelUp {
+				m.overTop = max(m.overTop-3, 0)
+			} else {
+				m.overTop += 3
+			}
+			return m, nil
+		}
+		mm.Y -= ll.pgY
+		msg = tea.MouseWheelMsg(mm)
+	}
+	_, cmd = m.pg.Update(msg)
+	m.after()
+	return m, cmd
+}
+
+// after checks the goal and the prediction once the world may have
+// changed.
+func (m *LessonModel) after() {
+	if m.pg.snap == nil {
+		m.pg.refresh()
+	}
+	m.regrade()
+	if m.pred != nil && m.pred.running && m.pg.running == nil && lessons.Settled(m.pg.s.world()) {
+		m.scorePrediction()
+		return
+	}
+	if m.grade != nil && m.grade.Passed && !m.done && m.pg.running == nil && (m.pred == nil || !m.pred.running) {
+		m.done = true
+		m.prog.MarkDone(m.l.ID, m.lo.Now())
+		m.save()
+		m.over, m.overTop = overDone, 0
+	}
+}
+
+// recordName names the record with sequence number seq by its place in
+// the timeline.
+func (m *LessonModel) recordName(seq int) string {
+	if m.pg != nil {
+		for i, r := range m.pg.s.h.Records() {
+			if r.Seq == seq {
+				return m.say("tui-step-ref", "n", fmt.Sprint(i+1))
+			}
+		}
+	}
+	return m.say("tui-setup-ref")
+}
+
+// records returns the records from the lesson's start to the current
+// position of the timeline.
+func (m *LessonModel) records() []engine.Record {
+	h := m.pg.s.h
+	recs := append([]engine.Record{}, m.startRecs...)
+	return append(recs, h.Records()[:h.Pos()]...)
+}
+
+// regrade grades the world at the current position, when it changed.
+func (m *LessonModel) regrade() {
+	at := [2]int{m.pg.s.version, m.pg.s.h.Pos()}
+	if m.grade != nil && at == m.gradedAt {
+		return
+	}
+	m.grade = m.grader.Grade(m.l, m.pg.s.world(), m.records())
+	m.gradedAt = at
+}
+
+func (m *LessonModel) setNote(warn bool, s string) { m.note, m.noteWarn = s, warn }
+
+// save writes the progress, saying so when it cannot.
+func (m *LessonModel) save() {
+	if m.lo.Progress == nil {
+		return
+	}
+	if err := m.lo.Progress.Save(m.prog); err != nil {
+		m.setNote(true, m.say("tui-save-failed", "error", err.Error()))
+	}
+}
+
+// lessonKey handles a lesson key in normal mode; ok is false for keys that
+// belong to the playground.
+func (m *LessonModel) lessonKey(k string) (tea.Cmd, bool) {
+	switch k {
+	case keyHint:
+		m.nextHint()
+	case keyPredict:
+		m.openPredict()
+	case keySolution:
+		m.over, m.overTop = overSolution, 0
+		if !m.prog.Of(m.l.ID).SolutionSeen {
+			m.prog.Lesson(m.l.ID).SolutionSeen = true
+			m.save()
+		}
+	case keyRestart:
+		m.restart()
+		m.pg.setMsg(msgInfo, m.say("tui-restarted"))
+	case keyLessons:
+		m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1
+	case keyNext:
+		next := m.lo.Course.Next(m.l)
+		if next == nil {
+			m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
+			return nil, true
+		}
+		m.switchTo(next)
+	case keyText:
+		m.over, m.overTop = overText, 0
+	case keyHandIn:
+		m.writeHandIn()
+	case "q":
+		return tea.Quit, true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+func (m *LessonModel) switchTo(l *lessons.Lesson) {
+	if err := m.open(l); err != nil {
+		m.setNote(true, err.Error())
+	}
+}
+
+// restart puts the lesson back at its start, with an empty timeline.
+func (m *LessonModel) restart() {
+	m.pg.stop("")
+	m.pg.s.reset()
+	m.pg.refresh()
+	m.pred, m.replayed = nil, -1
+	m.regrade()
+}
+
+func (m *LessonModel) nextHint() {
+	hs := m.text.Hints
+	if len(hs) == 0 {
+		m.pg.setMsg(msgInfo, m.say("tui-no-hints"))
+		return
+	}
+	if m.hints < len(hs) {
+		m.hints++
+		if lp := m.prog.Lesson(m.l.ID); m.hints > lp.Hints {
+			lp.Hints = m.hints
+			m.save()
+		}
+	}
+	m.pg.setMsg(msgInfo, m.say("tui-hint", "n", fmt.Sprint(m.hints), "of", fmt.Sprint(len(hs)), "hint", hs[m.hints-1]))
+}
+
+func (m *LessonModel) writeHandIn() {
+	h := m.pg.s.h
+	data, err := m.l.HandIn(h.Actions()[:h.Pos()])
+	if err != nil {
+		m.pg.setErr(err)
+		return
+	}
+	file := m.l.ID + ".handin.yaml"
+	if err := m.pg.files.WriteFile(file, data); err != nil {
+		m.pg.setErr(err)
+		return
+	}
+	m.pg.setMsg(msgOK, m.say("tui-handin", "file", file, "id", m.l.ID))
+}
+
+// Predictions.
+
+func (m *LessonModel) openPredict() {
+	if m.l.Predict == nil {
+		m.pg.setMsg(msgInfo, m.say("tui-no-predict"))
+		return
+	}
+	if m.pred == nil || m.pred.result != nil || m.pred.running {
+		m.pred = &prediction{marks: map[string]lessons.Outcome{}}
+	}
+	m.over, m.overTop = overPredict, 0
+}
+
+// predictKey handles a key in the prediction overlay.
+func (m *LessonModel) predictKey(k string) tea.Cmd {
+	p := m.pred
+	objs := m.l.Predict.Refs()
+	ref := objs[p.sel]
+	mark := func(o lessons.Outcome) {
+		if old := p.marks[ref]; old == lessons.Deleted && o != lessons.Deleted {
+			p.order = remove(p.order, ref)
+		}
+		if o == lessons.Deleted && p.marks[ref] != lessons.Deleted {
+			p.order = append(p.order, ref)
+		}
+		p.marks[ref] = o
+		if p.sel < len(objs)-1 {
+			p.sel++
+		}
+	}
+	switch k {
+	case "up", "k":
+		p.sel = max(p.sel-1, 0)
+	case "down", "j", "tab":
+		p.sel = min(p.sel+1, len(objs)-1)
+	case "s", "1":
+		mark(lessons.Survives)
+	case "o", "2":
+		mark(lessons.Orphaned)
+	case "d", "3":
+		mark(lessons.Deleted)
+	case "t", "4":
+		mark(lessons.Terminating)
+	case "esc", "q":
+		m.over = overNone
+	case "enter":
+		for _, r := range objs {
+			if p.marks[r] == "" {
+				m.setNote(true, m.say("tui-predict-incomplete", "object", r))
+				return nil
+			}
+		}
+		m.setNote(false, "")
+		m.runPrediction()
+	}
+	return nil
+}
+
+func remove(s []string, x string) []string {
+	out := s[:0:0]
+	for _, v := range s {
+		if v != x {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// runPrediction resets the world and makes the prediction's request; the
+// learner then steps through to see who was right.
+func (m *LessonModel) runPrediction() {
+	m.over = overNone
+	reset := m.pg.s.h.Len() > 0
+	marks, order := m.predMarks(), m.predOrder()
+	m.restart()
+	m.pred = &prediction{marks: marks, order: order, running: true}
+	steps := m.l.Predict.Steps
+	for len(steps) > 0 && steps[len(steps)-1].Action == scenario.ActionSettle {
+		steps = steps[:len(steps)-1]
+	}
+	d := &stopDoer{s: m.pg.s}
+	var last []engine.Record
+	for i := range steps {
+		recs, err := lessons.Apply(d, &steps[i])
+		last = recs
+		if err != nil {
+			m.pg.setErr(err)
+			break
+		}
+	}
+	m.pg.refresh()
+	what := m.say("tui-predict-nothing")
+	if len(last) > 0 {
+		what = last[len(last)-1].Item
+	}
+	msg := m.say("tui-predict-started", "what", what)
+	if reset {
+		msg = m.say("tui-predict-reset") + " " + msg
+	}
+	m.pg.setMsg(msgOK, msg)
+	m.regrade()
+	m.after()
+}
+
+// predMarks and predOrder keep the marks of the prediction being made.
+func (m *LessonModel) predMarks() map[string]lessons.Outcome {
+	if m.pred == nil {
+		return map[string]lessons.Outcome{}
+	}
+	return m.pred.marks
+}
+
+func (m *LessonModel) predOrder() []string {
+	if m.pred == nil {
+		return nil
+	}
+	return m.pred.order
+}
+
+func (m *LessonModel) scorePrediction() {
+	p := m.pred
+	p.running = false
+	p.result = m.grader.Score(m.l, lessons.Prediction{Outcomes: p.marks, Order: p.order}, m.pg.s.world(), m.records())
+	m.prog.Lesson(m.l.ID).Prediction = p.result.Score()
+	m.save()
+	m.over, m.overTop = overResult, 0
+}
+
+// Overlays.
+
+func (m *LessonModel) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	switch m.over {
+	case overPredict:
+		return m.predictKey(k)
+	case overPicker:
+		n := len(m.lo.Course.Lessons)
+		switch k {
+		case "up", "k":
+			m.pick = (m.pick + n - 1) % n
+		case "down", "j", "tab":
+			m.pick = (m.pick + 1) % n
+		case "enter":
+			m.switchTo(m.lo.Course.Lessons[m.pick])
+		case "esc", keyLessons:
+			m.over = overNone
+		case "q":
+			return tea.Quit
+		}
+		return nil
+	case overSolution:
+		switch k {
+		case "enter", "space":
+			m.replayNext()
+			return nil
+		}
+	case overDone:
+		switch k {
+		case keyNext, "n":
+			if next := m.lo.Course.Next(m.l); next != nil {
+				m.switchTo(next)
+				return nil
+			}
+			m.over = overPicker
+			return nil
+		case keyLessons:
+			m.over, m.pick = overPicker, m.l.Number-1
+			return nil
+		}
+	case overText:
+		switch k {
+		case "enter":
+			m.over = overNone
+			return nil
+		case keyPredict:
+			m.openPredict()
+			return nil
+		}
+	}
+	switch k {
+	case "esc", "q", keyText, keySolution:
+		m.over = overNone
+	case "up", "k":
+		m.overTop = max(m.overTop-1, 0)
+	case "down", "j":
+		m.overTop++
+	case "pgup":
+		m.overTop = max(m.overTop-10, 0)
+	case "pgdown", "space":
+		m.overTop += 10
+	}
+	return nil
+}
+
+// replayNext replays the solution's next step on the lesson's world: the
+// first replay starts the lesson over.
+func (m *LessonModel) replayNext() {
+	m.over = overNone
+	if m.replayed < 0 || m.replayed >= len(m.l.Solution) {
+		m.restart()
+		m.replayed = 0
+	}
+	st := &m.l.Solution[m.replayed]
+	_, err := lessons.Apply(&stopDoer{s: m.pg.s}, st)
+	m.pg.refresh()
+	m.replayed++
+	if err != nil {
+		m.pg.setErr(err)
+	} else {
+		m.pg.setMsg(msgOK, m.say("tui-replayed", "n", fmt.Sprint(m.replayed), "of", fmt.Sprint(len(m.l.Solution)), "step", st.Describe()))
+	}
+	m.after()
+}
+
+// View draws the playground and the lesson pane, and an overlay when one
+// is open.
+func (m *LessonModel) View() (v tea.View) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = tea.NewView(fmt.Sprintf("gcplay could not draw the lesson (internal error, please report it): %v\nat %s\n\nPress q to quit.", p, panicSite()))
+			v.AltScreen = true
+		}
+	}()
+	ll := m.layout()
+	pv := m.pg.View()
+	pgLines := strings.Split(pv.Content, "\n")
+	for len(pgLines) < ll.pgH {
+		pgLines = append(pgLines, "")
+	}
+	for i, s := range pgLines {
+		pgLines[i] = padStyled(s, ll.pgW)
+	}
+	pane := m.paneLines(ll)
+	var screen []string
+	if ll.side {
+		screen = joinColumns(pgLines[:ll.pgH], pane)
+	} else {
+		screen = append(pane, pgLines[:ll.pgH]...)
+	}
+	if m.over != overNone {
+		m.drawLessonOverlay(screen, ll)
+	}
+	v = tea.NewView(strings.Join(screen, "\n"))
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "gcplay · " + m.text.Title
+	if pv.Cursor != nil && m.over == overNone {
+		c := *pv.Cursor
+		c.Y += ll.pgY
+		v.Cursor = &c
+	}
+	return v
+}
+
+// paneLines draws the lesson pane.
+func (m *LessonModel) paneLines(ll lessonLayout) []string {
+	t := &m.pg.th
+	w := ll.pane.w
+	inner := w - 3
+	title := m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", m.text.Title)
+	var body []string
+	addWrapped := func(st *ink, s string) {
+		for _, l := range wrap(s, inner) {
+			var ln line
+			ln.add(st, l)
+			body = append(body, ln.render(inner, nil))
+		}
+	}
+	g := m.grade
+	status := func() (string, *ink) {
+		switch {
+		case m.done || g.Passed:
+			return m.say("tui-goal-reached"), &t.ok
+		case g.NeedsSettled && !g.Settled && g.Held() == len(g.Checks):
+			return m.say("tui-goal-wait"), &t.warn
+		}
+		return m.say("tui-goal-progress", "held", fmt.Sprint(g.Held()), "all", fmt.Sprint(len(g.Checks))), &t.text
+	}
+	st, stInk := status()
+	keys := m.say("tui-keys")
+	if !ll.side {
+		// A band: the goal in one line, the first difference, the keys.
+		addWrapped(&t.bold, firstLine(m.say("tui-goal")+" "+oneLine(m.text.Goal), inner))
+		var ln line
+		ln.add(stInk, st)
+		for _, c := range g.Checks {
+			if !c.Passed {
+				ln.add(&t.dim, " · ").add(&t.err, "✗ ").add(&t.text, checkText(c))
+				break
+			}
+		}
+		body = append(body, ln.render(inner, nil))
+		if m.note != "" {
+			st := &t.info
+			if m.noteWarn {
+				st = &t.warn
+			}
+			addWrapped(st, firstLine(m.note, inner))
+		}
+		addWrapped(&t.dim, keys)
+		body = body[:min(len(body), ll.pane.h-2)]
+		return box(t, title, false, body, w, ll.pane.h)
+	}
+	addWrapped(&t.bold, m.say("tui-goal"))
+	addWrapped(&t.text, oneLine(m.text.Goal))
+	body = append(body, strings.Repeat(" ", inner))
+	var head line
+	head.add(stInk, st)
+	body = append(body, head.render(inner, nil))
+	for _, c := range g.Checks {
+		var ln line
+		if c.Passed {
+			ln.add(&t.ok, "✓ ")
+		} else {
+			ln.add(&t.err, "✗ ")
+		}
+		ln.add(&t.text, checkText(c))
+		body = append(body, ln.render(inner, nil))
+		if !c.Passed {
+			var d line
+			d.add(&t.dim, "   "+m.say("tui-now")+" ").add(&t.warn, c.Got)
+			body = append(body, d.render(inner, nil))
+		}
+	}
+	if g.NeedsSettled && !g.Settled {
+		addWrapped(&t.dim, m.say("tui-not-settled"))
+	}
+	if m.pred != nil && m.pred.running {
+		body = append(body, strings.Repeat(" ", inner))
+		addWrapped(&t.info, m.say("tui-predict-running"))
+	}
+	if m.hints > 0 {
+		body = append(body, strings.Repeat(" ", inner))
+		for i := 0; i < m.hints && i < len(m.text.Hints); i++ {
+			addWrapped(&t.info, fmt.Sprintf("%s %d: %s", m.say("tui-hint-label"), i+1, oneLine(m.text.Hints[i])))
+		}
+	}
+	if m.note != "" {
+		body = append(body, strings.Repeat(" ", inner))
+		st := &t.info
+		if m.noteWarn {
+			st = &t.warn
+		}
+		addWrapped(st, m.note)
+	}
+	footer := wrap(keys, inner)
+	room := ll.pane.h - 2 - len(footer) - 1
+	if len(body) > room {
+		body = body[:max(room, 0)]
+	}
+	for len(body) < room {
+		body = append(body, strings.Repeat(" ", inner))
+	}
+	body = append(body, strings.Repeat("─", inner))
+	for _, f := range footer {
+		var ln line
+		ln.add(&t.dim, f)
+		body = append(body, ln.render(inner, nil))
+	}
+	return box(t, title, false, body, w, ll.pane.h)
+}
+
+// checkText is one goal check in plain words: "Secret/app-token: gone".
+func checkText(c lessons.Check) string {
+	switch c.Key {
+	case "deletionOrder":
+		return "order: " + c.Want
+	case "count":
+		return c.Want
+	case "finalizers":
+		return c.Subject + ": finalizers " + c.Want
+	case "events", "noEvents":
+		return c.Subject + ": " + c.Want
+	case "graph":
+		return "uidToNode " + c.Subject + ": " + c.Want
+	}
+	return c.Subject + ": " + c.Want
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// reflow joins the lines of each paragraph of s (paragraphs are separated
+// by blank lines; lines starting with "- " stay lines), so the text can be
+// wrapped to any width.
+func reflow(s string) string {
+	var paras []string
+	for _, p := range strings.Split(strings.TrimSpace(s), "\n\n") {
+		var lines []string
+		for _, l := range strings.Split(p, "\n") {
+			l = strings.TrimSpace(l)
+			if len(lines) > 0 && !strings.HasPrefix(l, "- ") {
+				lines[len(lines)-1] += " " + l
+			} else {
+				lines = append(lines, l)
+			}
+		}
+		paras = append(paras, strings.Join(lines, "\n"))
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+func firstLine(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// drawLessonOverlay draws the open overlay over screen.
+func (m *LessonModel) drawLessonOverlay(screen []string, ll lessonLayout) {
+	t := &m.pg.th
+	W, H := len(screen[0]), len(screen)
+	W = textWidth(screen[0])
+	w := min(W-4, 96)
+	maxH := H - 2
+	title, lines, footer := m.overlayContent(w - 4)
+	nfoot := 0
+	for _, f := range footer {
+		nfoot += max(len(wrap(f, w-4)), 1)
+	}
+	room := maxH - 2 - nfoot
+	if len(lines) > room {
+		m.overTop = max(min(m.overTop, len(lines)-room), 0)
+		lines = lines[m.overTop : m.overTop+room]
+	} else {
+		m.overTop = 0
+	}
+	body := make([]string, 0, len(lines)+len(footer))
+	for _, s := range lines {
+		body = append(body, padStyled(s, w-3))
+	}
+	for _, f := range footer {
+		if f == "" {
+			body = append(body, strings.Repeat(" ", w-3))
+		}
+		for _, fl := range wrap(f, w-4) {
+			body = append(body, padStyled(t.dim.Render(fl), w-3))
+		}
+	}
+	b := box(t, title, true, body, w, len(body)+2)
+	overlay(screen, b, (W-w)/2, max((H-len(b))/2, 0))
+}
+
+// overlayContent returns the open overlay's title, lines and footer.
+func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
+	t := &m.pg.th
+	var out []string
+	para := func(st *ink, s string) {
+		for _, l := range wrap(reflow(s), width) {
+			out = append(out, st.Render(l))
+		}
+	}
+	heading := func(s string) {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, t.bold.Render(s))
+	}
+	tx := m.text
+	switch m.over {
+	case overText:
+		para(&t.text, tx.Intro)
+		heading(m.say("tui-goal"))
+		para(&t.text, tx.Goal)
+		if m.l.Predict != nil {
+			heading(m.say("tui-predict-heading"))
+			para(&t.text, tx.Predict+" "+m.say("tui-predict-how"))
+		}
+		if m.done {
+			heading(m.say("tui-why"))
+			para(&t.text, tx.Explanation)
+			if tx.Simplified != "" {
+				heading(m.say("tui-simplified"))
+				para(&t.dim, tx.Simplified)
+			}
+		}
+		return m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", tx.Title),
+			out, []string{"", m.say("tui-text-footer")}
+	case overPicker:
+		var ids []string
+		for _, l := range m.lo.Course.Lessons {
+			ids = append(ids, l.ID)
+		}
+		para(&t.dim, m.say("tui-picker-head", "done", fmt.Sprint(m.prog.Done(ids)), "all", fmt.Sprint(len(ids))))
+		out = append(out, "")
+		for i, l := range m.lo.Course.Lessons {
+			mark := "  "
+			if m.prog.Of(l.ID).Done {
+				mark = "✓ "
+			}
+			var ln line
+			ln.add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, fmt.Sprintf("  %d min", l.Minutes))
+			var over *ink
+			if i == m.pick {
+				over = &t.sel
+			}
+			out = append(out, ln.render(width, over))
+		}
+		// Keep the selection in view.
+		if m.pick+3 >= m.overTop+20 {
+			m.overTop = m.pick + 3 - 19
+		}
+		return m.say("tui-picker-title"), out, []string{"", m.say("tui-picker-footer")}
+	case overSolution:
+		para(&t.text, tx.Solution)
+		out = append(out, "")
+		for i, st := range m.l.Solution {
+			mark := "  "
+			if i < m.replayed {
+				mark = "✓ "
+			}
+			out = append(out, t.text.Render(fmt.Sprintf("%s%d. %s", mark, i+1, st.Describe())))
+		}
+		heading(m.say("tui-why"))
+		para(&t.text, tx.Explanation)
+		return m.say("tui-solution-title"), out, []string{"", m.say("tui-solution-footer")}
+	case overPredict:
+		para(&t.text, tx.Predict)
+		out = append(out, "")
+		var steps []string
+		for _, st := range m.l.Predict.Steps {
+			steps = append(steps, st.Describe())
+		}
+		para(&t.dim, m.say("tui-predict-action", "steps", strings.Join(steps, "; ")))
+		out = append(out, "")
+		p := m.pred
+		for i, ref := range m.l.Predict.Refs() {
+			mk := string(p.marks[ref])
+			if mk == "" {
+				mk = "?"
+			}
+			if mk == string(lessons.Deleted) && m.l.Predict.Order {
+				mk += fmt.Sprintf(" #%d", indexOf(p.order, ref)+1)
+			}
+			var ln line
+			ln.add(&t.text, fmt.Sprintf("%-40s ", ref)).add(&t.bold, mk)
+			var over *ink
+			if i == p.sel {
+				over = &t.sel
+			}
+			out = append(out, ln.render(width, over))
+		}
+		foot := []string{"", m.say("tui-predict-keys")}
+		if m.l.Predict.Order {
+			foot = append(foot, m.say("tui-predict-order"))
+		}
+		if m.note != "" {
+			foot = append(foot, m.note)
+		}
+		return m.say("tui-predict-title"), out, foot
+	case overResult:
+		r := m.pred.result
+		para(&t.bold, m.say("tui-result-score", "score", r.Score()))
+		for _, o := range r.Objects {
+			out = append(out, "")
+			mark, st := "✓", &t.ok
+			if !o.Right {
+				mark, st = "✗", &t.err
+			}
+			var ln line
+			ln.add(st, mark+" ").add(&t.bold, o.Ref).add(&t.text, ": "+string(o.Actual))
+			if !o.Right {
+				ln.add(&t.warn, " "+m.say("tui-result-you-said", "said", string(o.Predicted)))
+			}
+			out = append(out, ln.render(width, nil))
+			para(&t.dim, o.Why)
+		}
+		if r.Order != nil {
+			out = append(out, "")
+			mark, st := "✓", &t.ok
+			if !r.Order.Right {
+				mark, st = "✗", &t.err
+			}
+			out = append(out, st.Render(mark+" "+m.say("tui-result-order", "actual", strings.Join(r.Order.Actual, " → "))))
+			if !r.Order.Right {
+				para(&t.warn, m.say("tui-result-you-said", "said", strings.Join(r.Order.Predicted, " → ")))
+			}
+		}
+		return m.say("tui-result-title"), out, []string{"", m.say("tui-result-footer")}
+	case overDone:
+		para(&t.ok, m.say("tui-done-head"))
+		heading(m.say("tui-why"))
+		para(&t.text, tx.Explanation)
+		if tx.Simplified != "" {
+			heading(m.say("tui-simplified"))
+			para(&t.dim, tx.Simplified)
+		}
+		foot := m.say("tui-done-footer")
+		if m.lo.Course.Next(m.l) == nil {
+			foot = m.say("tui-done-footer-last")
+		}
+		return m.say("tui-done-title", "title", tx.Title), out, []string{"", foot}
+	}
+	return "", nil, nil
+}
+
+func indexOf(s []string, x string) int {
+	for i, v := range s {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
