@@ -124,6 +124,8 @@ type Text struct {
 	// Notes are the instructor notes: timing, common wrong answers, what
 	// to ask the room.
 	Notes string `yaml:"notes"`
+
+	file string
 }
 
 // DefaultLocale is the locale every lesson has, and the fallback for text

@@ -106,8 +106,13 @@ func Lint(g *Grader, l *Lesson) []Problem {
 		add(0, "predict", "no prediction: give the learner something to predict before stepping (predict: steps, objects)")
 	}
 
-	for loc, t := range l.Text {
-		ps = append(ps, lintText(l, loc, t)...)
+	locs := make([]string, 0, len(l.Text))
+	for loc := range l.Text {
+		locs = append(locs, loc)
+	}
+	slices.Sort(locs)
+	for _, loc := range locs {
+		ps = append(ps, lintText(l, loc, l.Text[loc])...)
 	}
 	if l.Text[DefaultLocale] == nil {
 		add(0, "", "no English text (text/%s/%s.yaml)", DefaultLocale, l.ID)
@@ -118,7 +123,10 @@ func Lint(g *Grader, l *Lesson) []Problem {
 // lintText checks a lesson's words in one locale.
 func lintText(l *Lesson, locale string, t *Text) []Problem {
 	var ps []Problem
-	file := fmt.Sprintf("text/%s/%s.yaml", locale, l.ID)
+	file := t.file
+	if file == "" {
+		file = fmt.Sprintf("text/%s/%s.yaml", locale, l.ID)
+	}
 	add := func(path, format string, args ...any) {
 		ps = append(ps, Problem{File: file, Path: path, Message: fmt.Sprintf(format, args...)})
 	}
@@ -165,17 +173,29 @@ func lintText(l *Lesson, locale string, t *Text) []Problem {
 	return ps
 }
 
-// LintFile parses and lints a course file, with the texts given (by
+// TextFile is a lesson text file to lint: its name and content.
+type TextFile struct {
+	Name string
+	Data []byte
+}
+
+// LintFile parses and lints a course file, with its text files (by
 // locale; nil for none). Parse errors come back as problems.
-func LintFile(g *Grader, file string, data []byte, texts map[string][]byte) []Problem {
+func LintFile(g *Grader, file string, data []byte, texts map[string]TextFile) []Problem {
 	l, err := ParseLesson(file, data)
 	if err != nil {
 		return errorProblems(err)
 	}
 	l.Text = map[string]*Text{}
 	var ps []Problem
-	for loc, b := range texts {
-		t, err := ParseText(fmt.Sprintf("text/%s/%s.yaml", loc, l.ID), b)
+	locs := make([]string, 0, len(texts))
+	for loc := range texts {
+		locs = append(locs, loc)
+	}
+	slices.Sort(locs)
+	for _, loc := range locs {
+		tf := texts[loc]
+		t, err := ParseText(tf.Name, tf.Data)
 		if err != nil {
 			ps = append(ps, errorProblems(err)...)
 			continue

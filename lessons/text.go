@@ -33,6 +33,7 @@ func ParseText(file string, data []byte) (*Text, error) {
 	for i := range t.Hints {
 		t.Hints[i] = strings.TrimSpace(t.Hints[i])
 	}
+	t.file = file
 	return &t, nil
 }
 

@@ -523,8 +523,8 @@ Exit status: 0 when nothing is wrong, 1 when something is.`,
 	return cmd
 }
 
-func parseTexts(specs []string) (map[string][]byte, error) {
-	out := map[string][]byte{}
+func parseTexts(specs []string) (map[string]lessons.TextFile, error) {
+	out := map[string]lessons.TextFile{}
 	for _, s := range specs {
 		loc, file, ok := strings.Cut(s, "=")
 		if !ok || loc == "" || file == "" {
@@ -534,23 +534,24 @@ func parseTexts(specs []string) (map[string][]byte, error) {
 		if err != nil {
 			return nil, &ExitError{Code: ExitInvalid, Err: err}
 		}
-		out[loc] = b
+		out[loc] = lessons.TextFile{Name: file, Data: b}
 	}
 	return out, nil
 }
 
 // findTexts finds a course file's texts in the course layout:
 // ../text/LOCALE/ID.yaml, ID being the file name without its NN- prefix.
-func findTexts(course string) map[string][]byte {
-	out := map[string][]byte{}
+func findTexts(course string) map[string]lessons.TextFile {
+	out := map[string]lessons.TextFile{}
 	base := strings.TrimSuffix(filepath.Base(course), filepath.Ext(course))
 	if i := strings.IndexByte(base, '-'); i > 0 && strings.Trim(base[:i], "0123456789") == "" {
 		base = base[i+1:]
 	}
 	dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(course), "..", "text", "*"))
 	for _, d := range dirs {
-		if b, err := os.ReadFile(filepath.Join(d, base+".yaml")); err == nil {
-			out[filepath.Base(d)] = b
+		name := filepath.Join(d, base+".yaml")
+		if b, err := os.ReadFile(name); err == nil {
+			out[filepath.Base(d)] = lessons.TextFile{Name: filepath.Clean(name), Data: b}
 		}
 	}
 	return out
