@@ -156,6 +156,9 @@ func (st *story) outcomeWhy(ref string, now *fakeapi.Object, actual Outcome) str
 	case Terminating:
 		return strings.TrimSpace(st.p.say("stays-terminating", "object", ref, "finalizers", list(now.Metadata.Finalizers)) + st.staysCause(now))
 	}
+	if start := st.startObject(ref); len(now.Metadata.OwnerReferences) == 0 && (start == nil || len(start.Metadata.OwnerReferences) == 0) {
+		return st.p.say("outcome-never-owned", "object", ref)
+	}
 	s := strings.TrimSpace(st.staysCause(now))
 	// A dependent kept by a solid owner had its other references patched
 	// away: say so.

@@ -594,6 +594,7 @@ func (m *LessonModel) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch k {
 	case "esc", "q", keyText, keySolution:
 		m.over = overNone
+		m.after() // a goal reached meanwhile (by a prediction's run) counts now
 	case "up", "k":
 		m.overTop = max(m.overTop-1, 0)
 	case "down", "j":
@@ -694,15 +695,11 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 	keys := m.say("tui-keys")
 	if !ll.side {
 		// A band: the goal in one line, the first difference, the keys.
+		footer := wrap(keys, inner)
+		room := ll.pane.h - 2 - len(footer)
 		addWrapped(&t.bold, firstLine(m.say("tui-goal")+" "+oneLine(m.text.Goal), inner))
 		var ln line
 		ln.add(stInk, st)
-		for _, c := range g.Checks {
-			if !c.Passed {
-				ln.add(&t.dim, " · ").add(&t.err, "✗ ").add(&t.text, checkText(c))
-				break
-			}
-		}
 		body = append(body, ln.render(inner, nil))
 		if m.note != "" {
 			st := &t.info
@@ -711,8 +708,22 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 			}
 			addWrapped(st, firstLine(m.note, inner))
 		}
-		addWrapped(&t.dim, keys)
-		body = body[:min(len(body), ll.pane.h-2)]
+		for _, c := range g.Checks {
+			if !c.Passed && len(body) < room {
+				var d line
+				d.add(&t.err, "✗ ").add(&t.text, checkText(c)).add(&t.dim, " · "+m.say("tui-now")+" ").add(&t.warn, c.Got)
+				body = append(body, d.render(inner, nil))
+			}
+		}
+		body = body[:min(len(body), max(room, 1))]
+		for len(body) < room {
+			body = append(body, strings.Repeat(" ", inner))
+		}
+		for _, f := range footer {
+			var fl line
+			fl.add(&t.dim, f)
+			body = append(body, fl.render(inner, nil))
+		}
 		return box(t, title, false, body, w, ll.pane.h)
 	}
 	addWrapped(&t.bold, m.say("tui-goal"))
@@ -903,7 +914,11 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 				mark = "✓ "
 			}
 			var ln line
-			ln.add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, fmt.Sprintf("  %d min", l.Minutes))
+			cur := "  "
+			if i == m.pick {
+				cur = "▸ "
+			}
+			ln.add(&t.text, cur).add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, fmt.Sprintf("  %d min", l.Minutes))
 			var over *ink
 			if i == m.pick {
 				over = &t.sel
@@ -947,7 +962,11 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 				mk += fmt.Sprintf(" #%d", indexOf(p.order, ref)+1)
 			}
 			var ln line
-			ln.add(&t.text, fmt.Sprintf("%-40s ", ref)).add(&t.bold, mk)
+			cur := "  "
+			if i == p.sel {
+				cur = "▸ "
+			}
+			ln.add(&t.text, fmt.Sprintf("%s%-40s ", cur, ref)).add(&t.bold, mk)
 			var over *ink
 			if i == p.sel {
 				over = &t.sel
