@@ -57,3 +57,7 @@ func (m *Model) Notify(text string, isErr bool) {
 	}
 	m.setMsg(msgInfo, text)
 }
+
+// Playground returns the playground the lesson runs on (a new one each
+// time a lesson is opened), for the browser build's hooks above.
+func (m *LessonModel) Playground() *Model { return m.pg }

@@ -9,10 +9,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gcplay/gcplay/lessons"
 	"github.com/gcplay/gcplay/scenario"
 	"github.com/gcplay/gcplay/share"
 	"github.com/gcplay/gcplay/tui"
 )
+
+// progressKey is the localStorage key of the lessons' progress.
+const progressKey = "gcplay.progress"
 
 // persistDelay is how long the world must stay unchanged before it is
 // written to localStorage and the address bar (a run of steps is written
@@ -24,8 +28,15 @@ const persistDelay = 200 * time.Millisecond
 // in localStorage and in the URL fragment as a share link, opening links,
 // and running the commands behind the page's buttons.
 type app struct {
-	m     *tui.Model
-	files *webFiles
+	// top is the model the program runs: the playground itself, or a
+	// lesson around it (#lesson=NAME). m is the playground either way.
+	top    tea.Model
+	m      *tui.Model
+	lesson *tui.LessonModel
+	files  *webFiles
+	course *lessons.Course
+	// width and height are the terminal's size, for a model opened later.
+	width, height int
 
 	// origin is the scenario the world started from, and originSrc its
 	// source, which a share link carries.
@@ -44,7 +55,7 @@ type (
 	openLessonMsg struct{ name string }
 )
 
-func (a *app) Init() tea.Cmd { return a.m.Init() }
+func (a *app) Init() tea.Cmd { return a.top.Init() }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
@@ -57,11 +68,18 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case commandMsg:
 		cmd = a.m.Execute(msg.line)
 	case openLinkMsg:
+		a.leaveLesson()
 		a.openLink(msg.text, "link")
 	case openLessonMsg:
-		a.openLesson(msg.name)
+		a.openLesson(msg.name, "")
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		_, cmd = a.top.Update(msg)
 	default:
-		_, cmd = a.m.Update(msg)
+		_, cmd = a.top.Update(msg)
+	}
+	if a.lesson != nil {
+		a.m = a.lesson.Playground() // a new one when another lesson opens
 	}
 	a.trackOrigin()
 	if v := a.m.Version(); v != a.version {
@@ -73,7 +91,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-func (a *app) View() tea.View { return a.m.View() }
+func (a *app) View() tea.View { return a.top.View() }
 
 // trackOrigin notices a newly loaded scenario and keeps its source.
 func (a *app) trackOrigin() {
@@ -84,9 +102,24 @@ func (a *app) trackOrigin() {
 	a.origin, a.originSrc = origin, nil
 	if name, src := tui.StarterScenario(); origin.File == name {
 		a.originSrc = src
+	} else if l := a.lessonOf(origin); l != nil {
+		a.originSrc = l.Source
 	} else if src, ok := a.files.sources[origin.File]; ok {
 		a.originSrc = src
 	}
+}
+
+// lessonOf returns the lesson whose world origin is, in lesson mode.
+func (a *app) lessonOf(origin *scenario.Scenario) *lessons.Lesson {
+	if a.lesson == nil || a.course == nil {
+		return nil
+	}
+	for _, l := range a.course.Lessons {
+		if l.World == origin || l.ID == origin.Name {
+			return l
+		}
+	}
+	return nil
 }
 
 // link returns the share link of the world and its timeline.
@@ -118,7 +151,16 @@ func (a *app) persist() {
 		a.m.Notify("cannot keep this world across reloads: "+err.Error(), true)
 		return
 	}
-	js.Global().Call("onGoWorld", text)
+	js.Global().Call("onGoWorld", text, a.lessonID())
+}
+
+// lessonID is the lesson shown, or "" in the plain playground.
+func (a *app) lessonID() string {
+	origin, _, _ := a.m.Timeline()
+	if l := a.lessonOf(origin); l != nil {
+		return l.ID
+	}
+	return ""
 }
 
 // openLink restores a world from a link's text; from says where the text
@@ -164,10 +206,56 @@ func describe(file string) string {
 	return file
 }
 
-// openLesson opens a lesson by name, for #lesson=NAME links.
-//
-// TODO(lessons): package lessons is not part of the playground yet. When
-// the playground can open a lesson, call that here.
-func (a *app) openLesson(name string) {
-	a.m.Notify(fmt.Sprintf("This link opens the lesson %q, but this build of gcplay has no lessons yet: here is the playground on its starter world instead.", name), true)
+// openLesson opens a lesson by name (#lesson=NAME): the playground with
+// the lesson beside it, progress kept in localStorage. saved, when set, is
+// the link of the lesson's world as the learner left it.
+func (a *app) openLesson(name, saved string) {
+	if a.course == nil {
+		a.course = lessons.Builtin()
+	}
+	l, err := a.course.Find(name)
+	if err != nil {
+		a.m.Notify(fmt.Sprintf("This link opens the lesson %q: %v. Here is the playground instead.", name, err), true)
+		return
+	}
+	lm, err := tui.NewLesson(tui.Options{Files: a.files, Width: a.width, Height: a.height},
+		tui.LessonOptions{Course: a.course, Lesson: l, Progress: &lessons.KVStore{KV: localKV{}, Key: progressKey}})
+	if err != nil {
+		a.m.Notify(fmt.Sprintf("The lesson %q could not be opened: %v", name, err), true)
+		return
+	}
+	a.top, a.lesson, a.m = lm, lm, lm.Playground()
+	a.origin = nil
+	if saved != "" {
+		a.openLink(saved, "saved")
+	}
+	a.trackOrigin()
+	a.version = -1 // write the lesson into the address bar
+}
+
+// leaveLesson goes back to the plain playground (a share link opened
+// while a lesson was shown).
+func (a *app) leaveLesson() {
+	if a.lesson == nil {
+		return
+	}
+	a.top, a.lesson = a.m, nil
+}
+
+// localKV is localStorage, as the lessons' progress store wants it.
+type localKV struct{}
+
+func (localKV) Get(key string) (string, bool, error) {
+	v := js.Global().Get("gcplayStore").Call("get", key)
+	if v.Type() != js.TypeString {
+		return "", false, nil
+	}
+	return v.String(), true, nil
+}
+
+func (localKV) Set(key, value string) error {
+	if !js.Global().Get("gcplayStore").Call("set", key, value).Truthy() {
+		return fmt.Errorf("the browser's storage is full or disabled: %s was not saved", key)
+	}
+	return nil
 }

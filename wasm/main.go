@@ -37,7 +37,7 @@ func main() {
 		select {}
 	}
 	mark("goModel")
-	a := &app{m: m, files: files}
+	a := &app{top: m, m: m, files: files, width: cols, height: rows}
 	a.trackOrigin()
 	a.version = m.Version()
 
@@ -48,7 +48,7 @@ func main() {
 		}
 		return ""
 	}
-	link, lesson, saved := str("link"), str("lesson"), str("saved")
+	link, lesson, saved, savedLesson := str("link"), str("lesson"), str("saved"), str("savedLesson")
 	switch {
 	case link != "" && link == saved:
 		// A reload: the address bar links to the world kept here.
@@ -63,11 +63,14 @@ func main() {
 			}
 		}
 	case lesson != "":
-		a.openLesson(lesson)
+		a.openLesson(lesson, savedLesson)
 	case saved != "":
 		a.openLink(saved, "saved")
 	}
-	a.version = m.Version()
+	if a.version == -1 {
+		a.persist() // a lesson: its name goes into the address bar
+	}
+	a.version = a.m.Version()
 
 	q := newInputQueue()
 	p := tea.NewProgram(a,
@@ -111,7 +114,7 @@ func main() {
 			if err != nil {
 				return nil
 			}
-			return text
+			return []any{text, a.lessonID()}
 		}),
 	}
 	for name, f := range funcs {

@@ -3,7 +3,7 @@
 // it creates the terminal and the callbacks the Go side uses, then loads
 // and runs main.wasm.
 //
-// Go calls: goTermWrite(bytes), onGoReady(), onGoWorld(link), onGoExit(reason),
+// Go calls: goTermWrite(bytes), onGoReady(cols, rows), onGoWorld(link, lesson), onGoExit(reason),
 // gcplayDownload(name, bytes), gcplayStore.get/set.
 // The page calls: goTermInput(data), goTermResize(cols, rows),
 // goCommand(line), goOpenLink(text), goOpenLesson(name), goLink().
@@ -12,6 +12,7 @@ import { FitAddon } from './xterm/addon-fit.mjs';
 
 const WORLD_KEY = 'gcplay.world';
 const FILE_PREFIX = 'gcplay.file/';
+const LESSON_PREFIX = 'gcplay.lesson/';
 
 // Timing marks (performance.now(), ms since navigation) for the browser
 // test and the benchmark.
@@ -62,7 +63,9 @@ function fragment() {
 
 // What to open: a share link (#s=...), a lesson (#lesson=NAME), or the
 // world kept in this browser; with none, the Go side opens the starter.
-window.gcplayBoot = { ...fragment(), saved: store.get(WORLD_KEY) };
+// A lesson's world is kept apart, under its name.
+const boot = fragment();
+window.gcplayBoot = { ...boot, saved: store.get(WORLD_KEY), savedLesson: boot.lesson ? store.get(LESSON_PREFIX + boot.lesson) : null };
 
 // The terminal. convertEol: Bubble Tea moves down with a bare "\n" when its
 // input is not a TTY, as a terminal in cooked mode would.
@@ -129,10 +132,14 @@ window.onGoReady = (cols, rows) => {
   if (cols !== term.cols || rows !== term.rows) window.goTermResize(term.cols, term.rows);
 };
 
-window.onGoWorld = (text) => {
+// The world changed: keep it, and make the address bar link to it. In a
+// lesson the address bar names the lesson (a reload reopens it, with the
+// world kept under the lesson's name).
+window.onGoWorld = (text, lesson) => {
   t.saved = (t.saved || 0) + 1;
-  if (!store.set(WORLD_KEY, text)) status('This browser would not store the world (storage full or disabled); the address bar still links to it.');
-  history.replaceState(null, '', '#s=' + text);
+  const key = lesson ? LESSON_PREFIX + lesson : WORLD_KEY;
+  if (!store.set(key, text)) status('This browser would not store the world (storage full or disabled); the address bar still links to it.');
+  history.replaceState(null, '', lesson ? '#lesson=' + encodeURIComponent(lesson) : '#s=' + text);
 };
 
 window.onGoExit = (reason) => {
@@ -160,11 +167,8 @@ window.gcplayDownload = (name, u8) => {
 // Keep the world when the page is hidden or closed, without waiting for
 // the Go side's short write delay.
 function keepNow() {
-  const text = window.goLink?.();
-  if (typeof text === 'string' && text) {
-    store.set(WORLD_KEY, text);
-    history.replaceState(null, '', '#s=' + text);
-  }
+  const got = window.goLink?.();
+  if (Array.isArray(got) && got[0]) window.onGoWorld(got[0], got[1]);
 }
 addEventListener('pagehide', keepNow);
 document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && keepNow());
@@ -180,7 +184,8 @@ addEventListener('hashchange', () => {
 const refocus = () => term.focus();
 $('share').addEventListener('click', async () => {
   keepNow();
-  const url = location.href;
+  const got = window.goLink?.();
+  const url = location.origin + location.pathname + (Array.isArray(got) ? '#s=' + got[0] : location.hash);
   try {
     await navigator.clipboard.writeText(url);
     status('Share link copied: it opens this world and its timeline.');

@@ -475,8 +475,15 @@ func TestPage(t *testing.T) {
 	}
 	p2.press("ArrowLeft")
 	p2.waitText("Timeline · step 10 of 11")
+
+	// A lesson by link: the lesson pane beside the playground; the address
+	// bar keeps naming the lesson, so a reload reopens it.
 	p2.load(srv.URL + "#lesson=foreground")
-	p2.waitText("lesson")
+	p2.waitText("Lesson 3")
+	p2.waitJS(`location.hash === '#lesson=foreground'`, 10*time.Second)
+	p2.do(chromedp.Reload())
+	p2.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
+	p2.waitText("Lesson 3")
 	p2.checkExceptions()
 
 	// Quit: the page says so, and no late timer throws.
