@@ -179,11 +179,11 @@ func (m *LessonModel) Init() tea.Cmd { return m.pg.Init() }
 // layout of the lesson pane: on the right when the terminal is wide,
 // else a band at the top.
 type lessonLayout struct {
-	side       bool
-	pane       rect
-	pgW, pgH   int
-	pgX, pgY   int
-	contentTop int
+	side     bool
+	pane     rect
+	pgW, pgH int
+	// pgY is the playground's first row on the screen.
+	pgY int
 }
 
 func (m *LessonModel) layout() lessonLayout {
@@ -243,8 +243,7 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			return m, nil
 		}
 		mm.Y -= ll.pgY
-		msg = tea.MouseClickMsg(mm)
-		_, cmd = m.pg.Update(msg)
+		_, cmd = m.pg.Update(tea.MouseClickMsg(mm))
 		m.after()
 		return m, cmd
 	case tea.MouseWheelMsg:
@@ -259,7 +258,9 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			return m, nil
 		}
 		mm.Y -= ll.pgY
-		msg = tea.MouseWheelMsg(mm)
+		_, cmd = m.pg.Update(tea.MouseWheelMsg(mm))
+		m.after()
+		return m, cmd
 	}
 	_, cmd = m.pg.Update(msg)
 	m.after()
@@ -834,8 +835,7 @@ func firstLine(s string, width int) string {
 // drawLessonOverlay draws the open overlay over screen.
 func (m *LessonModel) drawLessonOverlay(screen []string, ll lessonLayout) {
 	t := &m.pg.th
-	W, H := len(screen[0]), len(screen)
-	W = textWidth(screen[0])
+	W, H := textWidth(screen[0]), len(screen)
 	w := min(W-4, 96)
 	maxH := H - 2
 	title, lines, footer := m.overlayContent(w - 4)

@@ -226,3 +226,25 @@ func TestLessonNarrow(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonMouseBelowBand: in the narrow layout the playground is drawn
+// below the lesson band, and clicks land where they are drawn.
+func TestLessonMouseBelowBand(t *testing.T) {
+	m, _, _ := newLessonTest(t, "1", 80, 24)
+	lsPress(t, m, "enter")
+	lines := strings.Split(lsScreen(m), "\n")
+	row := -1
+	for i, l := range lines {
+		if strings.Contains(l, "ConfigMap/app-flags") {
+			row = i
+			break
+		}
+	}
+	if row < 0 {
+		t.Fatalf("ConfigMap/app-flags is not on screen:\n%s", strings.Join(lines, "\n"))
+	}
+	m.Update(tea.MouseClickMsg(tea.Mouse{X: 6, Y: row, Button: tea.MouseLeft}))
+	if r := m.pg.selected(); r == nil || r.obj == nil || r.obj.String() != "ConfigMap/app-flags" {
+		t.Errorf("a click on ConfigMap/app-flags selected %+v", r)
+	}
+}
