@@ -3,10 +3,11 @@ package tui
 import (
 	"encoding/json"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
-	"sigs.k8s.io/yaml"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
@@ -123,6 +124,50 @@ func (sn *snapshot) node(w *engine.World, uid string) nodeFlags {
 	return f
 }
 
+// jsonToYAML writes a JSON document as YAML the way kubectl shows
+// manifests: keys in their JSON order, two-space indent, list items level
+// with their key, quotes only where a plain scalar would change type. It
+// uses yaml.v3, which scenario files already need, so the browser build
+// links one YAML library, not two.
+func jsonToYAML(j []byte) (string, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(j, &doc); err != nil {
+		return "", err
+	}
+	plain(&doc)
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	enc.CompactSeqIndent()
+	if err := enc.Encode(&doc); err != nil {
+		return "", err
+	}
+	if err := enc.Close(); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// plain drops the JSON quoting and flow style the parser recorded, so the
+// encoder writes block YAML and quotes only what needs quotes, and sorts
+// mapping keys as kubectl does.
+func plain(n *yaml.Node) {
+	n.Style = 0
+	for _, c := range n.Content {
+		plain(c)
+	}
+	if n.Kind == yaml.MappingNode {
+		pairs := make([][2]*yaml.Node, 0, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			pairs = append(pairs, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
+		}
+		sort.SliceStable(pairs, func(i, j int) bool { return pairs[i][0].Value < pairs[j][0].Value })
+		for i, p := range pairs {
+			n.Content[2*i], n.Content[2*i+1] = p[0], p[1]
+		}
+	}
+}
+
 // manifestOf returns obj as YAML lines, once per snapshot.
 func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 	uid := obj.Metadata.UID
@@ -132,10 +177,10 @@ func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 	var lines []string
 	j, err := json.Marshal(obj)
 	if err == nil {
-		var y []byte
-		y, err = yaml.JSONToYAML(j)
+		var y string
+		y, err = jsonToYAML(j)
 		if err == nil {
-			lines = strings.Split(strings.TrimRight(string(y), "\n"), "\n")
+			lines = strings.Split(strings.TrimRight(y, "\n"), "\n")
 		}
 	}
 	if err != nil {

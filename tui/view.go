@@ -200,7 +200,7 @@ func (m *Model) treeLine(w *engine.World, i int) *line {
 		l.add(&t.edge, " ["+strings.Join(f, ",")+"]")
 	}
 	if n := len(o.Metadata.OwnerReferences); n > 1 {
-		l.add(&t.cycle, fmt.Sprintf(" ⧉%d owners", n))
+		l.add(&t.cycle, fmt.Sprintf(" ◇%d owners", n))
 		if r.elsewhere && len(sn.tree.deps[r.uid]) > 0 {
 			l.add(&t.dim, " (dependents under first)")
 		}
@@ -677,7 +677,7 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 	out = append(out, "", t.queue.Render("In the world tree"))
 	for _, s := range []string{
 		"[ctrl,block]  the edge to the owner above: controller / blockOwnerDeletion",
-		"⧉2 owners     an object with several owners appears under each",
+		"◇2 owners     an object with several owners appears under each",
 		"◌ virtual     an owner only the collector knows of (a virtual node)",
 		"✗ dangling    an owner that is neither in storage nor in the graph",
 		"{finalizers}  terminating   • changed by the current step   ● breakpoint",
