@@ -293,7 +293,7 @@ func (st *story) checkOwners(oc scenario.OwnersCheck) Check {
 		got = append(got, r.Kind+"/"+r.Name)
 	}
 	c.Got = st.p.say("owners", "owners", list(got))
-	c.Passed = matchOwners(oc.Owners, o)
+	c.Passed = scenario.MatchOwners(oc.Owners, o)
 	if c.Passed {
 		return c
 	}
@@ -321,66 +321,6 @@ func (st *story) checkOwners(oc scenario.OwnersCheck) Check {
 
 // ownerExpectation formats an expected owner as the goal wrote it.
 func ownerExpectation(e scenario.OwnerExpectation) string { return e.String() }
-
-// matchOwners reports whether the expected owners and o's references pair
-// up one to one (as the scenario expect check does).
-func matchOwners(exp []scenario.OwnerExpectation, o *fakeapi.Object) bool {
-	refs := o.Metadata.OwnerReferences
-	if len(exp) != len(refs) {
-		return false
-	}
-	nflags := func(e scenario.OwnerExpectation) int {
-		n := 0
-		if e.Controller != nil {
-			n++
-		}
-		if e.BlockOwnerDeletion != nil {
-			n++
-		}
-		return n
-	}
-	order := make([]int, len(exp))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return nflags(exp[order[i]]) > nflags(exp[order[j]]) })
-	used := make([]bool, len(refs))
-	for _, i := range order {
-		ok := false
-		for j, r := range refs {
-			if !used[j] && ownerMatches(exp[i], r, o) {
-				used[j], ok = true, true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func ownerMatches(e scenario.OwnerExpectation, r fakeapi.OwnerReference, o *fakeapi.Object) bool {
-	if e.Owner.UID != "" {
-		if r.UID != e.Owner.UID {
-			return false
-		}
-	} else {
-		if r.Kind != e.Owner.Kind || r.Name != e.Owner.Name {
-			return false
-		}
-		if e.Owner.NamespaceGiven && e.Owner.Namespace != o.Metadata.Namespace {
-			return false
-		}
-	}
-	if e.Controller != nil && r.IsController() != *e.Controller {
-		return false
-	}
-	if e.BlockOwnerDeletion != nil && r.Blocks() != *e.BlockOwnerDeletion {
-		return false
-	}
-	return true
-}
 
 func (st *story) checkOrder(oc *scenario.OrderCheck) Check {
 	var exp []string

@@ -167,7 +167,7 @@ func checkOwners(v view, oc OwnersCheck) Check {
 		found = append(found, ownerString(r, flags))
 	}
 	c.Found = list(found)
-	c.Passed = matchOwners(oc.Owners, o)
+	c.Passed = MatchOwners(oc.Owners, o)
 	return c
 }
 
@@ -220,11 +220,11 @@ func (e OwnerExpectation) matches(r fakeapi.OwnerReference, o *fakeapi.Object) b
 	return true
 }
 
-// matchOwners reports whether the expected owners and the object's
+// MatchOwners reports whether the expected owners and the object's
 // ownerReferences pair up one to one. Expectations with more flags are
 // matched first, so that a plain one does not take the reference a
 // flagged one needs.
-func matchOwners(exp []OwnerExpectation, o *fakeapi.Object) bool {
+func MatchOwners(exp []OwnerExpectation, o *fakeapi.Object) bool {
 	refs := o.Metadata.OwnerReferences
 	if len(exp) != len(refs) {
 		return false
