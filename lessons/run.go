@@ -78,7 +78,7 @@ func Apply(d engine.Doer, st *scenario.Step) ([]engine.Record, error) {
 	var err error
 	switch st.Action {
 	case scenario.ActionCreate:
-		obj, e := resolveOwners(store, st.Create.Object)
+		obj, e := scenario.ResolveOwners(store, st.Create.Object)
 		if e != nil {
 			return nil, e
 		}
@@ -139,29 +139,6 @@ func Apply(d engine.Doer, st *scenario.Step) ([]engine.Record, error) {
 		}
 	}
 	return recs, err
-}
-
-// resolveOwners fills in the uid of ownerReferences that name their owner
-// without one, as the scenario format does at create time.
-func resolveOwners(store *fakeapi.Store, obj *fakeapi.Object) (*fakeapi.Object, error) {
-	obj = obj.DeepCopy()
-	for i := range obj.Metadata.OwnerReferences {
-		or := &obj.Metadata.OwnerReferences[i]
-		if or.UID != "" {
-			continue
-		}
-		info, _ := store.Registry().Lookup(or.APIVersion, or.Kind)
-		ns := ""
-		if info.Namespaced() {
-			ns = obj.Metadata.Namespace
-		}
-		owner := store.Lookup(fakeapi.Ref{APIVersion: or.APIVersion, Kind: or.Kind, Namespace: ns, Name: or.Name})
-		if owner == nil {
-			return nil, fmt.Errorf("%s: ownerReferences[%d]: no %s %q exists to take the uid from", obj.String(), i, or.Kind, or.Name)
-		}
-		or.UID = owner.Metadata.UID
-	}
-	return obj, nil
 }
 
 // Settled reports whether w has nothing left to do: no work ready, none

@@ -267,7 +267,7 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 	store := w.Store()
 	switch st.Action {
 	case ActionCreate:
-		obj, err := r.resolveOwners(st.Create.Object)
+		obj, err := ResolveOwners(r.w.Store(), st.Create.Object)
 		if err != nil {
 			return "", err
 		}
@@ -378,12 +378,13 @@ func (r *runner) target(ref Ref) (fakeapi.Ref, error) {
 	return fakeapi.RefOf(o), nil
 }
 
-// resolveOwners returns a copy of obj whose ownerReferences without uid
-// carry the UID of the object they name, looked up now in the
-// dependent's namespace (or cluster scope for cluster-scoped owner kinds).
-func (r *runner) resolveOwners(obj *fakeapi.Object) (*fakeapi.Object, error) {
+// ResolveOwners returns a copy of obj whose ownerReferences without uid
+// carry the UID of the object they name, looked up now in store, in the
+// dependent's namespace (or cluster scope for cluster-scoped owner kinds),
+// as the scenario format says a create step does. It fails when no such
+// object exists.
+func ResolveOwners(store *fakeapi.Store, obj *fakeapi.Object) (*fakeapi.Object, error) {
 	obj = obj.DeepCopy()
-	store := r.w.Store()
 	for i := range obj.Metadata.OwnerReferences {
 		or := &obj.Metadata.OwnerReferences[i]
 		if or.UID != "" {

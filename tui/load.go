@@ -93,7 +93,7 @@ func (s *session) applySteps(sc *scenario.Scenario) (checks int, err error) {
 			checks++
 			continue
 		case scenario.ActionCreate:
-			obj, err := resolveOwners(s.world().Store(), st.Create.Object)
+			obj, err := scenario.ResolveOwners(s.world().Store(), st.Create.Object)
 			if err == nil {
 				_, err = s.do(engine.Create{Object: obj})
 			}
@@ -159,28 +159,4 @@ func stepTarget(store *fakeapi.Store, r scenario.Ref) (fakeapi.Ref, error) {
 		return fakeapi.Ref{}, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", r.UID)
 	}
 	return fakeapi.RefOf(o), nil
-}
-
-// resolveOwners returns a copy of obj whose ownerReferences without a uid
-// name the object they refer to, looked up now in the dependent's
-// namespace (or at cluster scope for cluster-scoped owner kinds), as
-// SCENARIO-FORMAT.md says.
-func resolveOwners(store *fakeapi.Store, obj *fakeapi.Object) (*fakeapi.Object, error) {
-	obj = obj.DeepCopy()
-	for i := range obj.Metadata.OwnerReferences {
-		or := &obj.Metadata.OwnerReferences[i]
-		if or.UID != "" {
-			continue
-		}
-		ns := ""
-		if info, ok := store.Registry().Lookup(or.APIVersion, or.Kind); ok && info.Namespaced() {
-			ns = obj.Metadata.Namespace
-		}
-		owner := store.Lookup(fakeapi.Ref{APIVersion: or.APIVersion, Kind: or.Kind, Namespace: ns, Name: or.Name})
-		if owner == nil {
-			return nil, fmt.Errorf("%s: ownerReferences[%d]: no %s %q exists%s to take the uid from", obj, i, or.Kind, or.Name, inNS(ns))
-		}
-		or.UID = owner.Metadata.UID
-	}
-	return obj, nil
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -246,18 +245,7 @@ func (o *LessonsOptions) start(cmd *cobra.Command, play *PlayOptions, l *lessons
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}
 	}
-	opts := []tea.ProgramOption{tea.WithOutput(out)}
-	if in != os.Stdin {
-		opts = append(opts, tea.WithInput(in))
-	}
-	_, err = tea.NewProgram(m, opts...).Run()
-	switch {
-	case err == nil, errors.Is(err, tea.ErrInterrupted):
-		return nil
-	case errors.Is(err, tea.ErrProgramPanic):
-		return &ExitError{Code: ExitInternal, Err: fmt.Errorf("the playground stopped on an internal error (the terminal was restored): %w", err)}
-	}
-	return &ExitError{Code: ExitFailed, Err: err}
+	return runProgram(m, in, out)
 }
 
 func (o *LessonsOptions) newCmdShow() *cobra.Command {

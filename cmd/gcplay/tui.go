@@ -81,11 +81,18 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}
 	}
+	return runProgram(m, in, out)
+}
+
+// runProgram runs a playground model on the terminal until it quits. Bubble
+// Tea restores the terminal on every way out, a panic included; a panic is
+// reported as an internal error.
+func runProgram(m tea.Model, in io.Reader, out io.Writer) error {
 	opts := []tea.ProgramOption{tea.WithOutput(out)}
 	if in != os.Stdin {
 		opts = append(opts, tea.WithInput(in))
 	}
-	_, err = tea.NewProgram(m, opts...).Run()
+	_, err := tea.NewProgram(m, opts...).Run()
 	switch {
 	case err == nil, errors.Is(err, tea.ErrInterrupted):
 		return nil
