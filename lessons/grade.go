@@ -459,16 +459,9 @@ func (st *story) checkCount(cc scenario.CountCheck) Check {
 	}
 	var names []string
 	for _, o := range st.store.Objects() {
-		if o.Kind != cc.Kind || o.Metadata.Namespace != cc.Namespace || !cc.Selector.Matches(o.Metadata.Labels) {
-			continue
+		if cc.Counts(o, owner) {
+			names = append(names, o.String())
 		}
-		if cc.Terminating != nil && (o.Metadata.DeletionTimestamp != nil) != *cc.Terminating {
-			continue
-		}
-		if cc.OwnedBy != nil && !ownedBy(o, *cc.OwnedBy, owner) {
-			continue
-		}
-		names = append(names, o.String())
 	}
 	c.Got = fmt.Sprintf("%d", len(names))
 	c.Passed = len(names) == cc.Equals
@@ -476,26 +469,6 @@ func (st *story) checkCount(cc scenario.CountCheck) Check {
 		c.Why = st.p.say("count-differs", "what", cc.Describe(), "got", fmt.Sprint(len(names)), "want", fmt.Sprint(cc.Equals), "names", list(names))
 	}
 	return c
-}
-
-func ownedBy(o *fakeapi.Object, r scenario.Ref, owner *fakeapi.Object) bool {
-	for _, or := range o.Metadata.OwnerReferences {
-		switch {
-		case owner != nil:
-			if or.UID == owner.Metadata.UID {
-				return true
-			}
-		case r.UID != "":
-			if or.UID == r.UID {
-				return true
-			}
-		default:
-			if or.Kind == r.Kind && or.Name == r.Name && (r.Namespace == "" || r.Namespace == o.Metadata.Namespace) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (st *story) checkGraph(gc scenario.GraphCheck) Check {

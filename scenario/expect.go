@@ -495,6 +495,19 @@ func (cc CountCheck) Describe() string {
 	return strings.Join(parts, " ")
 }
 
+// Counts reports whether o is one of the objects the count check counts.
+// owner is the stored object cc.OwnedBy names, or nil when it names none
+// (then references are matched by uid, or by kind and name).
+func (cc CountCheck) Counts(o, owner *fakeapi.Object) bool {
+	if o.Kind != cc.Kind || o.Metadata.Namespace != cc.Namespace || !cc.Selector.Matches(o.Metadata.Labels) {
+		return false
+	}
+	if cc.Terminating != nil && (o.Metadata.DeletionTimestamp != nil) != *cc.Terminating {
+		return false
+	}
+	return cc.OwnedBy == nil || ownedBy(o, *cc.OwnedBy, owner)
+}
+
 func checkCount(v view, cc CountCheck) Check {
 	c := Check{Line: cc.Line, Key: "count", Expected: fmt.Sprintf("%d (%s)", cc.Equals, cc.Describe())}
 	var owner *fakeapi.Object
@@ -503,16 +516,9 @@ func checkCount(v view, cc CountCheck) Check {
 	}
 	var names []string
 	for _, o := range v.Objects() {
-		if o.Kind != cc.Kind || o.Metadata.Namespace != cc.Namespace || !cc.Selector.Matches(o.Metadata.Labels) {
-			continue
+		if cc.Counts(o, owner) {
+			names = append(names, o.String())
 		}
-		if cc.Terminating != nil && (o.Metadata.DeletionTimestamp != nil) != *cc.Terminating {
-			continue
-		}
-		if cc.OwnedBy != nil && !ownedBy(o, *cc.OwnedBy, owner) {
-			continue
-		}
-		names = append(names, o.String())
 	}
 	c.Found = fmt.Sprintf("%d %s", len(names), list(names))
 	c.Passed = len(names) == cc.Equals
