@@ -504,16 +504,6 @@ func getAlternateOwnerIdentity(deps []*node, absent objectReference) *objectRefe
 	return &candidates[0]
 }
 
-func cloneRefs(refs []fakeapi.OwnerReference) []fakeapi.OwnerReference {
-	if refs == nil {
-		return nil
-	}
-	out := make([]fakeapi.OwnerReference, len(refs))
-	for i, r := range refs {
-		out[i] = r.DeepCopy()
-	}
-	return out
-}
 
 func ownersPhrase(refs []fakeapi.OwnerReference) string {
 	if len(refs) == 0 {
