@@ -504,7 +504,6 @@ func getAlternateOwnerIdentity(deps []*node, absent objectReference) *objectRefe
 	return &candidates[0]
 }
 
-
 func ownersPhrase(refs []fakeapi.OwnerReference) string {
 	if len(refs) == 0 {
 		return " with no owners"
