@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"container/list"
 	"fmt"
 	"sort"
 
@@ -124,56 +125,56 @@ func (n *node) view() NodeView {
 
 // absentOwnerCache is an LRU set of identities verified absent (R36): keyed
 // by the full coordinates plus namespace, size 500. A hit refreshes the
-// entry; entries leave only by eviction.
+// entry; entries leave only by eviction. Like upstream's LRU it is a map
+// into a doubly linked list, so every operation is O(1).
 type absentOwnerCache struct {
 	size  int
-	order []objectReference // least recently used first
-	index map[objectReference]struct{}
+	ll    *list.List // of objectReference, most recently used at the front
+	index map[objectReference]*list.Element
 }
 
 const absentOwnerCacheSize = 500
 
 func newAbsentOwnerCache(size int) *absentOwnerCache {
-	return &absentOwnerCache{size: size, index: map[objectReference]struct{}{}}
+	return &absentOwnerCache{size: size, ll: list.New(), index: map[objectReference]*list.Element{}}
 }
 
 // Add records ref as absent, evicting the least recently used entry when full.
 func (c *absentOwnerCache) Add(ref objectReference) {
-	if _, ok := c.index[ref]; ok {
-		c.touch(ref)
+	if e, ok := c.index[ref]; ok {
+		c.ll.MoveToFront(e)
 		return
 	}
-	c.index[ref] = struct{}{}
-	c.order = append(c.order, ref)
-	if len(c.order) > c.size {
-		delete(c.index, c.order[0])
-		c.order = c.order[1:]
+	c.index[ref] = c.ll.PushFront(ref)
+	if c.ll.Len() > c.size {
+		last := c.ll.Back()
+		c.ll.Remove(last)
+		delete(c.index, last.Value.(objectReference))
 	}
 }
 
 // Has reports whether ref is recorded absent, refreshing it.
 func (c *absentOwnerCache) Has(ref objectReference) bool {
-	if _, ok := c.index[ref]; !ok {
-		return false
+	e, ok := c.index[ref]
+	if ok {
+		c.ll.MoveToFront(e)
 	}
-	c.touch(ref)
-	return true
+	return ok
 }
 
-func (c *absentOwnerCache) touch(ref objectReference) {
-	for i := range c.order {
-		if c.order[i] == ref {
-			copy(c.order[i:], c.order[i+1:])
-			c.order[len(c.order)-1] = ref
-			return
-		}
+// entries returns the entries, most recently used first.
+func (c *absentOwnerCache) entries() []objectReference {
+	out := make([]objectReference, 0, c.ll.Len())
+	for e := c.ll.Front(); e != nil; e = e.Next() {
+		out = append(out, e.Value.(objectReference))
 	}
+	return out
 }
 
 func (c *absentOwnerCache) clone() *absentOwnerCache {
-	n := &absentOwnerCache{size: c.size, order: append([]objectReference(nil), c.order...), index: make(map[objectReference]struct{}, len(c.index))}
-	for k := range c.index {
-		n.index[k] = struct{}{}
+	n := newAbsentOwnerCache(c.size)
+	for e := c.ll.Back(); e != nil; e = e.Prev() {
+		n.index[e.Value.(objectReference)] = n.ll.PushFront(e.Value)
 	}
 	return n
 }

@@ -574,8 +574,7 @@ func (w *World) AbsentOwners() []string {
 		return nil
 	}
 	var out []string
-	for i := len(w.gc.absent.order) - 1; i >= 0; i-- {
-		r := w.gc.absent.order[i]
+	for _, r := range w.gc.absent.entries() {
 		out = append(out, fmt.Sprintf("%s (%s %s)", r.ref(), r.APIVersion, r.UID))
 	}
 	return out
