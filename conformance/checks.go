@@ -208,7 +208,7 @@ func (x *executor) checkOwners(ctx context.Context, oc scenario.OwnersCheck) Che
 	}
 	var found []string
 	for _, r := range o.OwnerReferences {
-		s := r.Kind + "/" + r.Name
+		s := r.Kind + "/" + x.simName(r.Kind, o.Namespace, r.Name)
 		if flags {
 			s += fmt.Sprintf("{controller:%t,blockOwnerDeletion:%t}", r.Controller != nil && *r.Controller, r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion)
 		}
@@ -253,7 +253,7 @@ func (x *executor) matchOwners(exp []scenario.OwnerExpectation, o *metav1.Partia
 				if string(r.UID) != x.realUID(e.Owner.UID) {
 					continue
 				}
-			} else if r.Kind != e.Owner.Kind || r.Name != e.Owner.Name || (e.Owner.NamespaceGiven && e.Owner.Namespace != o.Namespace) {
+			} else if r.Kind != e.Owner.Kind || x.simName(r.Kind, o.Namespace, r.Name) != e.Owner.Name || (e.Owner.NamespaceGiven && e.Owner.Namespace != o.Namespace) {
 				continue
 			}
 			if e.Controller != nil && (r.Controller != nil && *r.Controller) != *e.Controller {
@@ -276,7 +276,7 @@ func (x *executor) refMatches(r scenario.Ref, kind, namespace, name, uid string)
 	if r.UID != "" {
 		return x.realUID(r.UID) == uid
 	}
-	return r.Kind == kind && r.Namespace == namespace && r.Name == name
+	return r.Kind == kind && r.Namespace == namespace && r.Name == x.simName(kind, namespace, name)
 }
 
 // checkDeletionOrder expects the objects absent and removed in this
@@ -295,6 +295,7 @@ func (x *executor) checkDeletionOrder(ctx context.Context, oc *scenario.OrderChe
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
+		x.refreshNames()
 		var got []seen
 		var problems []string
 		missing := false
@@ -432,7 +433,7 @@ func (x *executor) checkCount(ctx context.Context, cc scenario.CountCheck) Check
 		if cc.OwnedBy != nil && !x.ownedBy(o, *cc.OwnedBy, owner) {
 			continue
 		}
-		names = append(names, fakeapi.RefString(info.Kind, o.Namespace, o.Name))
+		names = append(names, fakeapi.RefString(info.Kind, o.Namespace, x.simName(info.Kind, o.Namespace, o.Name)))
 	}
 	sort.Strings(names)
 	c.Real = fmt.Sprintf("%d %s", len(names), list(names))
@@ -452,7 +453,7 @@ func (x *executor) ownedBy(o *metav1.PartialObjectMetadata, r scenario.Ref, owne
 				return true
 			}
 		default:
-			if or.Kind == r.Kind && or.Name == r.Name && (r.Namespace == "" || r.Namespace == o.Namespace) {
+			if or.Kind == r.Kind && x.simName(or.Kind, o.Namespace, or.Name) == r.Name && (r.Namespace == "" || r.Namespace == o.Namespace) {
 				return true
 			}
 		}

@@ -11,24 +11,15 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// input is one scenario to run: a YAML file, or a YAML member of a txtar
-// archive (the CLI tests keep their scenarios there).
-type input struct {
-	// Name is what the report calls it: the path, plus "#member" for an
-	// archive member.
-	Name string
-	Data []byte
-	// FromArchive is set for archive members: those are test fixtures,
-	// some invalid or failing on purpose, so only the ones gcplay itself
-	// passes are run.
-	FromArchive bool
-}
-
 // collect expands the command-line arguments: a file is taken as is; a
 // directory is walked for *.yaml, *.yml and *.txtar files; a path that
 // does not exist is reported and skipped (a checkout without lessons yet,
 // or without shared/ beside it).
-func collect(args []string) (inputs []input, missing []string, err error) {
+//
+// A YAML member of a txtar archive (the CLI tests keep their scenarios
+// there) is named "path#member"; those are test fixtures, some invalid or
+// failing on purpose, so only the ones gcplay itself passes are run.
+func collect(args []string) (inputs []job, missing []string, err error) {
 	for _, a := range args {
 		st, statErr := os.Stat(a)
 		if statErr != nil {
@@ -70,12 +61,12 @@ func collect(args []string) (inputs []input, missing []string, err error) {
 				for _, f := range ar.Files {
 					switch strings.ToLower(filepath.Ext(f.Name)) {
 					case ".yaml", ".yml":
-						inputs = append(inputs, input{Name: fmt.Sprintf("%s#%s", p, f.Name), Data: f.Data, FromArchive: true})
+						inputs = append(inputs, job{Name: fmt.Sprintf("%s#%s", p, f.Name), Data: f.Data, FromArchive: true})
 					}
 				}
 				continue
 			}
-			inputs = append(inputs, input{Name: p, Data: data})
+			inputs = append(inputs, job{Name: p, Data: data})
 		}
 	}
 	return inputs, missing, nil

@@ -14,7 +14,9 @@ import (
 // simplification.
 //
 // The file has one entry a line: the scenario's file name (base name;
-// "archive.txtar#member.yaml" for an archive member), a colon and the
+// "archive.txtar#member.yaml" for an archive member, and for a lesson's
+// runs "NN-id.yaml#solution", "NN-id.yaml#wrong-ID" or
+// "NN-id.yaml#prediction"), a colon and the
 // line of the check, the check key, the subject when it has one, then
 // " -- " and the reason. '#' starts a comment line.
 //
@@ -71,7 +73,8 @@ func loadKnown(path string) ([]*knownEntry, error) {
 	return out, sc.Err()
 }
 
-// knownName is how the known list names an input.
+// knownName is how the known list names a file: its base name, with
+// "#member" for an archive member.
 func knownName(name string) string {
 	file, member, ok := strings.Cut(name, "#")
 	if ok {
@@ -80,9 +83,9 @@ func knownName(name string) string {
 	return filepath.Base(name)
 }
 
-// match finds the entry for a disagreeing check of the named input.
-func match(known []*knownEntry, name string, c CheckResult) *knownEntry {
-	kn := knownName(name)
+// match finds the entry for a disagreeing check of the job the known
+// list calls kn.
+func match(known []*knownEntry, kn string, c CheckResult) *knownEntry {
 	for _, e := range known {
 		if e.File == kn && e.Line == c.Line && e.Key == c.Key && (e.Subject == "" || e.Subject == c.Subject) {
 			return e

@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -48,7 +49,9 @@ const (
 
 // FileReport is the outcome of one input.
 type FileReport struct {
-	Name    string
+	Name string
+	// Known is what known-disagreements.txt calls it.
+	Known   string
 	Title   string
 	Verdict Verdict
 	// Sim is gcplay's own result for the file.
@@ -74,6 +77,8 @@ func run(args []string, stdout io.Writer) int {
 	logPath := fl.String("log", "", "write the apiserver's, etcd's and the controllers' logs here (default: a temporary file)")
 	klogV := fl.Int("klog-v", 1, "log verbosity of the Kubernetes components (into the log file)")
 	knownPath := fl.String("known", "known-disagreements.txt", "the documented disagreements")
+	withLessons := fl.Bool("lessons", false, "also run every lesson of gcplay's built-in course: its solution, its wrong answers and its prediction")
+	only := fl.String("run", "", "run only the files and lesson runs whose name matches this regular expression")
 	verbose := fl.Bool("v", false, "print every check, not only the ones that do not agree")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: conformance [flags] FILE|DIR...\n\nRuns gcplay scenarios against a real kube-apiserver, etcd and garbage collector.\n\n")
@@ -82,7 +87,7 @@ func run(args []string, stdout io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	if fl.NArg() == 0 {
+	if fl.NArg() == 0 && !*withLessons {
 		fl.Usage()
 		return 2
 	}
@@ -104,6 +109,29 @@ func run(args []string, stdout io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
+	}
+	if *withLessons {
+		lj, err := lessonJobs()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "conformance:", err)
+			return 2
+		}
+		inputs = append(inputs, lj...)
+	}
+
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "conformance: -run:", err)
+			return 2
+		}
+		var kept []job
+		for _, j := range inputs {
+			if re.MatchString(j.Name) {
+				kept = append(kept, j)
+			}
+		}
+		inputs = kept
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -133,7 +161,7 @@ func run(args []string, stdout io.Writer) int {
 		if ctx.Err() != nil {
 			break
 		}
-		rep := runInput(ctx, in, opts, logFile, known)
+		rep := runJob(ctx, in, opts, logFile, known)
 		reports = append(reports, rep)
 		printReport(stdout, rep, *verbose)
 	}
@@ -204,49 +232,102 @@ func goVersion() string {
 	return "go"
 }
 
-// simUIDs runs the scenario in gcplay and returns its verdict and the UID
-// gcplay gave each object it created, by step label.
-func simRun(s *scenario.Scenario) (verdict string, passed bool, uids map[string]string) {
-	res := scenario.Run(s, scenario.RunOptions{})
-	uids = map[string]string{}
+// simRun runs the scenario in gcplay and returns its verdict, the UID
+// gcplay gave each object it created (by step label), and its result per
+// check, by checkKey.
+func simRun(s *scenario.Scenario) (verdict string, passed bool, sim *simInfo) {
+	res := scenario.Run(s, scenario.RunOptions{Records: true})
+	sim = &simInfo{uids: map[string]string{}, checks: map[string]bool{}, generated: map[string]string{}, made: simCreations(res)}
+	uids, checks := sim.uids, sim.checks
 	for _, st := range res.Steps {
 		if st.Action == scenario.ActionCreate && st.Passed {
 			if m := simUIDRE.FindStringSubmatch(st.Outcome); m != nil {
 				uids[st.Step] = m[1]
 			}
+			if m := simGeneratedRE.FindStringSubmatch(st.Outcome); m != nil {
+				sim.generated[st.Step] = m[1]
+			}
 		}
+		if st.Action == scenario.ActionExpect {
+			for _, c := range st.Checks {
+				checks[checkKey(st.Step, c.Line, c.Key, c.Subject)] = c.Passed
+			}
+		} else {
+			checks[checkKey(st.Step, st.Line, "action", "")] = st.Passed
+		}
+	}
+	if res.InternalError != "" {
+		return "INTERNAL ERROR: " + res.InternalError, false, sim
 	}
 	if err := res.Err(); err != nil {
-		first, _, _ := strings.Cut(err.Error(), "\n")
-		return "FAIL: " + first, false, uids
+		return "FAIL: " + firstLine(err.Error()), false, sim
 	}
-	return "PASS", true, uids
+	return "PASS", true, sim
 }
 
-func runInput(ctx context.Context, in input, opts options, log io.Writer, known []*knownEntry) *FileReport {
-	rep := &FileReport{Name: in.Name, Counts: map[Status]int{}}
-	s, err := scenario.Parse(in.Name, in.Data)
-	if err != nil {
-		rep.Verdict = VerdictExcluded
-		rep.Error = "not a valid scenario (gcplay rejects it too): " + firstLine(err.Error())
-		if !in.FromArchive {
-			rep.Verdict = VerdictError
+// simInfo is what the runner takes from gcplay's own run of a scenario.
+type simInfo struct {
+	// uids are the UIDs gcplay gave the objects the steps created, by
+	// step label; generated the names it gave generateName objects.
+	uids      map[string]string
+	generated map[string]string
+	// checks is gcplay's result per check, by checkKey.
+	checks map[string]bool
+	// made are the objects gcplay's controllers created.
+	made []simCreation
+}
+
+var simGeneratedRE = regexp.MustCompile(`^created (\S+), uid \S+$`)
+
+// checkKey identifies a check across gcplay's run and the real one.
+func checkKey(step string, line int, key, subject string) string {
+	return fmt.Sprintf("%s|%d|%s|%s", step, line, key, subject)
+}
+
+// job is one run on a fresh cluster: a scenario file, or one of a
+// lesson's runs (its solution, a wrong answer, its prediction).
+type job struct {
+	Name string
+	// Known is what known-disagreements.txt calls it (default: knownName).
+	Known string
+	Data  []byte
+	// S is the scenario when it is not parsed from Data (lessons).
+	S           *scenario.Scenario
+	FromArchive bool
+	// Predict compares a lesson's predict-then-run outcomes.
+	Predict *predictJob
+}
+
+func runJob(ctx context.Context, j job, opts options, log io.Writer, known []*knownEntry) *FileReport {
+	rep := &FileReport{Name: j.Name, Known: j.Known, Counts: map[Status]int{}}
+	if rep.Known == "" {
+		rep.Known = knownName(j.Name)
+	}
+	s := j.S
+	if s == nil {
+		var err error
+		s, err = scenario.Parse(j.Name, j.Data)
+		if err != nil {
+			rep.Verdict = VerdictExcluded
+			rep.Error = "not a valid scenario (gcplay rejects it too): " + firstLine(err.Error())
+			if !j.FromArchive {
+				rep.Verdict = VerdictError
+			}
+			return rep
 		}
-		return rep
 	}
 	rep.Title = s.Name
-	var simPassed bool
-	var uids map[string]string
-	rep.Sim, simPassed, uids = simRun(s)
-	if in.FromArchive && !simPassed {
+	simVerdict, simPassed, sim := simRun(s)
+	rep.Sim = simVerdict
+	if j.FromArchive && !simPassed {
 		rep.Verdict = VerdictExcluded
 		rep.Error = "a test fixture gcplay fails on purpose (gcplay: " + rep.Sim + ")"
 		return rep
 	}
 
-	fmt.Fprintf(log, "\n===== %s =====\n", in.Name)
+	fmt.Fprintf(log, "\n===== %s =====\n", j.Name)
 	t0 := time.Now()
-	c, err := StartCluster(in.Name, log)
+	c, err := StartCluster(j.Name, log)
 	rep.Start = time.Since(t0)
 	if err != nil {
 		rep.Verdict, rep.Error = VerdictError, err.Error()
@@ -268,7 +349,14 @@ func runInput(ctx context.Context, in input, opts options, log io.Writer, known 
 			kinds = append(kinds, info) // with its resource name filled in
 		}
 	}
-	x := &executor{s: s, c: c, reg: reg, customKinds: kinds, opts: opts, uids: map[string]string{}, simUIDs: uids, controllers: s.Controllers}
+	x := &executor{s: s, c: c, reg: reg, customKinds: kinds, opts: opts, uids: map[string]string{}, simUIDs: sim.uids, controllers: s.Controllers,
+		simMade: sim.made, simGenerated: sim.generated, userNames: map[string]string{}, createdUIDs: map[string]bool{},
+		laterUIDs: map[string]bool{}}
+	for _, m := range s.Objects {
+		if m.Object.Metadata.UID != "" {
+			x.laterUIDs[m.Object.Metadata.UID] = true
+		}
+	}
 	if x.controllers == nil {
 		x.controllers = allControllers
 	}
@@ -278,25 +366,25 @@ func runInput(ctx context.Context, in input, opts options, log io.Writer, known 
 	}
 	defer x.rec.stop()
 
-	steps := make([]struct {
+	type entry struct {
 		label string
 		st    *scenario.Step
-	}, 0, len(s.Objects)+len(s.Steps))
+		index int // index in s.Steps, -1 for objects
+	}
+	var steps []entry
 	for i := range s.Objects {
 		m := &s.Objects[i]
-		steps = append(steps, struct {
-			label string
-			st    *scenario.Step
-		}{fmt.Sprintf("object %d", i), &scenario.Step{Index: i, Line: m.Line, Action: scenario.ActionCreate, Create: m}})
+		steps = append(steps, entry{fmt.Sprintf("object %d", i), &scenario.Step{Index: i, Line: m.Line, Action: scenario.ActionCreate, Create: m}, -1})
 	}
 	for i := range s.Steps {
-		steps = append(steps, struct {
-			label string
-			st    *scenario.Step
-		}{fmt.Sprintf("step %d", s.Steps[i].Index), &s.Steps[i]})
+		steps = append(steps, entry{fmt.Sprintf("step %d", s.Steps[i].Index), &s.Steps[i], i})
 	}
+	var snap *predictSnapshot
 	stopped := false
 	for _, e := range steps {
+		if j.Predict != nil && e.index == j.Predict.After && snap == nil && !stopped {
+			snap = x.snapshot(ctx, j.Predict)
+		}
 		if stopped {
 			rep.Steps = append(rep.Steps, StepReport{Label: e.label, Line: e.st.Line, Summary: e.st.Describe(), Outcome: "not run: an earlier step went another way on the real cluster"})
 			continue
@@ -311,9 +399,48 @@ func runInput(ctx context.Context, in input, opts options, log io.Writer, known 
 			stopped = true
 		}
 	}
+	if j.Predict != nil && !stopped {
+		if snap == nil {
+			snap = x.snapshot(ctx, j.Predict)
+		}
+		rep.Steps = append(rep.Steps, x.comparePrediction(ctx, j.Predict, snap))
+	}
+	compareWithSim(rep, sim.checks)
+	x.refreshNames()
+	if r := x.renamed(); len(r) > 0 {
+		x.note("names that controllers generate differ; gcplay's paired with the real cluster's: %s", strings.Join(r, ", "))
+	}
 	rep.Notes = x.notes
 	rep.Verdict = verdictOf(rep, known)
 	return rep
+}
+
+// compareWithSim makes each check say whether the real cluster does what
+// gcplay does: where gcplay itself misses an expectation (a lesson's
+// wrong answer is meant to), the real cluster must miss it too.
+func compareWithSim(rep *FileReport, sim map[string]bool) {
+	for i := range rep.Steps {
+		sr := &rep.Steps[i]
+		for j := range sr.Checks {
+			c := &sr.Checks[j]
+			if c.Status != Agree && c.Status != Disagree {
+				continue
+			}
+			k := checkKey(sr.Label, c.Line, c.Key, c.Subject)
+			if c.Key == "expectError" || c.Key == "action" {
+				k = checkKey(sr.Label, sr.Line, "action", "")
+			}
+			simPassed, ok := sim[k]
+			if !ok || simPassed {
+				continue
+			}
+			if c.Status == Agree {
+				c.Status, c.Reason = Disagree, "gcplay misses this expectation; the real cluster meets it"
+			} else {
+				c.Status, c.Reason = Agree, "missed, as in gcplay"
+			}
+		}
+	}
 }
 
 // verdictOf marks documented disagreements and decides the file's verdict.
@@ -322,7 +449,7 @@ func verdictOf(rep *FileReport, known []*knownEntry) Verdict {
 		for j := range rep.Steps[i].Checks {
 			c := &rep.Steps[i].Checks[j]
 			if c.Status == Disagree {
-				if e := match(known, rep.Name, *c); e != nil {
+				if e := match(known, rep.Known, *c); e != nil {
 					e.used = true
 					c.Status, c.Reason = Known, "documented: "+e.Reason
 				}

@@ -30,6 +30,14 @@ type removal struct {
 	rv                         int64
 }
 
+// sighting is an object as first seen: where it is, the revision it was
+// created at, and its controller owner then ("" when it has none).
+type sighting struct {
+	kind, namespace, name, uid string
+	rv                         int64
+	owner                      string // RefString of the controller owner
+}
+
 // objKey locates an object the recorder has seen.
 type objKey struct {
 	kind      string
@@ -45,8 +53,11 @@ type recorder struct {
 	mu       sync.Mutex
 	removals []removal
 	byUID    map[string]objKey
-	cancel   context.CancelFunc
-	factory  metadatainformer.SharedInformerFactory
+	// sightings are the objects seen, each once, when first seen: with
+	// the watch started before the first create, in creation order.
+	sightings []sighting
+	cancel    context.CancelFunc
+	factory   metadatainformer.SharedInformerFactory
 }
 
 func (c *Cluster) startRecorder(kinds []kindRes) (*recorder, error) {
@@ -62,6 +73,16 @@ func (c *Cluster) startRecorder(kinds []kindRes) (*recorder, error) {
 				return
 			}
 			rec.mu.Lock()
+			if _, ok := rec.byUID[string(m.UID)]; !ok {
+				rv, _ := strconv.ParseInt(m.ResourceVersion, 10, 64)
+				sg := sighting{kind: k.info.Kind, namespace: m.Namespace, name: m.Name, uid: string(m.UID), rv: rv}
+				for _, or := range m.OwnerReferences {
+					if or.Controller != nil && *or.Controller {
+						sg.owner = fakeapi.RefString(or.Kind, m.Namespace, or.Name)
+					}
+				}
+				rec.sightings = append(rec.sightings, sg)
+			}
 			rec.byUID[string(m.UID)] = objKey{kind: k.info.Kind, gvr: k.gvr, namespace: m.Namespace, name: m.Name}
 			rec.mu.Unlock()
 		}
@@ -108,6 +129,15 @@ func (rec *recorder) stop() {
 func (rec *recorder) Removals() []removal {
 	rec.mu.Lock()
 	out := append([]removal(nil), rec.removals...)
+	rec.mu.Unlock()
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rv < out[j].rv })
+	return out
+}
+
+// Sightings returns the objects seen, in the order they were created.
+func (rec *recorder) Sightings() []sighting {
+	rec.mu.Lock()
+	out := append([]sighting(nil), rec.sightings...)
 	rec.mu.Unlock()
 	sort.SliceStable(out, func(i, j int) bool { return out[i].rv < out[j].rv })
 	return out

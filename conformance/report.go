@@ -27,7 +27,7 @@ func printReport(w io.Writer, r *FileReport, verbose bool) {
 		}
 		fmt.Fprintf(w, "  %s: %s: %s%s\n", s.Label, s.Summary, s.Outcome, mark)
 		for _, c := range s.Checks {
-			if !verbose && c.Status == Agree {
+			if !verbose && c.Status == Agree && c.Reason == "" {
 				continue
 			}
 			printCheck(w, c)
@@ -50,6 +50,9 @@ func printCheck(w io.Writer, c CheckResult) {
 	}
 	fmt.Fprintf(w, "      %-8s line %d: %s\n", c.Status, c.Line, subj)
 	if c.Status == Agree {
+		if c.Reason != "" {
+			fmt.Fprintf(w, "               (%s: expected %s, real %s)\n", c.Reason, c.Expected, c.Real)
+		}
 		return
 	}
 	fmt.Fprintf(w, "               expected: %s\n", c.Expected)
@@ -104,7 +107,7 @@ func summarize(w io.Writer, reports []*FileReport, known []*knownEntry, total ti
 	}
 	ran := map[string]bool{}
 	for _, r := range reports {
-		ran[knownName(r.Name)] = r.Verdict != VerdictExcluded && r.Verdict != VerdictError
+		ran[r.Known] = r.Verdict != VerdictExcluded && r.Verdict != VerdictError
 	}
 	for _, e := range known {
 		if !e.used && ran[e.File] {

@@ -105,6 +105,22 @@ type executor struct {
 	// settle: an expect then races the real controllers.
 	moving bool
 	notes  []string
+
+	// simMade are the objects gcplay's controllers created, in order;
+	// simGenerated the names gcplay gave objects the file created with
+	// generateName, by step label. userNames maps gcplay's name of such
+	// an object ("Kind|namespace|name") to the real one; createdUIDs holds
+	// the UIDs of every object the runner created; names pairs gcplay's
+	// controller-made names with the real ones (names.go).
+	simMade      []simCreation
+	simGenerated map[string]string
+	userNames    map[string]string
+	createdUIDs  map[string]bool
+	names        *names
+	// laterUIDs are the file UIDs of starting objects not created yet;
+	// pending the objects waiting for references to them.
+	laterUIDs map[string]bool
+	pending   []pendingRefs
 }
 
 // errStop stops the run of a file after a step that failed on the real
@@ -199,7 +215,14 @@ func (x *executor) target(ref scenario.Ref) (kindRes, string, string, error) {
 		return kindRes{}, "", "", fmt.Errorf("uid:%s: no kind for %s", ref.UID, k.gvr)
 	}
 	kr, err := x.kindFor(ref.APIVersion, ref.Kind)
-	return kr, ref.Namespace, ref.Name, err
+	if err != nil {
+		return kr, "", "", err
+	}
+	name, ok := x.realName(ref.Kind, ref.Namespace, ref.Name)
+	if !ok {
+		return kindRes{}, "", "", apierrors.NewNotFound(kr.gvr.GroupResource(), ref.Name+" (a name gcplay's controllers generated; no real object stands for it yet)")
+	}
+	return kr, ref.Namespace, name, nil
 }
 
 // startControllers starts the scenario's controllers, once. They start at
@@ -222,6 +245,7 @@ func (x *executor) startControllers() error {
 // runStep performs one step and returns its report.
 func (x *executor) runStep(ctx context.Context, label string, st *scenario.Step) (sr StepReport, err error) {
 	sr = StepReport{Label: label, Line: st.Line, Summary: st.Describe()}
+	x.refreshNames()
 	if st.Action == scenario.ActionExpect {
 		sr.Checks = x.expect(ctx, label, st.Expect)
 		held := 0
@@ -418,9 +442,14 @@ func (x *executor) create(ctx context.Context, label string, m *scenario.Manifes
 	if err != nil {
 		return "", "", err
 	}
+	var forward []fakeapi.OwnerReference // references to objects of the file not created yet
 	for i := range obj.Metadata.OwnerReferences {
 		or := &obj.Metadata.OwnerReferences[i]
 		if or.UID != "" {
+			if x.laterUIDs[or.UID] {
+				forward = append(forward, *or)
+				continue
+			}
 			or.UID = x.realUID(or.UID)
 			continue
 		}
@@ -438,6 +467,20 @@ func (x *executor) create(ctx context.Context, label string, m *scenario.Manifes
 		}
 		or.UID = string(owner.UID)
 	}
+	full := obj.Metadata.OwnerReferences
+	if len(forward) > 0 {
+		// A real apiserver assigns UIDs, so an object cannot name one
+		// created after it: create it without those references and add
+		// them once their owners exist (before any controller runs, so no
+		// controller sees the difference).
+		var now []fakeapi.OwnerReference
+		for _, or := range full {
+			if !x.laterUIDs[or.UID] {
+				now = append(now, or)
+			}
+		}
+		obj.Metadata.OwnerReferences = now
+	}
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return "", "", err
@@ -452,16 +495,72 @@ func (x *executor) create(ctx context.Context, label string, m *scenario.Manifes
 		return "", "", err
 	}
 	uid := string(created.GetUID())
+	x.createdUIDs[uid] = true
+	if len(forward) > 0 {
+		x.pending = append(x.pending, pendingRefs{kr: kr, namespace: created.GetNamespace(), name: created.GetName(), refs: full})
+		var names []string
+		for _, or := range forward {
+			names = append(names, or.Kind+"/"+or.Name+" (uid "+or.UID+")")
+		}
+		x.note("%s names %s before it exists; a real apiserver assigns UIDs, so the runner created it without that reference and patched it in once the owner existed, before any controller ran", fakeapi.RefString(obj.Kind, created.GetNamespace(), created.GetName()), strings.Join(names, ", "))
+	}
+	delete(x.laterUIDs, fileUID)
+	if sim, ok := x.simGenerated[label]; ok && obj.Metadata.Name == "" {
+		if kind, ns, name, ok := parseRefString(sim, "default"); ok {
+			x.userNames[nameKey(kind, ns, name)] = created.GetName()
+		}
+	}
 	if fileUID != "" {
 		x.uids[fileUID] = uid
 	}
 	if sim, ok := x.simUIDs[label]; ok {
 		x.uids[sim] = uid
 	}
+	if err := x.patchPending(ctx); err != nil {
+		return "", "", err
+	}
 	if obj.Metadata.Name == "" {
 		return fmt.Sprintf("created %s, uid %s", fakeapi.RefString(obj.Kind, created.GetNamespace(), created.GetName()), uid), "", nil
 	}
 	return "created, uid " + uid, "", nil
+}
+
+// pendingRefs is an object created without its references to objects
+// created after it; refs is the whole list it should have.
+type pendingRefs struct {
+	kr              kindRes
+	namespace, name string
+	refs            []fakeapi.OwnerReference
+}
+
+// patchPending gives each pending object its whole ownerReferences list
+// once every owner it names exists.
+func (x *executor) patchPending(ctx context.Context) error {
+	var still []pendingRefs
+	for _, p := range x.pending {
+		ready := true
+		for _, or := range p.refs {
+			ready = ready && !x.laterUIDs[or.UID]
+		}
+		if !ready {
+			still = append(still, p)
+			continue
+		}
+		refs := make([]fakeapi.OwnerReference, len(p.refs))
+		for i, or := range p.refs {
+			or.UID = x.realUID(or.UID)
+			refs[i] = or
+		}
+		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"ownerReferences": refs}})
+		if err != nil {
+			return err
+		}
+		if _, err := x.resource(p.kr, p.namespace).Patch(ctx, p.name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+			return fmt.Errorf("adding the references of %s: %w", p.name, err)
+		}
+	}
+	x.pending = still
+	return nil
 }
 
 func (x *executor) getMeta(ctx context.Context, kr kindRes, ns, name string) (*metav1.PartialObjectMetadata, error) {
