@@ -815,25 +815,18 @@ func (st *story) deleteOf(ref string) (*engine.Record, *fakeapi.Request) {
 	return nil, nil
 }
 
-// userDelete returns the learner's last successful DELETE of ref.
+// userDelete returns the learner's last successful DELETE of ref (a dry
+// run does not count).
 func (st *story) userDelete(ref string) (*fakeapi.Request, *engine.Record) {
-	for i := len(st.recs) - 1; i >= 0; i-- {
-		rec := &st.recs[i]
-		if rec.Actor != "user" {
-			continue
-		}
-		for j := range rec.Calls {
-			c := &rec.Calls[j]
-			if c.Verb == "delete" && c.Ref.String() == ref && c.Code < 300 && !strings.Contains(c.Detail, "dryRun") {
-				return c, rec
-			}
-		}
-	}
-	return nil, nil
+	return st.lastUserDelete(ref, true)
 }
 
 // userDeleteAny returns the learner's last DELETE of ref, successful or not.
 func (st *story) userDeleteAny(ref string) (*fakeapi.Request, *engine.Record) {
+	return st.lastUserDelete(ref, false)
+}
+
+func (st *story) lastUserDelete(ref string, succeeded bool) (*fakeapi.Request, *engine.Record) {
 	for i := len(st.recs) - 1; i >= 0; i-- {
 		rec := &st.recs[i]
 		if rec.Actor != "user" {
@@ -841,7 +834,10 @@ func (st *story) userDeleteAny(ref string) (*fakeapi.Request, *engine.Record) {
 		}
 		for j := range rec.Calls {
 			c := &rec.Calls[j]
-			if c.Verb == "delete" && c.Ref.String() == ref {
+			if c.Verb != "delete" || c.Ref.String() != ref {
+				continue
+			}
+			if !succeeded || (c.Code < 300 && !strings.Contains(c.Detail, "dryRun")) {
 				return c, rec
 			}
 		}
