@@ -68,11 +68,11 @@ web-bench: web
 clean:
 	rm -rf bin site build/wasm
 
-## conformance: run every scenario gcplay ships against real Kubernetes: an in-process
-## etcd, kube-apiserver and garbage collector of the release in conformance/VERSION
-## (docs/CONFORMANCE.md). The first build compiles Kubernetes: minutes.
+## conformance: run every scenario and lesson gcplay ships against real Kubernetes: an
+## in-process etcd, kube-apiserver and garbage collector of the release in
+## conformance/VERSION (docs/CONFORMANCE.md). The first build compiles Kubernetes: minutes.
 CONFORMANCE_INPUTS ?= ../../shared/scenarios ../scenario/testdata ../cmd/gcplay/testdata/script testdata
-CONFORMANCE_FLAGS ?=
+CONFORMANCE_FLAGS ?= -lessons
 .PHONY: conformance
 conformance:
 	cd conformance && $(GO) build -o ../bin/conformance . && ../bin/conformance $(CONFORMANCE_FLAGS) $(CONFORMANCE_INPUTS)

@@ -35,6 +35,10 @@ const (
 
 var allControllers = []string{ctrlGC, ctrlReplicaSet, ctrlDeployment, ctrlKubelet}
 
+// defaultNodeName is the node the kubelet stand-in binds Pods to, as
+// gcplay's does.
+const defaultNodeName = "node-1"
+
 const (
 	// gcWorkers is kube-controller-manager's --concurrent-gc-syncs default.
 	gcWorkers = 20
@@ -272,14 +276,20 @@ func (cs *controllers) startDeployment() (*running, error) {
 	return r, nil
 }
 
-// kubelet plays the two parts of a kubelet that scenarios rely on, for
-// every node: a scheduled Pod (one with spec.nodeName) that is not
-// terminating is marked Running and Ready; a scheduled Pod that is
-// terminating is deleted with grace period 0 (and a UID precondition)
-// once its deletionTimestamp (the end of its grace period) has passed, as
-// the kubelet does after stopping its containers. Unscheduled Pods are
-// left alone: the apiserver deletes them without grace (R18). It is the
-// runner's stand-in, like gcplay's simulated kubelet; no container runs.
+// kubelet plays the parts gcplay's simulated kubelet plays (engine/
+// kubelet.go, podlife.go), on every node: it stands in for the scheduler
+// by binding a Pod that has no spec.nodeName but has a controller (as
+// every Pod a ReplicaSet creates) to node "node-1", through the binding
+// subresource as kube-scheduler does; it makes a bound Pod Running and
+// Ready (status.phase, startTime, the Pod conditions and a running, ready
+// status per container) as the kubelet's status update would; and it
+// deletes a terminating bound Pod with grace period 0 (and a UID
+// precondition) once its deletionTimestamp, the end of its grace period,
+// has passed, as the kubelet does after stopping the containers. A Pod
+// written without spec.nodeName and without a controller stays
+// unscheduled: the apiserver deletes it without grace (R18). No container
+// runs and no Node object exists; gcplay waits 1s before binding and 2s
+// before running, on its virtual clock, which the runner does not copy.
 type kubelet struct {
 	client kubernetes.Interface
 	mu     sync.Mutex
@@ -329,6 +339,15 @@ func (k *kubelet) sync(ctx context.Context) error {
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		if p.Spec.NodeName == "" {
+			if p.DeletionTimestamp == nil && metav1.GetControllerOf(p) != nil {
+				err := k.client.CoreV1().Pods(p.Namespace).Bind(ctx, &v1.Binding{
+					ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: p.UID},
+					Target:     v1.ObjectReference{Kind: "Node", Name: defaultNodeName},
+				}, metav1.CreateOptions{})
+				if err != nil && !isNotFound(err) {
+					due[p.UID] = now // try again on the next pass
+				}
+			}
 			continue
 		}
 		if p.DeletionTimestamp != nil {
@@ -365,6 +384,14 @@ func (k *kubelet) sync(ctx context.Context) error {
 				{Type: v1.PodInitialized, Status: v1.ConditionTrue, LastTransitionTime: start},
 				{Type: v1.ContainersReady, Status: v1.ConditionTrue, LastTransitionTime: start},
 				{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: start},
+			}
+			p.Status.ContainerStatuses = nil
+			started := true
+			for _, c := range p.Spec.Containers {
+				p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, v1.ContainerStatus{
+					Name: c.Name, Image: c.Image, Ready: true, Started: &started,
+					State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: start}},
+				})
 			}
 			if _, err := k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil {
 				due[p.UID] = now // try again on the next pass
