@@ -317,6 +317,10 @@ func runJob(ctx context.Context, j job, opts options, log io.Writer, known []*kn
 		}
 	}
 	rep.Title = s.Name
+	if !hasChecks(s) && j.Predict == nil {
+		rep.Verdict, rep.Error = VerdictNotObservable, "nothing to compare: no expect and no expectError (not run)"
+		return rep
+	}
 	simVerdict, simPassed, sim := simRun(s)
 	rep.Sim = simVerdict
 	if j.FromArchive && !simPassed {
@@ -441,6 +445,16 @@ func compareWithSim(rep *FileReport, sim map[string]bool) {
 			}
 		}
 	}
+}
+
+// hasChecks reports whether a scenario checks anything.
+func hasChecks(s *scenario.Scenario) bool {
+	for _, st := range s.Steps {
+		if st.Action == scenario.ActionExpect || st.ExpectError != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // verdictOf marks documented disagreements and decides the file's verdict.
