@@ -74,5 +74,12 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	}
 }
 
+// helpGroup is a named column of extra keys for the help view (a lesson
+// adds its own).
+type helpGroup struct {
+	name string
+	keys []key.Binding
+}
+
 // helpGroups names the columns of FullHelp.
 var helpGroups = []string{"Step the collector", "Move in time", "Change the world", "Move around"}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"errors"
 	"fmt"
 	"strings"
@@ -87,6 +88,18 @@ type prediction struct {
 	result  *lessons.PredictResult
 }
 
+// lessonHelp is the lesson keys' column in the playground's help view.
+var lessonHelp = helpGroup{name: "In a lesson", keys: []key.Binding{
+	key.NewBinding(key.WithKeys(keyHint), key.WithHelp(keyHint, "next hint")),
+	key.NewBinding(key.WithKeys(keyPredict), key.WithHelp(keyPredict, "predict, then run")),
+	key.NewBinding(key.WithKeys(keySolution), key.WithHelp(keySolution, "the answer (replayable)")),
+	key.NewBinding(key.WithKeys(keyText), key.WithHelp(keyText, "the lesson's text again")),
+	key.NewBinding(key.WithKeys(keyRestart), key.WithHelp(keyRestart, "restart the lesson")),
+	key.NewBinding(key.WithKeys(keyLessons), key.WithHelp(keyLessons, "all lessons")),
+	key.NewBinding(key.WithKeys(keyNext), key.WithHelp(keyNext, "next lesson")),
+	key.NewBinding(key.WithKeys(keyHandIn), key.WithHelp(keyHandIn, "write a hand-in file")),
+}}
+
 // Lesson keys (upper case, so they do not clash with the playground's).
 const (
 	keyHint     = "H"
@@ -162,6 +175,7 @@ func (m *LessonModel) open(l *lessons.Lesson) error {
 	}
 	pg := newModel(m.opts, newSession(l.World, run.World))
 	m.pg, m.l, m.text, m.startRecs = pg, l, l.T(m.lo.Locale), run.Records
+	m.pg.extraHelp = lessonHelp
 	m.hints = m.prog.Of(l.ID).Hints
 	m.grade, m.gradedAt, m.done, m.pred, m.replayed = nil, [2]int{-1, -1}, false, nil, -1
 	m.over, m.overTop = overText, 0

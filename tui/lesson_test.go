@@ -248,3 +248,24 @@ func TestLessonMouseBelowBand(t *testing.T) {
 		t.Errorf("a click on ConfigMap/app-flags selected %+v", r)
 	}
 }
+
+// TestLessonKeysInHelp checks that the help view lists the lesson's keys
+// beside the playground's, in a lesson and only there.
+func TestLessonKeysInHelp(t *testing.T) {
+	m, _, _ := newLessonTest(t, "1", 120, 40)
+	lsPress(t, m, "enter", "?")
+	s := lsScreen(m)
+	for _, want := range []string{"In a lesson", "next hint", "predict, then run", "write a hand-in file"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the help view in a lesson lacks %q:\n%s", want, s)
+		}
+	}
+	pg, err := New(Options{Width: 120, Height: 40, NoColor: true, Theme: ThemeDark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
+	if s := ansi.Strip(pg.View().Content); strings.Contains(s, "In a lesson") {
+		t.Fatalf("the playground's help lists lesson keys outside a lesson:\n%s", s)
+	}
+}

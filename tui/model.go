@@ -103,6 +103,9 @@ type runMsg struct{ gen int }
 // Model is the playground: a Bubble Tea model over a session (a world and
 // its timeline). It does no I/O of its own: files go through Options.Files.
 type Model struct {
+	// extraHelp is a column of keys the help view adds (a lesson's).
+	extraHelp helpGroup
+
 	opts  Options
 	files Files
 	s     *session

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"fmt"
 	"slices"
 	"strings"
@@ -639,6 +640,11 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 	var out []string
 	// The key groups, two to a row when they fit.
 	groups := m.keys.FullHelp()
+	names := helpGroups
+	if m.extraHelp.name != "" { // a lesson's keys come first: they matter most there
+		groups = append([][]key.Binding{m.extraHelp.keys}, groups...)
+		names = append([]string{m.extraHelp.name}, names...)
+	}
 	cols := 1
 	colW := width
 	if width >= 72 {
@@ -653,7 +659,7 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 	for gi := 0; gi < len(groups); gi += cols {
 		var blocks [][]string
 		for c := 0; c < cols && gi+c < len(groups); c++ {
-			block := []string{padStyled(t.queue.Render(helpGroups[gi+c]), colW)}
+			block := []string{padStyled(t.queue.Render(names[gi+c]), colW)}
 			for _, b := range groups[gi+c] {
 				var l line
 				h := b.Help()
