@@ -58,78 +58,7 @@ func runScenario(sc *scenario.Scenario, invariants bool) (*Run, error) {
 // lesson's solution with it, one step at a time. Expect steps check
 // nothing here; they are skipped.
 func Apply(d engine.Doer, st *scenario.Step) ([]engine.Record, error) {
-	w := d.World()
-	store := w.Store()
-	one := func(a engine.Action) ([]engine.Record, error) {
-		rec, err := d.Do(a)
-		return []engine.Record{rec}, err
-	}
-	target := func(r scenario.Ref) (fakeapi.Ref, error) {
-		if r.UID == "" {
-			return r.Ref, nil
-		}
-		o := store.ByUID(r.UID)
-		if o == nil {
-			return fakeapi.Ref{}, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", r.UID)
-		}
-		return fakeapi.RefOf(o), nil
-	}
-	var recs []engine.Record
-	var err error
-	switch st.Action {
-	case scenario.ActionCreate:
-		obj, e := scenario.ResolveOwners(store, st.Create.Object)
-		if e != nil {
-			return nil, e
-		}
-		recs, err = one(engine.Create{Object: obj})
-	case scenario.ActionDelete:
-		ref, e := target(st.Target)
-		if e != nil {
-			return nil, e
-		}
-		opts := *st.DeleteOptions
-		recs, err = one(engine.Delete{Ref: ref, Options: &opts})
-	case scenario.ActionPatch:
-		ref, e := target(st.Target)
-		if e != nil {
-			return nil, e
-		}
-		recs, err = one(engine.Patch{Ref: ref, Merge: st.Merge})
-	case scenario.ActionStep:
-		for i := 0; i < st.Count; i++ {
-			var r []engine.Record
-			r, err = one(engine.Step{Queue: st.Queue})
-			recs = append(recs, r...)
-			if err != nil {
-				break
-			}
-		}
-	case scenario.ActionSettle:
-		var res engine.SettleResult
-		res, err = engine.Settle(d, st.MaxSteps)
-		recs = res.Records
-	case scenario.ActionAdvance:
-		var res engine.SettleResult
-		res, err = engine.AdvanceBy(d, st.Duration, scenario.DefaultMaxSteps)
-		recs = res.Records
-	case scenario.ActionRestart:
-		recs, err = one(engine.Restart{Controller: st.Controller})
-	case scenario.ActionInject:
-		f := st.Fault
-		if st.Target.UID != "" {
-			o := store.ByUID(st.Target.UID)
-			if o == nil {
-				return nil, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", st.Target.UID)
-			}
-			f.Kind, f.Namespace, f.Name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
-		}
-		recs, err = one(engine.Inject{Fault: f})
-	case scenario.ActionExpect:
-		return nil, nil
-	default:
-		return nil, fmt.Errorf("unknown action %q", st.Action)
-	}
+	recs, err := scenario.Apply(d, st)
 	if st.ExpectError != "" {
 		if err == nil {
 			return recs, fmt.Errorf("expected the request to fail with %s, but it succeeded", st.ExpectError)

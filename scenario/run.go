@@ -265,19 +265,15 @@ func describeErr(err error) string {
 func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 	w := r.w
 	store := w.Store()
+	recs, err := Apply(w, st)
+	keep(recs...)
+	if err != nil {
+		return "", err
+	}
 	switch st.Action {
 	case ActionCreate:
-		obj, err := ResolveOwners(r.w.Store(), st.Create.Object)
-		if err != nil {
-			return "", err
-		}
-		rec, err := w.Do(engine.Create{Object: obj})
-		keep(rec)
-		if err != nil {
-			return "", err
-		}
-		ref := fakeapi.RefOf(obj)
-		for _, c := range rec.Calls {
+		ref := fakeapi.RefOf(st.Create.Object)
+		for _, c := range recs[0].Calls {
 			if c.Verb == "create" && c.Code < 300 {
 				ref = c.Ref // the name the apiserver generated
 			}
@@ -286,96 +282,48 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 		switch {
 		case o == nil:
 			return "created", nil
-		case obj.Metadata.Name == "":
+		case st.Create.Object.Metadata.Name == "":
 			return "created " + o.String() + ", uid " + o.Metadata.UID, nil
 		}
 		return "created, uid " + o.Metadata.UID, nil
 	case ActionDelete:
-		ref, err := r.target(st.Target)
-		if err != nil {
-			return "", err
+		var o *fakeapi.Object
+		if len(recs[0].Calls) > 0 {
+			o = store.Lookup(recs[0].Calls[0].Ref)
 		}
-		opts := *st.DeleteOptions
-		rec, err := w.Do(engine.Delete{Ref: ref, Options: &opts})
-		keep(rec)
-		if err != nil {
-			return "", err
-		}
-		return afterDelete(store.Lookup(ref)), nil
+		return afterDelete(o), nil
 	case ActionPatch:
-		ref, err := r.target(st.Target)
-		if err != nil {
-			return "", err
-		}
-		rec, err := w.Do(engine.Patch{Ref: ref, Merge: st.Merge})
-		keep(rec)
-		if err != nil {
-			return "", err
-		}
 		return "patched", nil
 	case ActionStep:
-		for i := 0; i < st.Count; i++ {
-			rec, err := w.Do(engine.Step{Queue: st.Queue})
-			keep(rec)
-			if err != nil {
-				return "", fmt.Errorf("after %d of %s: %w", i, plural(st.Count, "work item"), err)
-			}
-		}
 		return "processed " + plural(st.Count, "work item"), nil
 	case ActionSettle:
-		res, err := engine.Settle(w, st.MaxSteps)
-		keep(res.Records...)
-		if err != nil {
-			return "", fmt.Errorf("did not settle within maxSteps %d: %w", st.MaxSteps, err)
+		steps := countSteps(recs)
+		if w.Idle() {
+			if _, pending := w.NextDue(); pending {
+				return fmt.Sprintf("stopped after %s at +%v: only retries at the maximum backoff are left", plural(steps, "controller step"), w.Elapsed()), nil
+			}
 		}
-		if res.Backoff {
-			return fmt.Sprintf("stopped after %s at +%v: only retries at the maximum backoff are left", plural(res.Steps, "controller step"), w.Elapsed()), nil
-		}
-		return fmt.Sprintf("settled after %s at +%v", plural(res.Steps, "controller step"), w.Elapsed()), nil
+		return fmt.Sprintf("settled after %s at +%v", plural(steps, "controller step"), w.Elapsed()), nil
 	case ActionAdvance:
-		res, err := engine.AdvanceBy(w, st.Duration, DefaultMaxSteps)
-		keep(res.Records...)
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("now +%v, %s ran", w.Elapsed(), plural(res.Steps, "controller step")), nil
+		return fmt.Sprintf("now +%v, %s ran", w.Elapsed(), plural(countSteps(recs), "controller step")), nil
 	case ActionRestart:
-		rec, err := w.Do(engine.Restart{Controller: st.Controller})
-		keep(rec)
-		if err != nil {
-			return "", err
-		}
 		return "restarted", nil
 	case ActionInject:
-		f := st.Fault
-		if st.Target.UID != "" {
-			o := store.ByUID(st.Target.UID)
-			if o == nil {
-				return "", fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", st.Target.UID)
-			}
-			f.Kind, f.Namespace, f.Name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
-		}
-		rec, err := w.Do(engine.Inject{Fault: f})
-		keep(rec)
-		if err != nil {
-			return "", err
-		}
 		return "armed", nil
 	}
 	return "", fmt.Errorf("unknown action %q", st.Action)
 }
 
-// target turns a step's reference into a request reference; uid:<uid>
-// names the stored object with that UID.
-func (r *runner) target(ref Ref) (fakeapi.Ref, error) {
-	if ref.UID == "" {
-		return ref.Ref, nil
+// countSteps counts the controller steps among records (clock moves are
+// not steps).
+func countSteps(recs []engine.Record) int {
+	n := 0
+	for _, r := range recs {
+		if r.Actor != "clock" {
+			n++
+		}
 	}
-	o := r.w.Store().ByUID(ref.UID)
-	if o == nil {
-		return fakeapi.Ref{}, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", ref.UID)
-	}
-	return fakeapi.RefOf(o), nil
+	return n
 }
 
 // ResolveOwners returns a copy of obj whose ownerReferences without uid

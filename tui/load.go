@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/gcplay/gcplay/engine"
-	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/scenario"
 )
 
@@ -88,75 +87,13 @@ func (s *session) applySteps(sc *scenario.Scenario) (checks int, err error) {
 			}
 			return fmt.Errorf("%s:%d: step %d (%s) failed, so the timeline stops there: %w", sc.File, st.Line, st.Index, st.Describe(), err)
 		}
-		switch st.Action {
-		case scenario.ActionExpect:
+		if st.Action == scenario.ActionExpect {
 			checks++
 			continue
-		case scenario.ActionCreate:
-			obj, err := scenario.ResolveOwners(s.world().Store(), st.Create.Object)
-			if err == nil {
-				_, err = s.do(engine.Create{Object: obj})
-			}
-			if err := fail(err); err != nil {
-				return checks, err
-			}
-		case scenario.ActionDelete, scenario.ActionPatch:
-			ref, err := stepTarget(s.world().Store(), st.Target)
-			if err == nil {
-				if st.Action == scenario.ActionDelete {
-					opts := *st.DeleteOptions
-					_, err = s.do(engine.Delete{Ref: ref, Options: &opts})
-				} else {
-					_, err = s.do(engine.Patch{Ref: ref, Merge: st.Merge})
-				}
-			}
-			if err := fail(err); err != nil {
-				return checks, err
-			}
-		case scenario.ActionStep:
-			for n := 0; n < st.Count; n++ {
-				if _, err := s.do(engine.Step{Queue: st.Queue}); fail(err) != nil {
-					return checks, fail(err)
-				}
-			}
-		case scenario.ActionSettle:
-			if _, err := engine.Settle(d, st.MaxSteps); fail(err) != nil {
-				return checks, fail(err)
-			}
-		case scenario.ActionAdvance:
-			if _, err := engine.AdvanceBy(d, st.Duration, scenario.DefaultMaxSteps); fail(err) != nil {
-				return checks, fail(err)
-			}
-		case scenario.ActionRestart:
-			if _, err := s.do(engine.Restart{Controller: st.Controller}); fail(err) != nil {
-				return checks, fail(err)
-			}
-		case scenario.ActionInject:
-			f := st.Fault
-			if st.Target.UID != "" {
-				o := s.world().Store().ByUID(st.Target.UID)
-				if o == nil {
-					return checks, fail(fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", st.Target.UID))
-				}
-				f.Kind, f.Namespace, f.Name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
-			}
-			if _, err := s.do(engine.Inject{Fault: f}); fail(err) != nil {
-				return checks, fail(err)
-			}
+		}
+		if _, err := scenario.Apply(d, st); fail(err) != nil {
+			return checks, fail(err)
 		}
 	}
 	return checks, nil
-}
-
-// stepTarget turns a step's reference into a request reference; uid:<uid>
-// names the stored object with that UID.
-func stepTarget(store *fakeapi.Store, r scenario.Ref) (fakeapi.Ref, error) {
-	if r.UID == "" {
-		return r.Ref, nil
-	}
-	o := store.ByUID(r.UID)
-	if o == nil {
-		return fakeapi.Ref{}, fakeapi.NewError(fakeapi.ReasonNotFound, "no object with uid %q", r.UID)
-	}
-	return fakeapi.RefOf(o), nil
 }
