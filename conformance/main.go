@@ -5,11 +5,14 @@
 // upstream's integration test does, and the real ReplicaSet and
 // Deployment controllers when the scenario runs them. It performs the
 // scenario's steps on that cluster and checks the same expect blocks, and
-// reports per file: agree, disagree, or not observable.
+// reports per file: agree, disagree, or not observable. With -lessons it
+// also runs each lesson of gcplay's course: its solution, its wrong
+// answers and its prediction.
 //
 // Usage:
 //
 //	conformance [flags] FILE|DIR...
+//	conformance -lessons [flags] [FILE|DIR...]
 //
 // The Kubernetes release is pinned in VERSION (see gomod.sh) and printed
 // in the report. docs/CONFORMANCE.md explains the mapping from scenario
@@ -150,7 +153,7 @@ func run(args []string, stdout io.Writer) int {
 	k8s, etcd := versions()
 	fmt.Fprintf(stdout, "gcplay conformance: scenarios against real Kubernetes %s (k8s.io/kubernetes %s, etcd %s, %s)\n", k8s, k8s, etcd, goVersion())
 	fmt.Fprintf(stdout, "one fresh etcd + kube-apiserver per file, in process; garbage collector set up as upstream's integration test; logs in %s\n", logFile.Name())
-	fmt.Fprintf(stdout, "kubelet: none runs; when a scenario runs gcplay's kubelet, the runner plays its part (scheduled Pods made Running and Ready, terminating scheduled Pods deleted with grace 0 once their grace period ends)\n")
+	fmt.Fprintf(stdout, "kubelet: none runs; when a scenario runs gcplay's kubelet, the runner plays its part as gcplay's does (controller-made Pods bound to node-1, bound Pods made Running and Ready, terminating bound Pods deleted with grace 0 once their grace period ends)\n")
 	for _, m := range missing {
 		fmt.Fprintf(stdout, "note: %s does not exist, skipped\n", m)
 	}

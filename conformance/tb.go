@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -104,3 +105,11 @@ func (h *harness) TempDir() string {
 	h.mu.Unlock()
 	return d
 }
+
+// The methods newer testing.TB versions have, which newer releases of
+// upstream's ktesting.TB ask for.
+
+func (h *harness) Attr(key, value string)   { h.Logf("attr %s=%s", key, value) }
+func (h *harness) Output() io.Writer        { return h.log }
+func (h *harness) Chdir(dir string)         { _ = os.Chdir(dir) }
+func (h *harness) Context() context.Context { return context.Background() }
