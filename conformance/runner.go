@@ -577,6 +577,9 @@ func (x *executor) delete(ctx context.Context, st *scenario.Step) (string, strin
 		return "", "", err
 	}
 	d := st.DeleteOptions
+	// The scenario format passes the deprecated orphanDependents through,
+	// as the API still honours it (R13); scenarios test it on purpose.
+	//lint:ignore SA1019 the deprecated field is part of what is being tested
 	o := metav1.DeleteOptions{OrphanDependents: d.OrphanDependents, GracePeriodSeconds: d.GracePeriodSeconds, DryRun: d.DryRun}
 	if d.PropagationPolicy != nil {
 		p := metav1.DeletionPropagation(*d.PropagationPolicy)
