@@ -411,7 +411,7 @@ func ownerNamed(o *fakeapi.Object, ref string) bool {
 func (st *story) eventsAbout(r scenario.Ref) []fakeapi.Event {
 	var out []fakeapi.Event
 	for _, ev := range st.store.Events() {
-		if (r.UID != "" && ev.ObjectUID == r.UID) || (r.UID == "" && ev.Object.Kind == r.Kind && ev.Object.Namespace == r.Namespace && ev.Object.Name == r.Name) {
+		if r.Matches(ev.Object.Kind, ev.Object.Namespace, ev.Object.Name, ev.ObjectUID) {
 			out = append(out, ev)
 		}
 	}

@@ -280,7 +280,7 @@ func checkDeletionOrder(v view, oc *OrderCheck) Check {
 		}
 		seq := -1
 		for _, rm := range removals {
-			if r.matches(rm.Ref.Kind, rm.Ref.Namespace, rm.Ref.Name, rm.UID) {
+			if r.Matches(rm.Ref.Kind, rm.Ref.Namespace, rm.Ref.Name, rm.UID) {
 				seq = rm.Seq // the last removal counts
 			}
 		}
@@ -307,7 +307,7 @@ func checkDeletionOrder(v view, oc *OrderCheck) Check {
 func eventsAbout(v view, r Ref) []fakeapi.Event {
 	var out []fakeapi.Event
 	for _, ev := range v.Events() {
-		if r.matches(ev.Object.Kind, ev.Object.Namespace, ev.Object.Name, ev.ObjectUID) {
+		if r.Matches(ev.Object.Kind, ev.Object.Namespace, ev.Object.Name, ev.ObjectUID) {
 			out = append(out, ev)
 		}
 	}
@@ -365,7 +365,7 @@ func graphNode(v view, r Ref) (engine.NodeView, bool, string) {
 	}
 	var found []engine.NodeView
 	for _, n := range v.Nodes() {
-		if r.matches(n.Kind, n.Namespace, n.Name, n.UID) {
+		if r.Matches(n.Kind, n.Namespace, n.Name, n.UID) {
 			found = append(found, n)
 		}
 	}
@@ -464,7 +464,7 @@ func checkQueue(v view, qc QueueCheck) Check {
 		found = append(found, text)
 		if i < len(qc.Items) {
 			r := qc.Items[i]
-			match := r.matches(kind, ns, name, it.UID) || (kind == "" && r.UID == "" && r.String() == text)
+			match := r.Matches(kind, ns, name, it.UID) || (kind == "" && r.UID == "" && r.String() == text)
 			pass = pass && match
 		}
 	}

@@ -107,10 +107,10 @@ func kindByName(reg *fakeapi.Registry, name string) (fakeapi.KindInfo, error) {
 	return fakeapi.KindInfo{}, fmt.Errorf("unknown kind %q%s: not built in and not declared under kinds", name, suggest(name, kinds))
 }
 
-// matches reports whether the reference names the object or identity
+// Matches reports whether the reference names the object or identity
 // (kind, namespace, name, uid). A Kind/name reference matches on the
 // canonical kind, namespace and name; uid:<uid> on the UID.
-func (r Ref) matches(kind, namespace, name, uid string) bool {
+func (r Ref) Matches(kind, namespace, name, uid string) bool {
 	if r.UID != "" {
 		return r.UID == uid
 	}

@@ -124,6 +124,16 @@ func (o *LessonsOptions) progress(cmd *cobra.Command) (*lessons.FileStore, *less
 	return s, p, nil
 }
 
+// findIn returns the named lesson and the locale to show it in.
+func (o *LessonsOptions) findIn(name string) (*lessons.Lesson, string, error) {
+	l, err := o.find(name)
+	if err != nil {
+		return nil, "", err
+	}
+	loc, err := o.locale()
+	return l, loc, err
+}
+
 func (o *LessonsOptions) find(name string) (*lessons.Lesson, error) {
 	l, err := o.load().Find(name)
 	if err != nil {
@@ -255,11 +265,7 @@ func (o *LessonsOptions) newCmdShow() *cobra.Command {
 		Short: "Print a lesson's words: introduction, goal, and on request hints, solution and instructor notes",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := o.find(args[0])
-			if err != nil {
-				return err
-			}
-			loc, err := o.locale()
+			l, loc, err := o.findIn(args[0])
 			if err != nil {
 				return err
 			}
@@ -363,11 +369,7 @@ is not a valid scenario or the lesson does not exist.`,
 		Example: `  gcplay lessons check two-owners two-owners.handin.yaml`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := o.find(args[0])
-			if err != nil {
-				return err
-			}
-			loc, err := o.locale()
+			l, loc, err := o.findIn(args[0])
 			if err != nil {
 				return err
 			}
