@@ -48,6 +48,10 @@ const (
 	VerdictNotObservable Verdict = "NOT OBSERVABLE"
 	VerdictError         Verdict = "ERROR"
 	VerdictExcluded      Verdict = "EXCLUDED"
+	// VerdictFlaky: the file disagreed (or could not run) once and agreed
+	// on a second, fresh cluster. The real cluster's outcome depended on
+	// timing there; both runs are printed, and the summary counts it apart.
+	VerdictFlaky Verdict = "FLAKY"
 )
 
 // FileReport is the outcome of one input.
@@ -66,6 +70,8 @@ type FileReport struct {
 	Run    time.Duration
 	Stop   time.Duration
 	Counts map[Status]int
+	// First is the failed first run of a file that was run again.
+	First *FileReport
 }
 
 func main() {
@@ -83,6 +89,7 @@ func run(args []string, stdout io.Writer) int {
 	withLessons := fl.Bool("lessons", false, "also run every lesson of gcplay's built-in course: its solution, its wrong answers and its prediction")
 	only := fl.String("run", "", "run only the files and lesson runs whose name matches this regular expression")
 	verbose := fl.Bool("v", false, "print every check, not only the ones that do not agree")
+	retries := fl.Int("retries", 1, "run a file that disagrees or cannot run this many more times, each on a fresh cluster, to tell a timing race from a real disagreement")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: conformance [flags] FILE|DIR...\n\nRuns gcplay scenarios against a real kube-apiserver, etcd and garbage collector.\n\n")
 		fl.PrintDefaults()
@@ -165,6 +172,20 @@ func run(args []string, stdout io.Writer) int {
 			break
 		}
 		rep := runJob(ctx, in, opts, logFile, known)
+		for try := 0; try < *retries && failedVerdict(rep.Verdict) && ctx.Err() == nil; try++ {
+			printReport(stdout, rep, *verbose)
+			fmt.Fprintf(stdout, "... %s %s: running it again on a fresh cluster, to tell a timing race from a disagreement\n", rep.Verdict, rep.Name)
+			again := runJob(ctx, in, opts, logFile, known)
+			first := rep
+			if rep.First != nil {
+				first = rep.First
+			}
+			again.First = first
+			if !failedVerdict(again.Verdict) {
+				again.Verdict = VerdictFlaky
+			}
+			rep = again
+		}
 		reports = append(reports, rep)
 		printReport(stdout, rep, *verbose)
 	}

@@ -82,7 +82,7 @@ func countLine(m map[Status]int) string {
 func summarize(w io.Writer, reports []*FileReport, known []*knownEntry, total time.Duration) int {
 	k8s, _ := versions()
 	fmt.Fprintf(w, "\n===== summary: Kubernetes %s =====\n", k8s)
-	passed, failed, skipped := 0, 0, 0
+	passed, failed, skipped, flaky := 0, 0, 0, 0
 	var start, runT time.Duration
 	for _, r := range reports {
 		start += r.Start + r.Stop
@@ -95,6 +95,8 @@ func summarize(w io.Writer, reports []*FileReport, known []*knownEntry, total ti
 		switch r.Verdict {
 		case VerdictAgree, VerdictKnown:
 			passed++
+		case VerdictFlaky:
+			flaky++
 		case VerdictDisagree, VerdictError:
 			failed++
 		default:
@@ -118,6 +120,42 @@ func summarize(w io.Writer, reports []*FileReport, known []*knownEntry, total ti
 	fmt.Fprintf(w, "time: %v in all, %v starting and stopping clusters, %v running scenarios\n",
 		total.Round(time.Second), start.Round(time.Second), runT.Round(time.Second))
 	fmt.Fprintf(w, "(passed = agrees with real Kubernetes, * = except for documented disagreements; failed = disagrees or could not run; skipped = excluded or nothing observable)\n")
-	fmt.Fprintf(w, "conformance: %d passed, %d failed, %d skipped\n", passed, failed, skipped)
+	recap(w, reports)
+	line := fmt.Sprintf("conformance: %d passed, %d failed, %d skipped", passed, failed, skipped)
+	if flaky > 0 {
+		line += fmt.Sprintf(", %d flaky (went another way once, agreed on a fresh cluster: see the recap)", flaky)
+	}
+	fmt.Fprintln(w, line)
 	return status
+}
+
+// failedVerdict reports whether a file's run counts as a failure.
+func failedVerdict(v Verdict) bool { return v == VerdictDisagree || v == VerdictError }
+
+// recap prints again, at the end where a CI log's tail shows it, every
+// file that failed or was flaky, with the checks that went another way
+// (for a flaky file, those of its failed first run).
+func recap(w io.Writer, reports []*FileReport) {
+	var shown []*FileReport
+	for _, r := range reports {
+		if failedVerdict(r.Verdict) || r.Verdict == VerdictFlaky {
+			shown = append(shown, r)
+		}
+	}
+	if len(shown) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n===== recap: %d file(s) that went another way =====\n", len(shown))
+	for _, r := range shown {
+		if r.First != nil {
+			fmt.Fprintf(w, "\n%s %s: the first run:", r.Verdict, r.Name)
+			printReport(w, r.First, false)
+			if r.Verdict == VerdictFlaky {
+				fmt.Fprintf(w, "%s %s: agreed on the run after it\n", r.Verdict, r.Name)
+				continue
+			}
+			fmt.Fprintf(w, "%s %s: the last run:", r.Verdict, r.Name)
+		}
+		printReport(w, r, false)
+	}
 }
