@@ -3,6 +3,7 @@ package lessons
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -191,6 +192,7 @@ func (p *lessonParser) steps(d *subdoc, sp span, path string) []scenario.Step {
 		p.remap(err, d, func(q string) string { return stepsPathRE.ReplaceAllString(q, path) })
 		return nil
 	}
+	d.remapLines(reflect.ValueOf(sc.Steps))
 	return sc.Steps
 }
 
@@ -231,6 +233,7 @@ func (p *lessonParser) expect(d *subdoc, sp span, path string) *scenario.Expect 
 		p.errorf(sp.val, path, "the goal must be one expect block")
 		return nil
 	}
+	d.remapLines(reflect.ValueOf(sc.Steps[0].Expect))
 	return sc.Steps[0].Expect
 }
 
@@ -457,6 +460,40 @@ func (d *subdoc) add(line string, orig int) {
 func (d *subdoc) copy(s *source, first, last int) {
 	for n := first; n <= last && n <= len(s.lines); n++ {
 		d.add(s.lines[n-1], n)
+	}
+}
+
+// remapLines rewrites every Line field reachable from v (steps, checks,
+// their nested parts), a line of the sub-document, to the course file's
+// line, so a grade, a lint problem or a run error made from what was
+// parsed points where the author wrote it.
+func (d *subdoc) remapLines(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			d.remapLines(v.Elem())
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			d.remapLines(v.Index(i))
+		}
+	case reflect.Map:
+		// steps and checks hold no lines in maps
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !t.Field(i).IsExported() {
+				continue
+			}
+			if t.Field(i).Name == "Line" && f.Kind() == reflect.Int && f.CanSet() {
+				if n := int(f.Int()); n > 0 && n <= len(d.orig) {
+					f.SetInt(int64(d.orig[n-1]))
+				}
+				continue
+			}
+			d.remapLines(f)
+		}
 	}
 }
 

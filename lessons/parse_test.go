@@ -39,6 +39,20 @@ func TestParseLesson(t *testing.T) {
 	if len(l.Goal.Absent) != 1 || len(l.Solution) != 2 || len(l.Wrong) != 2 || l.Wrong[1].ID != "orphan" || len(l.Wrong[1].Steps) != 2 {
 		t.Errorf("lesson keys: goal %+v solution %d wrong %+v", l.Goal, len(l.Solution), l.Wrong)
 	}
+	// What was parsed carries the course file's lines, not those of the
+	// sub-documents the keys are parsed through.
+	lines := map[string]int{
+		"goal.absent[0]":    l.Goal.Absent[0].Line,
+		"solution[1]":       l.Solution[1].Line,
+		"wrong[1].steps[0]": l.Wrong[1].Steps[0].Line,
+		"wrong[0].steps[0]": l.Wrong[0].Steps[0].Line,
+	}
+	want := map[string]int{"goal.absent[0]": 9, "solution[1]": 10, "wrong[1].steps[0]": 18, "wrong[0].steps[0]": 14}
+	for k, w := range want {
+		if lines[k] != w {
+			t.Errorf("%s: line %d, want %d", k, lines[k], w)
+		}
+	}
 }
 
 // TestParseLessonErrors: errors name the course file's own line and a

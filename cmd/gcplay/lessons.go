@@ -451,6 +451,7 @@ func wrapText(s string, width int) string {
 
 func (o *LessonsOptions) newCmdLint() *cobra.Command {
 	var texts []string
+	var verbose, trace bool
 	cmd := &cobra.Command{
 		Use:   "lint [FILE...]",
 		Short: "Check lesson files: the built-in course, or course files of your own",
@@ -463,10 +464,16 @@ A course file's texts are found beside it, in the course layout
 (course/NN-ID.yaml, text/LOCALE/ID.yaml), or given with --text.
 Without FILE, the built-in course is checked.
 
+With -v it also shows why, lesson by lesson: the grade of the solution and
+of each wrong answer check by check (wanted and live state, and the
+grader's explanation of each miss), and what happens to each object of the
+prediction; --trace adds every step of every run.
+
 Exit status: 0 when nothing is wrong, 1 when something is.`,
 		Example: `  gcplay lessons lint
   gcplay lessons lint my-course/course/01-my-lesson.yaml
-  gcplay lessons lint lesson.yaml --text en=lesson.en.yaml`,
+  gcplay lessons lint lesson.yaml --text en=lesson.en.yaml
+  gcplay lessons lint -v my-course/course/01-my-lesson.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			loc, err := o.locale()
 			if err != nil {
@@ -480,6 +487,9 @@ Exit status: 0 when nothing is wrong, 1 when something is.`,
 				for _, l := range o.load().Lessons {
 					problems = append(problems, lessons.Lint(g, l)...)
 					checked++
+					if verbose || trace {
+						lessons.Report(out, g, l, trace)
+					}
 				}
 			}
 			extra, err := parseTexts(texts)
@@ -497,6 +507,11 @@ Exit status: 0 when nothing is wrong, 1 when something is.`,
 				}
 				problems = append(problems, lessons.LintFile(g, f, data, ts)...)
 				checked++
+				if verbose || trace {
+					if l, err := lessons.ParseLesson(f, data); err == nil {
+						lessons.Report(out, g, l, trace)
+					}
+				}
 			}
 			for _, p := range problems {
 				fmt.Fprintln(out, p)
@@ -510,6 +525,8 @@ Exit status: 0 when nothing is wrong, 1 when something is.`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&texts, "text", nil, "a text file, as LOCALE=FILE (repeatable)")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "show each run's grade check by check, and the prediction's outcomes")
+	cmd.Flags().BoolVar(&trace, "trace", false, "with -v, also print every step of every run")
 	return cmd
 }
 
