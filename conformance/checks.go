@@ -365,21 +365,7 @@ func describeEvents(evs []corev1.Event) string {
 }
 
 func (x *executor) checkEvent(ec scenario.EventCheck, events []corev1.Event, err error) CheckResult {
-	var want []string
-	if ec.Type != "" {
-		want = append(want, "type "+ec.Type)
-	}
-	if ec.Reason != "" {
-		want = append(want, "reason "+ec.Reason)
-	}
-	if ec.Message != "" {
-		want = append(want, fmt.Sprintf("message containing %q", ec.Message))
-	}
-	exp := "an event"
-	if len(want) > 0 {
-		exp += " with " + strings.Join(want, ", ")
-	}
-	c := CheckResult{Line: ec.Line, Key: "events", Subject: ec.Object.String(), Expected: exp}
+	c := CheckResult{Line: ec.Line, Key: "events", Subject: ec.Object.String(), Expected: ec.Describe()}
 	if err != nil {
 		c.Real, c.Status = "error: "+err.Error(), Disagree
 		return c
@@ -387,7 +373,7 @@ func (x *executor) checkEvent(ec scenario.EventCheck, events []corev1.Event, err
 	evs := x.eventsAbout(ec.Object, events)
 	c.Real, c.Status = describeEvents(evs), Disagree
 	for _, ev := range evs {
-		if (ec.Type == "" || ev.Type == ec.Type) && (ec.Reason == "" || ev.Reason == ec.Reason) && strings.Contains(ev.Message, ec.Message) {
+		if ec.Matches(ev.Type, ev.Reason, ev.Message) {
 			c.Status = Agree
 		}
 	}

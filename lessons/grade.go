@@ -437,7 +437,7 @@ func (st *story) checkEvent(ec scenario.EventCheck) Check {
 	evs := st.eventsAbout(ec.Object)
 	c := Check{Key: "events", Subject: ec.Object.String(), Line: ec.Line, Want: want, Got: describeEvents(evs)}
 	for _, ev := range evs {
-		if (ec.Type == "" || ev.Type == ec.Type) && (ec.Reason == "" || ev.Reason == ec.Reason) && strings.Contains(ev.Message, ec.Message) {
+		if ec.Matches(ev.Type, ev.Reason, ev.Message) {
 			c.Passed = true
 		}
 	}

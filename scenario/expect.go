@@ -326,25 +326,10 @@ func describeEvents(evs []fakeapi.Event) string {
 }
 
 func checkEvent(v view, ec EventCheck) Check {
-	var want []string
-	if ec.Type != "" {
-		want = append(want, "type "+ec.Type)
-	}
-	if ec.Reason != "" {
-		want = append(want, "reason "+ec.Reason)
-	}
-	if ec.Message != "" {
-		want = append(want, fmt.Sprintf("message containing %q", ec.Message))
-	}
-	exp := "an event"
-	if len(want) > 0 {
-		exp += " with " + strings.Join(want, ", ")
-	}
 	evs := eventsAbout(v, ec.Object)
-	c := Check{Line: ec.Line, Key: "events", Subject: ec.Object.String(), Expected: exp, Found: describeEvents(evs)}
+	c := Check{Line: ec.Line, Key: "events", Subject: ec.Object.String(), Expected: ec.Describe(), Found: describeEvents(evs)}
 	for _, ev := range evs {
-		if (ec.Type == "" || ev.Type == ec.Type) && (ec.Reason == "" || ev.Reason == ec.Reason) &&
-			strings.Contains(ev.Message, ec.Message) {
+		if ec.Matches(ev.Type, ev.Reason, ev.Message) {
 			c.Passed = true
 		}
 	}

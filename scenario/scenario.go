@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -189,6 +191,33 @@ type EventCheck struct {
 	Reason  string
 	Message string
 	Line    int
+}
+
+// Matches reports whether an event with this type, reason and message is
+// one the check expects: each field given must match (the message as a
+// substring).
+func (ec EventCheck) Matches(typ, reason, message string) bool {
+	return (ec.Type == "" || typ == ec.Type) && (ec.Reason == "" || reason == ec.Reason) &&
+		strings.Contains(message, ec.Message)
+}
+
+// Describe says what the check expects: "an event with type Warning,
+// reason X, message containing "y"".
+func (ec EventCheck) Describe() string {
+	var want []string
+	if ec.Type != "" {
+		want = append(want, "type "+ec.Type)
+	}
+	if ec.Reason != "" {
+		want = append(want, "reason "+ec.Reason)
+	}
+	if ec.Message != "" {
+		want = append(want, fmt.Sprintf("message containing %q", ec.Message))
+	}
+	if len(want) == 0 {
+		return "an event"
+	}
+	return "an event with " + strings.Join(want, ", ")
 }
 
 // GraphCheck expects flags of a uidToNode entry.
