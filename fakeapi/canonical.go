@@ -24,10 +24,71 @@ func normalizeMeta(m *ObjectMeta) {
 }
 
 // sameObject reports whether two states of one object are equal in every
-// field, resourceVersion included.
+// field, resourceVersion included: reflect.DeepEqual of the two, field by
+// field, with the plain fields compared first and the lists, maps and
+// pointers only when those agree (a write usually changes a plain field or
+// a timestamp, so most calls end without reflection).
 func sameObject(a, b *Object) bool {
-	return a.APIVersion == b.APIVersion && a.Kind == b.Kind &&
-		reflect.DeepEqual(a.Metadata, b.Metadata) && reflect.DeepEqual(fieldsOrNil(a.Fields), fieldsOrNil(b.Fields))
+	if a.APIVersion != b.APIVersion || a.Kind != b.Kind || !sameMeta(&a.Metadata, &b.Metadata) {
+		return false
+	}
+	fa, fb := fieldsOrNil(a.Fields), fieldsOrNil(b.Fields)
+	if fa == nil || fb == nil {
+		return fa == nil && fb == nil
+	}
+	return reflect.DeepEqual(fa, fb)
+}
+
+// sameMeta is reflect.DeepEqual(*a, *b) for metadata.
+func sameMeta(a, b *ObjectMeta) bool {
+	if a.Name != b.Name || a.GenerateName != b.GenerateName || a.Namespace != b.Namespace || a.UID != b.UID ||
+		a.ResourceVersion != b.ResourceVersion || a.Generation != b.Generation {
+		return false
+	}
+	// Pointers: nil and non-nil differ; the same pointer is equal; else
+	// the values are compared.
+	if (a.CreationTimestamp == nil) != (b.CreationTimestamp == nil) || (a.DeletionTimestamp == nil) != (b.DeletionTimestamp == nil) ||
+		(a.DeletionGracePeriodSeconds == nil) != (b.DeletionGracePeriodSeconds == nil) {
+		return false
+	}
+	if a.DeletionGracePeriodSeconds != nil && *a.DeletionGracePeriodSeconds != *b.DeletionGracePeriodSeconds {
+		return false
+	}
+	if a.CreationTimestamp != b.CreationTimestamp && !reflect.DeepEqual(*a.CreationTimestamp, *b.CreationTimestamp) {
+		return false
+	}
+	if a.DeletionTimestamp != b.DeletionTimestamp && !reflect.DeepEqual(*a.DeletionTimestamp, *b.DeletionTimestamp) {
+		return false
+	}
+	// Lists and maps: nil and non-nil differ, as do lengths; otherwise the
+	// elements are compared (the same backing array or map is equal).
+	if (a.Finalizers == nil) != (b.Finalizers == nil) || len(a.Finalizers) != len(b.Finalizers) ||
+		(a.OwnerReferences == nil) != (b.OwnerReferences == nil) || len(a.OwnerReferences) != len(b.OwnerReferences) ||
+		(a.Labels == nil) != (b.Labels == nil) || len(a.Labels) != len(b.Labels) ||
+		(a.Annotations == nil) != (b.Annotations == nil) || len(a.Annotations) != len(b.Annotations) {
+		return false
+	}
+	for i := range a.Finalizers {
+		if a.Finalizers[i] != b.Finalizers[i] {
+			return false
+		}
+	}
+	for i := range a.OwnerReferences {
+		if !a.OwnerReferences[i].Equal(b.OwnerReferences[i]) {
+			return false
+		}
+	}
+	for k, v := range a.Labels {
+		if w, ok := b.Labels[k]; !ok || w != v {
+			return false
+		}
+	}
+	for k, v := range a.Annotations {
+		if w, ok := b.Annotations[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 func fieldsOrNil(f map[string]any) map[string]any {

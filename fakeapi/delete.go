@@ -3,7 +3,6 @@ package fakeapi
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -34,6 +33,30 @@ import (
 // Nothing here removes a terminating Pod when its grace period ends: a
 // kubelet does that, elsewhere, by deleting it again with grace 0.
 func (s *Store) Delete(client string, ref Ref, opts *DeleteOptions) (DeleteResult, error) {
+	res, err := s.deleteRequest(client, ref, opts)
+	if err == nil {
+		res.Object = view(res.Object, ref.APIVersion)
+	}
+	return res, err
+}
+
+// DeleteShared is Delete for a caller that only reads the answer (the
+// garbage collector's workers): the request is handled and recorded
+// exactly as Delete does, but DeleteResult.Object is the stored (or last
+// stored) snapshot itself rather than a copy (or, read through another
+// apiVersion, a shallow copy with that apiVersion). It must not be
+// modified.
+func (s *Store) DeleteShared(client string, ref Ref, opts *DeleteOptions) (DeleteResult, error) {
+	res, err := s.deleteRequest(client, ref, opts)
+	if err == nil {
+		res.Object = sharedView(res.Object, ref.APIVersion)
+	}
+	return res, err
+}
+
+// deleteRequest handles and records a DELETE; its result carries the
+// stored snapshot, which the caller turns into the answer.
+func (s *Store) deleteRequest(client string, ref Ref, opts *DeleteOptions) (DeleteResult, error) {
 	req := Request{Verb: "delete", Client: client, Ref: ref, Detail: describeDeleteOptions(opts)}
 	res, se := s.delete(&req, ref, opts)
 	if se == nil {
@@ -52,30 +75,51 @@ func describeDeleteOptions(o *DeleteOptions) string {
 	if o == nil {
 		return ""
 	}
-	var parts []string
+	// Built in one buffer: every DELETE the collector sends is described.
+	var buf [128]byte
+	b := buf[:0]
+	sep := func() {
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+	}
 	if o.PropagationPolicy != nil {
-		parts = append(parts, "propagationPolicy="+string(*o.PropagationPolicy))
+		b = append(b, "propagationPolicy="...)
+		b = append(b, *o.PropagationPolicy...)
 	}
 	if o.OrphanDependents != nil {
-		parts = append(parts, "orphanDependents="+strconv.FormatBool(*o.OrphanDependents))
+		sep()
+		b = append(b, "orphanDependents="...)
+		b = strconv.AppendBool(b, *o.OrphanDependents)
 	}
 	if o.GracePeriodSeconds != nil {
-		parts = append(parts, "gracePeriodSeconds="+strconv.FormatInt(*o.GracePeriodSeconds, 10))
+		sep()
+		b = append(b, "gracePeriodSeconds="...)
+		b = strconv.AppendInt(b, *o.GracePeriodSeconds, 10)
 	}
 	if p := o.Preconditions; p != nil && (p.UID != nil || p.ResourceVersion != nil) {
-		pre := "preconditions"
+		sep()
+		b = append(b, "preconditions"...)
 		if p.UID != nil {
-			pre += " uid=" + *p.UID
+			b = append(b, " uid="...)
+			b = append(b, *p.UID...)
 		}
 		if p.ResourceVersion != nil {
-			pre += " rv=" + *p.ResourceVersion
+			b = append(b, " rv="...)
+			b = append(b, *p.ResourceVersion...)
 		}
-		parts = append(parts, pre)
 	}
 	if len(o.DryRun) > 0 {
-		parts = append(parts, "dryRun="+strings.Join(o.DryRun, ","))
+		sep()
+		b = append(b, "dryRun="...)
+		for i, d := range o.DryRun {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, d...)
+		}
 	}
-	return strings.Join(parts, ", ")
+	return string(b)
 }
 
 // copyDeleteOptions returns options the delete path may change (the grace
@@ -91,6 +135,8 @@ func copyDeleteOptions(in *DeleteOptions) *DeleteOptions {
 	return &o
 }
 
+// delete handles a DELETE. DeleteResult.Object is the stored snapshot
+// (not yet the answer: see Delete and DeleteShared).
 func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, *StatusError) {
 	info, se := s.resolve(ref.APIVersion, ref.Kind)
 	if se != nil {
@@ -180,7 +226,7 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 	// pendingGraceful: the object is returned unchanged; the finalizers
 	// cannot be changed through DeleteOptions then (R16, R19).
 	if pendingGraceful {
-		return DeleteResult{Object: view(cur, ref.APIVersion), Code: code(false)}, nil
+		return DeleteResult{Object: cur, Code: code(false)}, nil
 	}
 
 	changed, finalizers := gcFinalizers(info, m.Finalizers, opts)
@@ -188,11 +234,14 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 		// R16: nothing holds the object; it is removed at once, with one
 		// DELETED event and no MODIFIED before it.
 		s.remove(key, cur, dryRun)
-		return DeleteResult{Object: view(cur, ref.APIVersion), Code: code(true), Removed: !dryRun}, nil
+		return DeleteResult{Object: cur, Code: code(true), Removed: !dryRun}, nil
 	}
 
-	// updateForGracefulDeletionAndFinalizers (R17).
-	next := &Object{APIVersion: cur.APIVersion, Kind: cur.Kind, Metadata: m.DeepCopy(), Fields: cur.Fields}
+	// updateForGracefulDeletionAndFinalizers (R17). The new state shares
+	// the lists, maps and pointers it does not change with the stored one:
+	// stored objects are never modified, and below only whole fields of
+	// next.Metadata are assigned.
+	next := &Object{APIVersion: cur.APIVersion, Kind: cur.Kind, Metadata: *m, Fields: cur.Fields}
 	if changed {
 		next.Metadata.Finalizers = finalizers
 	}
@@ -202,11 +251,11 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 			// The GC finalizers were the only ones and the policy drops
 			// them: removed now, without writing the update first.
 			s.remove(key, cur, dryRun)
-			return DeleteResult{Object: view(cur, ref.APIVersion), Code: code(true), Removed: !dryRun}, nil
+			return DeleteResult{Object: cur, Code: code(true), Removed: !dryRun}, nil
 		}
 		markAsDeleting(&next.Metadata, now)
 		stored := s.writeUpdate(key, cur, next, dryRun)
-		return DeleteResult{Object: view(stored, ref.APIVersion), Code: code(false)}, nil
+		return DeleteResult{Object: stored, Code: code(false)}, nil
 	}
 	next.Metadata.DeletionTimestamp = newDeletionTimestamp
 	next.Metadata.DeletionGracePeriodSeconds = newGrace
@@ -215,13 +264,13 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 	}
 	stored := s.writeUpdate(key, cur, next, dryRun)
 	if pendingFinalizers || *opts.GracePeriodSeconds > 0 {
-		return DeleteResult{Object: view(stored, ref.APIVersion), Code: code(false)}, nil
+		return DeleteResult{Object: stored, Code: code(false)}, nil
 	}
 	// Graceful kind, grace 0, no finalizers: written first (MODIFIED), then
 	// removed (DELETED), R16. The resourceVersion precondition moves to the
 	// version just written (R12), so it holds.
 	s.remove(key, stored, dryRun)
-	return DeleteResult{Object: view(stored, ref.APIVersion), Code: code(true), Removed: !dryRun}, nil
+	return DeleteResult{Object: stored, Code: code(true), Removed: !dryRun}, nil
 }
 
 // podGracePeriod is the pod strategy's CheckGracefulDelete (R18): the
@@ -256,6 +305,9 @@ func podGracePeriod(pod *Object, requested *int64) int64 {
 func gcFinalizers(info KindInfo, current []string, opts *DeleteOptions) (bool, []string) {
 	orphan := shouldOrphanDependents(info, current, opts)
 	foreground := shouldDeleteDependents(info, current, opts)
+	if !orphan && !foreground && !slices.Contains(current, FinalizerOrphanDependents) && !slices.Contains(current, FinalizerDeleteDependents) {
+		return false, current // the common case: nothing to add or remove
+	}
 	next := make([]string, 0, len(current)+1)
 	for _, f := range current {
 		if f != FinalizerOrphanDependents && f != FinalizerDeleteDependents {

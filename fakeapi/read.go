@@ -10,14 +10,31 @@ import (
 // A namespaced kind needs ref.Namespace.
 func (s *Store) Get(client string, ref Ref) (*Object, error) {
 	req := Request{Verb: "get", Client: client, Ref: ref, Code: 200}
-	out, se := s.get(&req, ref)
+	cur, se := s.get(&req, ref)
 	s.finish(&req, se)
 	if se != nil {
 		return nil, se
 	}
-	return out, nil
+	return view(cur, ref.APIVersion), nil
 }
 
+// GetShared is Get for a caller that only reads the answer (the garbage
+// collector's workers): the request is handled and recorded exactly as
+// Get does, but the object returned is the stored snapshot itself rather
+// than a copy (or, read through another apiVersion, a shallow copy with
+// that apiVersion). It must not be modified.
+func (s *Store) GetShared(client string, ref Ref) (*Object, error) {
+	req := Request{Verb: "get", Client: client, Ref: ref, Code: 200}
+	cur, se := s.get(&req, ref)
+	s.finish(&req, se)
+	if se != nil {
+		return nil, se
+	}
+	return sharedView(cur, ref.APIVersion), nil
+}
+
+// get finds the stored object a GET addresses; the caller makes the
+// answer from it.
 func (s *Store) get(req *Request, ref Ref) (*Object, *StatusError) {
 	info, se := s.resolve(ref.APIVersion, ref.Kind)
 	if se != nil {
@@ -30,11 +47,7 @@ func (s *Store) get(req *Request, ref Ref) (*Object, *StatusError) {
 	if se := s.takeFault(req, info, ns, ref.Name); se != nil {
 		return nil, se
 	}
-	cur, se := s.lookupForRequest(info, ns, ref.Name)
-	if se != nil {
-		return nil, se
-	}
-	return view(cur, ref.APIVersion), nil
+	return s.lookupForRequest(info, ns, ref.Name)
 }
 
 // lookupForRequest finds the stored object a request addresses. A

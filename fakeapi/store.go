@@ -37,6 +37,13 @@ type objKey struct {
 	group, kind, namespace, name string
 }
 
+// uidEntry is where the object with a UID is stored, and the revision at
+// which it was created.
+type uidEntry struct {
+	key     objKey
+	created uint64
+}
+
 // Store is the in-process apiserver: storage plus request handling.
 //
 // The store keeps every object as an immutable snapshot: a write stores a
@@ -50,10 +57,9 @@ type Store struct {
 	clock Clock
 
 	objects map[objKey]*Object
-	byUID   map[string]objKey
-	// created holds, by UID, the revision at which each stored object was
-	// created, for listing objects in creation order.
-	created map[string]uint64
+	// byUID finds a stored object's key by UID, with the revision at which
+	// it was created (for listing objects in creation order).
+	byUID map[string]uidEntry
 
 	// lastUID counts assigned UIDs ("uid-0001", ...); givenUIDs holds the
 	// UIDs callers chose, so the counter never hands one out again.
@@ -108,8 +114,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		reg:       reg,
 		clock:     clock,
 		objects:   map[objKey]*Object{},
-		byUID:     map[string]objKey{},
-		created:   map[string]uint64{},
+		byUID:     map[string]uidEntry{},
 		givenUIDs: map[string]bool{},
 		nameState: nameSeed,
 	}
@@ -122,8 +127,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		}}
 		o.Metadata.ResourceVersion = s.nextRV()
 		s.objects[objKey{kind: "Namespace", name: ns}] = o
-		s.byUID[o.Metadata.UID] = objKey{kind: "Namespace", name: ns}
-		s.created[o.Metadata.UID] = s.rv
+		s.byUID[o.Metadata.UID] = uidEntry{key: objKey{kind: "Namespace", name: ns}, created: s.rv}
 	}
 	return s
 }
@@ -151,7 +155,7 @@ func (s *Store) Len() int { return len(s.objects) }
 func (s *Store) ObjectsInCreationOrder() []*Object {
 	keys := slices.Collect(maps.Keys(s.objects))
 	slices.SortFunc(keys, func(a, b objKey) int {
-		return cmp.Compare(s.created[s.objects[a].Metadata.UID], s.created[s.objects[b].Metadata.UID])
+		return cmp.Compare(s.byUID[s.objects[a].Metadata.UID].created, s.byUID[s.objects[b].Metadata.UID].created)
 	})
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
@@ -167,11 +171,11 @@ func compareKeys(a, b objKey) int {
 
 // ByUID returns the stored object with uid (not a copy), or nil.
 func (s *Store) ByUID(uid string) *Object {
-	k, ok := s.byUID[uid]
+	e, ok := s.byUID[uid]
 	if !ok {
 		return nil
 	}
-	return s.objects[k]
+	return s.objects[e.key]
 }
 
 // Lookup returns the stored object at ref (not a copy), or nil. An empty
@@ -209,7 +213,6 @@ func (s *Store) Clone(clock Clock) *Store {
 	c.clock = clock
 	c.objects = maps.Clone(s.objects)
 	c.byUID = maps.Clone(s.byUID)
-	c.created = maps.Clone(s.created)
 	c.givenUIDs = maps.Clone(s.givenUIDs)
 	c.faults = slices.Clone(s.faults)
 	c.removals = slices.Clone(s.removals)
@@ -269,6 +272,18 @@ func view(o *Object, apiVersion string) *Object {
 	return c
 }
 
+// sharedView returns a stored object as read through apiVersion without
+// copying it: the object itself, or a shallow copy carrying apiVersion.
+// The answer shares everything with storage and must not be modified.
+func sharedView(o *Object, apiVersion string) *Object {
+	if apiVersion == "" || apiVersion == o.APIVersion {
+		return o
+	}
+	c := *o
+	c.APIVersion = apiVersion
+	return &c
+}
+
 // qualifiedResource names a kind's resource as errors do: "configmaps",
 // "deployments.apps".
 func qualifiedResource(info KindInfo) string {
@@ -290,8 +305,7 @@ func qualifiedKind(info KindInfo) string {
 // insert stores a new object and announces it (ADDED).
 func (s *Store) insert(k objKey, o *Object) {
 	s.objects[k] = o
-	s.byUID[o.Metadata.UID] = k
-	s.created[o.Metadata.UID] = s.rv
+	s.byUID[o.Metadata.UID] = uidEntry{key: k, created: s.rv}
 	s.emit(Added, o, nil)
 }
 
@@ -323,9 +337,8 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 		return
 	}
 	delete(s.objects, k)
-	if s.byUID[last.Metadata.UID] == k {
+	if s.byUID[last.Metadata.UID].key == k {
 		delete(s.byUID, last.Metadata.UID)
-		delete(s.created, last.Metadata.UID)
 	}
 	gone := *last
 	gone.Metadata.ResourceVersion = s.nextRV()
