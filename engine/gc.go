@@ -125,13 +125,14 @@ func (g *garbageCollector) refFor(id objectReference) (fakeapi.Ref, error) {
 	return fakeapi.Ref{APIVersion: id.APIVersion, Kind: id.Kind, Namespace: ns, Name: id.Name}, nil
 }
 
-// getObject GETs the object an identity names (R41).
+// getObject GETs the object an identity names (R41). The collector only
+// reads what it gets, so the answer is the store's snapshot, not a copy.
 func (g *garbageCollector) getObject(id objectReference) (*fakeapi.Object, error) {
 	ref, err := g.refFor(id)
 	if err != nil {
 		return nil, err
 	}
-	return g.env.store.Get(gcClient, ref)
+	return g.env.store.GetShared(gcClient, ref)
 }
 
 func (g *garbageCollector) patchObject(id objectReference, body []byte, pt fakeapi.PatchType) (*fakeapi.Object, error) {
@@ -354,7 +355,7 @@ func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (boo
 	if info.Namespaced() {
 		ns = item.identity.Namespace
 	}
-	owner, err := g.env.store.Get(gcClient, fakeapi.Ref{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: ns, Name: r.Name})
+	owner, err := g.env.store.GetShared(gcClient, fakeapi.Ref{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: ns, Name: r.Name})
 	switch {
 	case fakeapi.IsNotFound(err):
 		g.absent.Add(key)
@@ -438,16 +439,16 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 		pre.ResourceVersion = &rv
 	}
 	opts := &fakeapi.DeleteOptions{Preconditions: pre, PropagationPolicy: &policy}
-	_, err = g.env.store.Delete(gcClient, ref, opts)
+	_, err = g.env.store.DeleteShared(gcClient, ref, opts)
 	if fakeapi.IsConflict(err) && rv != "" {
-		live, liveErr := g.env.store.Get(gcClient, ref)
+		live, liveErr := g.env.store.GetShared(gcClient, ref)
 		if fakeapi.IsNotFound(liveErr) {
 			return liveErr
 		}
 		if liveErr == nil && live.Metadata.UID == id.UID && live.Metadata.ResourceVersion != rv && refsEqual(live.Metadata.OwnerReferences, owners) {
 			g.env.rec.note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")
 			opts.Preconditions = &fakeapi.Preconditions{UID: &uid}
-			_, err = g.env.store.Delete(gcClient, ref, opts)
+			_, err = g.env.store.DeleteShared(gcClient, ref, opts)
 		}
 	}
 	return err
