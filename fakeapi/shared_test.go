@@ -26,7 +26,9 @@ func TestShared_SameRequestsAndAnswersWithoutCopies(t *testing.T) {
 		w := newWorldWith(t, reg.Clone())
 		var tr trace
 		w.s.OnRequest(func(r Request) { tr.reqs = append(tr.reqs, fmt.Sprintf("%+v", r)) })
-		w.s.Watch(func(ev WatchEvent) { tr.events = append(tr.events, fmt.Sprintf("%d %s %s", ev.Seq, ev.Type, describe(ev.Object))) })
+		w.s.Watch(func(ev WatchEvent) {
+			tr.events = append(tr.events, fmt.Sprintf("%d %s %s", ev.Seq, ev.Type, describe(ev.Object)))
+		})
 		w.create(obj("example.com/v2", "Widget", "default", "w"))
 		w.create(withFinalizers(configMap("held"), "example.com/hold"))
 		w.create(scheduledPod("p"))
