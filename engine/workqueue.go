@@ -26,8 +26,8 @@ const (
 type workqueue[T comparable] struct {
 	name       string
 	queue      []T
-	dirty      map[T]struct{}
-	processing map[T]struct{}
+	dirty      itemSet[T]
+	processing itemSet[T]
 	// waiting is a min-heap of delayed items by (due, seq); waitingAt
 	// finds an item's entry, so an item waits at most once.
 	waiting   waitHeap[T]
@@ -82,12 +82,10 @@ type tokenBucket struct {
 
 func newWorkqueue[T comparable](name string) *workqueue[T] {
 	return &workqueue[T]{
-		name:       name,
-		dirty:      map[T]struct{}{},
-		processing: map[T]struct{}{},
-		waitingAt:  map[T]*waitingItem[T]{},
-		failures:   map[T]int{},
-		bucket:     tokenBucket{tokens: bucketBurst},
+		name:      name,
+		waitingAt: map[T]*waitingItem[T]{},
+		failures:  map[T]int{},
+		bucket:    tokenBucket{tokens: bucketBurst},
 	}
 }
 
@@ -101,11 +99,11 @@ func (q *workqueue[T]) Add(item T) {
 }
 
 func (q *workqueue[T]) add(item T) {
-	if _, ok := q.dirty[item]; ok {
+	if q.dirty.has(item) {
 		return
 	}
-	q.dirty[item] = struct{}{}
-	if _, ok := q.processing[item]; ok {
+	q.dirty.add(item)
+	if q.processing.has(item) {
 		return
 	}
 	q.queue = append(q.queue, item)
@@ -123,15 +121,15 @@ func (q *workqueue[T]) Get() (T, bool) {
 	item := q.queue[0]
 	q.queue[0] = zero
 	q.queue = q.queue[1:]
-	q.processing[item] = struct{}{}
-	delete(q.dirty, item)
+	q.processing.add(item)
+	q.dirty.delete(item)
 	return item, true
 }
 
 // Done ends processing of item, re-queueing it if it was added meanwhile.
 func (q *workqueue[T]) Done(item T) {
-	delete(q.processing, item)
-	if _, ok := q.dirty[item]; ok {
+	q.processing.delete(item)
+	if q.dirty.has(item) {
 		q.queue = append(q.queue, item)
 	}
 }
@@ -243,24 +241,22 @@ func (b *tokenBucket) reserve(now time.Duration) time.Duration {
 // be mapped to the clone's pointers).
 func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	c := &workqueue[T]{
-		name:       q.name,
-		queue:      make([]T, len(q.queue)),
-		dirty:      make(map[T]struct{}, len(q.dirty)),
-		processing: make(map[T]struct{}, len(q.processing)),
-		waiting:    make(waitHeap[T], len(q.waiting)),
-		waitingAt:  make(map[T]*waitingItem[T], len(q.waitingAt)),
-		failures:   make(map[T]int, len(q.failures)),
-		bucket:     q.bucket,
-		seq:        q.seq,
+		name:      q.name,
+		queue:     make([]T, len(q.queue)),
+		waiting:   make(waitHeap[T], len(q.waiting)),
+		waitingAt: make(map[T]*waitingItem[T], len(q.waitingAt)),
+		failures:  make(map[T]int, len(q.failures)),
+		bucket:    q.bucket,
+		seq:       q.seq,
 	}
 	for i, it := range q.queue {
 		c.queue[i] = m(it)
 	}
-	for it := range q.dirty {
-		c.dirty[m(it)] = struct{}{}
+	for it := range q.dirty.m {
+		c.dirty.add(m(it))
 	}
-	for it := range q.processing {
-		c.processing[m(it)] = struct{}{}
+	for it := range q.processing.m {
+		c.processing.add(m(it))
 	}
 	for i, w := range q.waiting {
 		e := &waitingItem[T]{item: m(w.item), due: w.due, seq: w.seq, index: i}
@@ -271,4 +267,37 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 		c.failures[m(it)] = n
 	}
 	return c
+}
+
+// itemSet is a set of queue items. A Go map never shrinks: one that held
+// 100,000 items (graphChanges while a large world is first listed) keeps
+// its table, and once mostly emptied every lookup of an absent item walks
+// groups of deleted slots. So the set drops its map when it empties after
+// having been large, and the next add starts a small one.
+type itemSet[T comparable] struct {
+	m    map[T]struct{}
+	peak int // the largest size since the map was made
+}
+
+// shrinkAbove is the size past which an emptied set starts a new map.
+const shrinkAbove = 64
+
+func (s *itemSet[T]) has(item T) bool {
+	_, ok := s.m[item]
+	return ok
+}
+
+func (s *itemSet[T]) add(item T) {
+	if s.m == nil {
+		s.m = map[T]struct{}{}
+	}
+	s.m[item] = struct{}{}
+	s.peak = max(s.peak, len(s.m))
+}
+
+func (s *itemSet[T]) delete(item T) {
+	delete(s.m, item)
+	if len(s.m) == 0 && s.peak > shrinkAbove {
+		s.m, s.peak = nil, 0
+	}
 }
