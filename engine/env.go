@@ -24,6 +24,23 @@ type env struct {
 	// sorted and compacted at the end of the step).
 	changed []string
 	active  bool
+	// cur is the record being written during a step, and idle the one
+	// that collects what happens between steps (and is thrown away): rec
+	// points at one of them. Both are reused, so no one may keep a
+	// *Record past the step it was given for; end returns a copy.
+	cur, idle Record
+	// The lists of the records are carved from shared chunks, so that a
+	// step's record costs a few allocations per hundred steps rather than
+	// one per list (see chunks).
+	calls    chunks[fakeapi.Request]
+	enqueues chunks[Enqueue]
+	strs     chunks[string]
+}
+
+func newEnv(store *fakeapi.Store, clock *virtualClock) *env {
+	e := &env{store: store, clock: clock}
+	e.rec = &e.idle
+	return e
 }
 
 func (e *env) now() time.Duration { return e.clock.now }
@@ -36,7 +53,8 @@ func (e *env) touch(uid string) {
 
 // begin starts a new record; end finishes it.
 func (e *env) begin(actor string) *Record {
-	e.rec = &Record{Actor: actor, At: e.clock.now}
+	e.cur = Record{Actor: actor, At: e.clock.now}
+	e.rec = &e.cur
 	e.changed = e.changed[:0]
 	e.active = true
 	return e.rec
@@ -46,16 +64,80 @@ func (e *env) end() Record {
 	r := e.rec
 	if len(e.changed) > 0 {
 		sort.Strings(e.changed)
-		r.Changed = slices.Clone(slices.Compact(e.changed))
+		r.Changed = e.strs.clone(slices.Compact(e.changed))
 	}
-	e.rec = &Record{}
+	// The lists are capped, so appending to a returned record's list
+	// copies it rather than writing into a chunk.
+	r.Calls = slices.Clip(r.Calls)
+	r.Enqueued = slices.Clip(r.Enqueued)
+	r.Notes = slices.Clip(r.Notes)
+	out := *r
+	e.idle = Record{}
+	e.rec = &e.idle
 	e.active = false
-	return *r
+	return out
 }
 
 // enqueued notes, in the record being written, that item was put on queue.
 func (e *env) enqueued(queue, item string, after time.Duration) {
 	if e.rec != nil {
-		e.rec.Enqueued = append(e.rec.Enqueued, Enqueue{Queue: queue, Item: item, After: after})
+		e.rec.Enqueued = e.enqueues.add(e.rec.Enqueued, Enqueue{Queue: queue, Item: item, After: after})
 	}
+}
+
+// called notes an API request in the record being written.
+func (e *env) called(r fakeapi.Request) {
+	if e.rec != nil {
+		e.rec.Calls = e.calls.add(e.rec.Calls, r)
+	}
+}
+
+// note adds a note (already worded) to rec.
+func (e *env) note(rec *Record, s string) {
+	if rec != nil {
+		rec.Notes = e.strs.add(rec.Notes, s)
+	}
+}
+
+// chunks hands out short lists carved from shared
+// chunks. A list being built by add grows in place while it is the last
+// thing carved from the current chunk, which is the case for each list of
+// the record being written; otherwise add copies it to the end of the
+// chunk. Lists are never shrunk or reused: a chunk lives as long as any
+// list or record carved from it.
+type chunks[T any] struct{ cur []T }
+
+const chunkLen = 256
+
+// room makes sure the current chunk has n free elements. A new chunk has
+// room for twice n, so a long list moved to it keeps growing in place.
+func (c *chunks[T]) room(n int) {
+	if cap(c.cur)-len(c.cur) < n {
+		c.cur = make([]T, 0, max(chunkLen, 2*n))
+	}
+}
+
+// add appends v to list, which is nil or a list that add returned.
+func (c *chunks[T]) add(list []T, v T) []T {
+	n := len(list)
+	if n > 0 && cap(list) > n && len(c.cur) > 0 && &list[n-1] == &c.cur[len(c.cur)-1] && len(c.cur) < cap(c.cur) {
+		c.cur = append(c.cur, v)
+		return list[:n+1]
+	}
+	c.room(n + 1)
+	start := len(c.cur)
+	c.cur = append(c.cur, list...)
+	c.cur = append(c.cur, v)
+	return c.cur[start:len(c.cur)]
+}
+
+// clone copies list into a chunk; the copy is capped.
+func (c *chunks[T]) clone(list []T) []T {
+	if len(list) == 0 {
+		return nil
+	}
+	c.room(len(list))
+	start := len(c.cur)
+	c.cur = append(c.cur, list...)
+	return c.cur[start:len(c.cur):len(c.cur)]
 }

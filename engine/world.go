@@ -42,7 +42,7 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w := &World{cfg: cfg, clock: &virtualClock{}}
 	w.store = fakeapi.NewStore(reg, w.clock)
-	w.env = &env{store: w.store, clock: w.clock, rec: &Record{}}
+	w.env = newEnv(w.store, w.clock)
 	if slices.Contains(names, ControllerGC) {
 		w.gc = newGarbageCollector(w.env)
 	}
@@ -66,11 +66,7 @@ func NewWorld(cfg Config) (*World, error) {
 // the collector's queue hooks to the world.
 func (w *World) wire() {
 	w.store.Watch(w.dispatch)
-	w.store.OnRequest(func(r fakeapi.Request) {
-		if w.env.rec != nil {
-			w.env.rec.Calls = append(w.env.rec.Calls, r)
-		}
-	})
+	w.store.OnRequest(func(r fakeapi.Request) { w.env.called(r) })
 	w.wireGC()
 }
 
@@ -584,7 +580,7 @@ func (w *World) AbsentOwners() []string {
 func (w *World) Clone() *World {
 	c := &World{cfg: w.cfg, clock: &virtualClock{now: w.clock.now}, seq: w.seq}
 	c.store = w.store.Clone(c.clock)
-	c.env = &env{store: c.store, clock: c.clock, rec: &Record{}}
+	c.env = newEnv(c.store, c.clock)
 	if w.gc != nil {
 		c.gc = w.gc.clone(c.env)
 	}
