@@ -291,8 +291,8 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 		if len(waiting) > 0 {
 			verdict = "no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own"
 		}
-		rec.Reason = Reason{Code: "Delete" + string(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: fmt.Sprintf("%s: %s; deleted with %s", cls, verdict, why)}
+		rec.Reason = Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem",
+			Message: cls + ": " + verdict + "; deleted with " + why}
 		return g.deleteItem(item, latest, policy, rec)
 	}
 }
@@ -333,12 +333,12 @@ func (g *garbageCollector) classifyReferences(item *node, refs []fakeapi.OwnerRe
 func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (bool, *fakeapi.Object, error) {
 	key := coordinates(r)
 	if g.absent.Has(key) {
-		g.env.rec.note("owner %s is in absentOwnerCache (cluster-scoped key): dangling, no lookup", key.ref())
+		g.env.note(g.env.rec, around("owner ", key, " is in absentOwnerCache (cluster-scoped key): dangling, no lookup"))
 		return true, nil, nil
 	}
 	key.Namespace = item.identity.Namespace
 	if g.absent.Has(key) {
-		g.env.rec.note("owner %s is in absentOwnerCache: dangling, no lookup", key.ref())
+		g.env.note(g.env.rec, around("owner ", key, " is in absentOwnerCache: dangling, no lookup"))
 		return true, nil, nil
 	}
 	info, err := g.apiResource(r.APIVersion, r.Kind)
@@ -433,12 +433,20 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 	if err != nil {
 		return err
 	}
-	uid := id.UID
-	pre := &fakeapi.Preconditions{UID: &uid}
+	// One allocation for the options and what they point to.
+	d := &struct {
+		uid, rv string
+		policy  fakeapi.DeletionPropagation
+		pre     fakeapi.Preconditions
+		opts    fakeapi.DeleteOptions
+	}{uid: id.UID, rv: rv, policy: policy}
+	uid := &d.uid
+	d.pre.UID = uid
 	if rv != "" {
-		pre.ResourceVersion = &rv
+		d.pre.ResourceVersion = &d.rv
 	}
-	opts := &fakeapi.DeleteOptions{Preconditions: pre, PropagationPolicy: &policy}
+	d.opts = fakeapi.DeleteOptions{Preconditions: &d.pre, PropagationPolicy: &d.policy}
+	opts := &d.opts
 	_, err = g.env.store.DeleteShared(gcClient, ref, opts)
 	if fakeapi.IsConflict(err) && rv != "" {
 		live, liveErr := g.env.store.GetShared(gcClient, ref)
@@ -447,7 +455,7 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 		}
 		if liveErr == nil && live.Metadata.UID == id.UID && live.Metadata.ResourceVersion != rv && refsEqual(live.Metadata.OwnerReferences, owners) {
 			g.env.rec.note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")
-			opts.Preconditions = &fakeapi.Preconditions{UID: &uid}
+			opts.Preconditions = &fakeapi.Preconditions{UID: uid}
 			_, err = g.env.store.DeleteShared(gcClient, ref, opts)
 		}
 	}
@@ -592,21 +600,45 @@ func refUIDs(refs []fakeapi.OwnerReference) []string {
 }
 
 func classPhrase(solid, dangling, waiting []fakeapi.OwnerReference) string {
-	var parts []string
+	// "solid A/a, B/b; dangling C/c; waitingForDependentsDeletion D/d",
+	// in one buffer.
+	var buf [128]byte
+	b := buf[:0]
 	add := func(label string, refs []fakeapi.OwnerReference) {
 		if len(refs) == 0 {
 			return
 		}
-		var names []string
-		for _, r := range refs {
-			names = append(names, r.Kind+"/"+r.Name)
+		if len(b) > 0 {
+			b = append(b, "; "...)
 		}
-		parts = append(parts, label+" "+strings.Join(names, ", "))
+		b = append(b, label...)
+		b = append(b, ' ')
+		for i, r := range refs {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, r.Kind...)
+			b = append(b, '/')
+			b = append(b, r.Name...)
+		}
 	}
 	add("solid", solid)
 	add("dangling", dangling)
 	add("waitingForDependentsDeletion", waiting)
-	return strings.Join(parts, "; ")
+	return string(b)
+}
+
+// deleteCode is the reason code of an R44(c) delete: "Delete" + policy.
+func deleteCode(p fakeapi.DeletionPropagation) string {
+	switch p {
+	case fakeapi.DeletePropagationBackground:
+		return "DeleteBackground"
+	case fakeapi.DeletePropagationForeground:
+		return "DeleteForeground"
+	case fakeapi.DeletePropagationOrphan:
+		return "DeleteOrphan"
+	}
+	return "Delete" + string(p)
 }
 
 func summarize(names []string, n int) string {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -49,11 +50,14 @@ func newGraphEvent(t eventType, virtual bool, obj, old *fakeapi.Object) *graphEv
 func (e *graphEvent) String() string { return e.label }
 
 func (e *graphEvent) describe() string {
-	s := e.eventType.String() + " " + e.obj.String()
+	m := &e.obj.Metadata
 	if e.virtual {
-		s = "virtual " + s + " (" + e.obj.Metadata.UID + ")"
+		return "virtual " + e.eventType.String() + " " + refString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")"
 	}
-	return s
+	if m.Namespace == "" || m.Namespace == "default" {
+		return e.eventType.String() + " " + e.obj.Kind + "/" + m.Name
+	}
+	return e.eventType.String() + " " + e.obj.Kind + "/" + m.Namespace + "/" + m.Name
 }
 
 // identityFromEvent is the identity an event shows: its apiVersion/kind and
@@ -115,7 +119,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		}
 		g.insertNode(n)
 		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode",
-			Message: fmt.Sprintf("new node %s%s", n.identity.ref(), ownersPhrase(n.owners))}
+			Message: around("new node ", n.identity, ownersPhrase(n.owners))}
 		g.processTransitions(ev.oldObj, obj, n, rec)
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
 		if existing.identity.APIVersion != obj.APIVersion || existing.identity.Kind != obj.Kind {
@@ -126,7 +130,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			existing = c
 		}
 		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges",
-			Message: fmt.Sprintf("%s updated; owners unchanged", existing.identity.ref())}
+			Message: around("", existing.identity, " updated; owners unchanged")}
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -140,7 +144,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		if beingDeleted(obj) && !existing.beingDeleted {
 			existing.beingDeleted = true
 			g.touch(uid)
-			rec.note("%s marked beingDeleted", existing.identity.ref())
+			g.env.note(rec, around("", existing.identity, " marked beingDeleted"))
 		}
 		g.processTransitions(ev.oldObj, obj, existing, rec)
 	case ev.eventType == deleteEvent:
@@ -217,19 +221,24 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 		waiting++
 		g.attemptToDelete.Add(owner)
 	}
-	what := "removed from storage"
+	what, rule := " removed from storage: node removed", "R30"
 	if ev.virtual {
-		what = "verified absent by a worker"
+		what, rule = " verified absent by a worker: node removed", "R31"
 	}
-	msg := fmt.Sprintf("%s %s: node removed", existing.identity.ref(), what)
-	if len(deps) > 0 {
-		msg += fmt.Sprintf("; its identity is now in absentOwnerCache and its %d dependent(s) are queued to attemptToDelete", len(deps))
+	var msg string
+	switch {
+	case len(deps) == 0 && waiting == 0:
+		msg = around("", existing.identity, what)
+	default:
+		msg = existing.identity.ref() + what
+		if len(deps) > 0 {
+			msg += "; its identity is now in absentOwnerCache and its " + strconv.Itoa(len(deps)) + " dependent(s) are queued to attemptToDelete"
+		}
+		if waiting > 0 {
+			msg += "; " + strconv.Itoa(waiting) + " owner(s) waiting for their dependents are queued again"
+		}
 	}
-	if waiting > 0 {
-		msg += fmt.Sprintf("; %d owner(s) waiting for their dependents are queued again", waiting)
-	}
-	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: map[bool]string{false: "R30", true: "R31"}[ev.virtual],
-		Func: "GraphBuilder.processGraphChanges, removeNode", Message: msg}
+	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode", Message: msg}
 }
 
 // insertNode adds n to uidToNode and to its owners' dependents.
@@ -396,6 +405,9 @@ type refPair struct{ old, new fakeapi.OwnerReference }
 
 // referencesDiffs compares owner references by UID (R27).
 func referencesDiffs(old, cur []fakeapi.OwnerReference) (added, removed []fakeapi.OwnerReference, changed []refPair) {
+	if sameRefsDistinctUIDs(old, cur) {
+		return nil, nil, nil // the common update: references untouched
+	}
 	oldByUID := make(map[string]fakeapi.OwnerReference, len(old))
 	for _, r := range old {
 		oldByUID[r.UID] = r
@@ -419,6 +431,27 @@ func referencesDiffs(old, cur []fakeapi.OwnerReference) (added, removed []fakeap
 		}
 	}
 	return added, removed, changed
+}
+
+// sameRefsDistinctUIDs reports whether old and cur are equal element by
+// element and name distinct UIDs: then referencesDiffs finds no difference.
+// (With a repeated UID the comparison by UID can report a change even
+// between equal lists, so that case takes the long way.)
+func sameRefsDistinctUIDs(old, cur []fakeapi.OwnerReference) bool {
+	if len(old) != len(cur) {
+		return false
+	}
+	for i := range old {
+		if !old[i].Equal(cur[i]) {
+			return false
+		}
+		for j := range i {
+			if old[j].UID == old[i].UID {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // partitionDependents splits dependents into those whose references to
@@ -505,8 +538,11 @@ func getAlternateOwnerIdentity(deps []*node, absent objectReference) *objectRefe
 }
 
 func ownersPhrase(refs []fakeapi.OwnerReference) string {
-	if len(refs) == 0 {
+	switch len(refs) {
+	case 0:
 		return " with no owners"
+	case 1:
+		return " owned by " + refs[0].Kind + "/" + refs[0].Name
 	}
 	s := " owned by "
 	for i, r := range refs {

@@ -195,10 +195,10 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 		case m.DeletionTimestamp == nil:
 			// First deletion: CheckGracefulDelete (R18).
 			period := podGracePeriod(cur, opts.GracePeriodSeconds)
-			opts.GracePeriodSeconds = Int64(period)
 			graceful = true
 			newDeletionTimestamp = &Time{now.Add(time.Duration(period) * time.Second)}
 			newGrace = Int64(period)
+			opts.GracePeriodSeconds = newGrace // only read from here on
 			bumpGeneration = m.Generation > 0
 		case m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds == 0:
 			// Already deleting with no grace pending: not graceful; the
