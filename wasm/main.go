@@ -89,6 +89,12 @@ func main() {
 			q.Push(bytesOf(args[0]))
 			return nil
 		}),
+		// goFlush writes the frame now (the page calls it after goTermInput
+		// and goTermResize), instead of at the renderer's next tick.
+		"goFlush": js.FuncOf(func(js.Value, []js.Value) any {
+			p.FlushFrame()
+			return nil
+		}),
 		"goTermResize": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			send(tea.WindowSizeMsg{Width: args[0].Int(), Height: args[1].Int()})
 			return nil

@@ -5,7 +5,7 @@
 //
 // Go calls: goTermWrite(bytes), onGoReady(cols, rows), onGoWorld(link, lesson), onGoExit(reason),
 // gcplayDownload(name, bytes), gcplayStore.get/set.
-// The page calls: goTermInput(data), goTermResize(cols, rows),
+// The page calls: goTermInput(data), goFlush(), goTermResize(cols, rows),
 // goCommand(line), goOpenLink(text), goOpenLesson(name), goLink().
 import { Terminal } from './xterm/xterm.mjs';
 import { FitAddon } from './xterm/addon-fit.mjs';
@@ -94,16 +94,26 @@ window.bufferText = () => {
 // Output: bytes, so xterm's UTF-8 decoder joins runes split across writes.
 window.goTermWrite = (u8) => term.write(u8);
 
-// Input typed before the program is ready waits for it.
+// Input typed before the program is ready waits for it. Once a call into
+// Go returns, the program has taken the input in (Go runs until all its
+// goroutines wait), so goFlush then draws the frame that shows it at once,
+// instead of at the renderer's next tick.
 let pending = [];
-const input = (data) => (window.goTermInput ? window.goTermInput(data) : pending.push(data));
+const input = (data) => {
+  if (!window.goTermInput) return pending.push(data);
+  window.goTermInput(data);
+  window.goFlush?.();
+};
 term.onData((d) => input(d));
 term.onBinary((d) => {
   const u8 = new Uint8Array(d.length);
   for (let i = 0; i < d.length; i++) u8[i] = d.charCodeAt(i) & 0xff;
   input(u8);
 });
-term.onResize(({ cols, rows }) => window.goTermResize?.(cols, rows));
+term.onResize(({ cols, rows }) => {
+  window.goTermResize?.(cols, rows);
+  window.goFlush?.();
+});
 new ResizeObserver(() => fit.fit()).observe($('wrap'));
 // The moment a key reaches the page, before xterm.js handles it.
 addEventListener('keydown', () => { t.keyAt = performance.now(); t.keys++; }, true);

@@ -28,3 +28,20 @@ func suspendProcess() {}
 // listenForResize has no signal to listen to: the page sends
 // WindowSizeMsg when the xterm.js terminal is resized.
 func (p *Program) listenForResize(done chan struct{}) { close(done) }
+
+// FlushFrame writes the latest view now, as the renderer's next frame
+// tick would. The page calls it (through wasm/main.go's goFlush) right
+// after handing the program a key: Go runs every goroutine until all are
+// blocked before a call from JavaScript returns, so by then the key has
+// been read, the model updated and its view taken, and the frame that
+// shows the key goes out at once instead of up to a tick (1/fps) later,
+// on a browser timer. It does what a tick does, under the same locks;
+// with nothing new it writes nothing. Once the program is shutting down
+// it does nothing.
+func (p *Program) FlushFrame() {
+	if p.renderer == nil || p.ctx.Err() != nil {
+		return
+	}
+	_ = p.flush()
+	_ = p.renderer.flush(false)
+}
