@@ -74,8 +74,11 @@ type Store struct {
 	// seq numbers watch events.
 	seq int
 
-	faults   []Fault
-	removals []Removal
+	faults []Fault
+	// removals are kept in blocks of removalBlock, each full block never
+	// changed again, so that a clone shares them and appending never
+	// copies the whole history.
+	removals [][]Removal
 	events   []Event
 
 	watchers  []watcher
@@ -199,7 +202,25 @@ func (s *Store) Lookup(ref Ref) *Object {
 }
 
 // Removals returns every removal from storage, in order.
-func (s *Store) Removals() []Removal { return slices.Clone(s.removals) }
+func (s *Store) Removals() []Removal {
+	var out []Removal
+	for _, b := range s.removals {
+		out = append(out, b...)
+	}
+	return out
+}
+
+// removalBlock is the size of a block of removals.
+const removalBlock = 1024
+
+func (s *Store) addRemoval(r Removal) {
+	n := len(s.removals)
+	if n == 0 || len(s.removals[n-1]) == cap(s.removals[n-1]) {
+		s.removals = append(s.removals, make([]Removal, 0, removalBlock))
+		n++
+	}
+	s.removals[n-1] = append(s.removals[n-1], r)
+}
 
 // Clone returns an independent copy with no watchers or observers: the
 // same objects (shared, since stored objects are never modified), counters,
@@ -215,7 +236,13 @@ func (s *Store) Clone(clock Clock) *Store {
 	c.byUID = maps.Clone(s.byUID)
 	c.givenUIDs = maps.Clone(s.givenUIDs)
 	c.faults = slices.Clone(s.faults)
+	// The blocks are shared. The clone's last one is clipped: it starts a
+	// block of its own at its next removal, while the original keeps
+	// filling the shared one beyond what the clone can see.
 	c.removals = slices.Clone(s.removals)
+	if n := len(c.removals); n > 0 {
+		c.removals[n-1] = slices.Clip(c.removals[n-1])
+	}
 	c.events = slices.Clone(s.events)
 	c.watchers = nil
 	c.observers = nil
@@ -343,5 +370,5 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 	gone := *last
 	gone.Metadata.ResourceVersion = s.nextRV()
 	s.emit(Deleted, &gone, &gone)
-	s.removals = append(s.removals, Removal{Ref: RefOf(last), UID: last.Metadata.UID, Seq: s.seq})
+	s.addRemoval(Removal{Ref: RefOf(last), UID: last.Metadata.UID, Seq: s.seq})
 }

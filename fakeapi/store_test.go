@@ -297,3 +297,45 @@ func TestObjectsInCreationOrder(t *testing.T) {
 		t.Fatalf("Len: got %d, want 7 (4 namespaces and 3 ConfigMaps)", s.Len())
 	}
 }
+
+// Removals are kept in shared blocks: a store and its clone each see
+// their own removals, in order, across block boundaries.
+func TestClone_RemovalsAreIndependent(t *testing.T) {
+	w := newWorld(t)
+	names := func(rs []Removal) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Ref.Name)
+		}
+		return out
+	}
+	var want []string
+	for i := range removalBlock + 10 {
+		name := fmt.Sprintf("a-%d", i)
+		w.create(configMap(name))
+		w.delete(cmRef(name), nil)
+		want = append(want, name)
+	}
+	c := w.s.Clone(nil)
+	wantClone := slices.Clone(want)
+	for i := range 5 {
+		name := fmt.Sprintf("b-%d", i)
+		w.create(configMap(name))
+		w.delete(cmRef(name), nil)
+		want = append(want, name)
+		cname := fmt.Sprintf("c-%d", i)
+		if _, err := c.Create("test", configMap(cname)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Delete("test", cmRef(cname), nil); err != nil {
+			t.Fatal(err)
+		}
+		wantClone = append(wantClone, cname)
+	}
+	if got := names(w.s.Removals()); !slices.Equal(got, want) {
+		t.Errorf("original's removals end %q, want %q", got[len(got)-7:], want[len(want)-7:])
+	}
+	if got := names(c.Removals()); !slices.Equal(got, wantClone) {
+		t.Errorf("clone's removals end %q, want %q", got[len(got)-7:], wantClone[len(wantClone)-7:])
+	}
+}
