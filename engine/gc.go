@@ -24,6 +24,16 @@ type garbageCollector struct {
 	// informer is the collector's informer store: the last observed state
 	// of each object, used by the JSON merge patch fallbacks (R53).
 	informer map[informerKey]*fakeapi.Object
+	// deleteScratch holds the options of the DELETE being sent.
+	deleteScratch deleteScratch
+}
+
+// deleteScratch is a DELETE's options and the values they point to.
+type deleteScratch struct {
+	uid, rv string
+	policy  fakeapi.DeletionPropagation
+	pre     fakeapi.Preconditions
+	opts    fakeapi.DeleteOptions
 }
 
 type informerKey struct{ group, kind, namespace, name string }
@@ -245,7 +255,8 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 			Message: fmt.Sprintf("%s has no ownerReferences: nothing to collect", item.identity.ref())}
 		return nil
 	}
-	solid, dangling, waiting, err := g.classifyReferences(item, refs)
+	var solidBuf, danglingBuf, waitingBuf [2]fakeapi.OwnerReference // most objects have one owner
+	solid, dangling, waiting, err := g.classifyReferences(item, refs, solidBuf[:0], danglingBuf[:0], waitingBuf[:0])
 	if err != nil {
 		return err
 	}
@@ -308,8 +319,9 @@ func (g *garbageCollector) deleteItem(item *node, latest *fakeapi.Object, policy
 }
 
 // classifyReferences sorts the live owner references into solid, dangling
-// and waitingForDependentsDeletion (R43).
-func (g *garbageCollector) classifyReferences(item *node, refs []fakeapi.OwnerReference) (solid, dangling, waiting []fakeapi.OwnerReference, err error) {
+// and waitingForDependentsDeletion (R43), appending to the three lists
+// given (empty; the caller's buffers).
+func (g *garbageCollector) classifyReferences(item *node, refs, solid, dangling, waiting []fakeapi.OwnerReference) (_, _, _ []fakeapi.OwnerReference, err error) {
 	for _, r := range refs {
 		isDangling, owner, err := g.isDangling(r, item)
 		if err != nil {
@@ -433,13 +445,10 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 	if err != nil {
 		return err
 	}
-	// One allocation for the options and what they point to.
-	d := &struct {
-		uid, rv string
-		policy  fakeapi.DeletionPropagation
-		pre     fakeapi.Preconditions
-		opts    fakeapi.DeleteOptions
-	}{uid: id.UID, rv: rv, policy: policy}
+	// The options live in the collector's scratch space: the apiserver
+	// reads them during the call and keeps nothing of them.
+	d := &g.deleteScratch
+	*d = deleteScratch{uid: id.UID, rv: rv, policy: policy}
 	uid := &d.uid
 	d.pre.UID = uid
 	if rv != "" {
@@ -455,7 +464,7 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 		}
 		if liveErr == nil && live.Metadata.UID == id.UID && live.Metadata.ResourceVersion != rv && refsEqual(live.Metadata.OwnerReferences, owners) {
 			g.env.rec.note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")
-			opts.Preconditions = &fakeapi.Preconditions{UID: uid}
+			d.pre = fakeapi.Preconditions{UID: uid}
 			_, err = g.env.store.DeleteShared(gcClient, ref, opts)
 		}
 	}

@@ -3,7 +3,8 @@ package engine
 import (
 	"container/list"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -73,11 +74,14 @@ func (n *node) isObserved() bool        { return !n.virtual }
 // getDependents returns the dependents sorted by UID, so that every
 // decision made over them is deterministic.
 func (n *node) getDependents() []*node {
+	if len(n.dependents) == 0 {
+		return nil
+	}
 	out := make([]*node, 0, len(n.dependents))
 	for d := range n.dependents {
 		out = append(out, d)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].identity.UID < out[j].identity.UID })
+	slices.SortFunc(out, func(a, b *node) int { return strings.Compare(a.identity.UID, b.identity.UID) })
 	return out
 }
 

@@ -24,8 +24,11 @@ const (
 // is processing take effect at Done. Rate-limited adds wait in a delay list
 // until their due time. The world is the only caller; nothing here blocks.
 type workqueue[T comparable] struct {
-	name       string
+	name string
+	// queue holds the ready items from head on: Get moves head rather
+	// than reslicing, so the array is reused once the queue drains.
 	queue      []T
+	head       int
 	dirty      itemSet[T]
 	processing itemSet[T]
 	// waiting is a min-heap of delayed items by (due, seq); waitingAt
@@ -110,17 +113,26 @@ func (q *workqueue[T]) add(item T) {
 }
 
 // Len returns the number of items ready to be taken.
-func (q *workqueue[T]) Len() int { return len(q.queue) }
+func (q *workqueue[T]) Len() int { return len(q.queue) - q.head }
 
 // Get takes the front item and marks it processing.
 func (q *workqueue[T]) Get() (T, bool) {
 	var zero T
-	if len(q.queue) == 0 {
+	if q.Len() == 0 {
 		return zero, false
 	}
-	item := q.queue[0]
-	q.queue[0] = zero
-	q.queue = q.queue[1:]
+	item := q.queue[q.head]
+	q.queue[q.head] = zero
+	q.head++
+	switch {
+	case q.head == len(q.queue):
+		q.queue, q.head = q.queue[:0], 0
+	case q.head >= 1024 && 2*q.head >= len(q.queue):
+		// Move the rest to the front, so the array does not grow forever.
+		n := copy(q.queue, q.queue[q.head:])
+		clear(q.queue[n:])
+		q.queue, q.head = q.queue[:n], 0
+	}
 	q.processing.add(item)
 	q.dirty.delete(item)
 	return item, true
@@ -220,7 +232,7 @@ func (q *workqueue[T]) Waiting() []waitingItem[T] {
 func (q *workqueue[T]) NumWaiting() int { return len(q.waiting) }
 
 // Items returns the ready items, front first.
-func (q *workqueue[T]) Items() []T { return q.queue }
+func (q *workqueue[T]) Items() []T { return q.queue[q.head:] }
 
 // reserve takes one token at now and returns how long the caller must wait
 // for it.
@@ -242,14 +254,14 @@ func (b *tokenBucket) reserve(now time.Duration) time.Duration {
 func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	c := &workqueue[T]{
 		name:      q.name,
-		queue:     make([]T, len(q.queue)),
+		queue:     make([]T, q.Len()),
 		waiting:   make(waitHeap[T], len(q.waiting)),
 		waitingAt: make(map[T]*waitingItem[T], len(q.waitingAt)),
 		failures:  make(map[T]int, len(q.failures)),
 		bucket:    q.bucket,
 		seq:       q.seq,
 	}
-	for i, it := range q.queue {
+	for i, it := range q.Items() {
 		c.queue[i] = m(it)
 	}
 	for it := range q.dirty.m {
