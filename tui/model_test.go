@@ -4,8 +4,10 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
@@ -475,5 +477,23 @@ steps:
 	runLine(t, m, "load bad-step.yaml")
 	if m.msgKind != msgWarn || !strings.Contains(m.msg, `step 0 (delete ConfigMap/nope) failed`) || lookup(m, "cm", "a") == nil {
 		t.Errorf("load of a file whose step fails: kind %d, %q", m.msgKind, m.msg)
+	}
+}
+
+// textWidth's per-rune cache gives what the terminal renderer's own rules
+// give, for every rune it caches and for text that mixes them.
+func TestTextWidthMatchesANSI(t *testing.T) {
+	for r := rune(utf8.RuneSelf); r < narrowLimit; r++ { // ASCII alone is len(s)
+		if r >= 0x300 && r < 0x370 || r >= 0x200b && r <= 0x200f {
+			continue // measured with their neighbours, never cached
+		}
+		if got, want := textWidth(string(r)), ansi.StringWidth(string(r)); got != want {
+			t.Fatalf("textWidth(%U) = %d, want %d", r, got, want)
+		}
+	}
+	for _, s := range []string{"├─ Pod/web-1 ✓", "日本語 text", "e\u0301 combined", "plain"} {
+		if got, want := textWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("textWidth(%q) = %d, want %d", s, got, want)
+		}
 	}
 }

@@ -2,7 +2,7 @@ package tui
 
 import (
 	"strings"
-	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -197,14 +197,25 @@ func wrap(s string, width int) []string {
 }
 
 // Widths of the runes below narrowLimit, from the same grapheme rules the
-// terminal renderer uses, worked out once: most text drawn is ASCII or box
-// drawing, and measuring it per grapheme cluster dominated a frame.
+// terminal renderer uses, each worked out the first time it is drawn:
+// most text drawn is ASCII or box drawing, and measuring it per grapheme
+// cluster dominated a frame. (Measuring all of them up front cost 1 ms
+// natively but over 100 ms of the browser page's first frame.) An entry
+// holds the width plus one, 0 for not measured yet; atomic, as models may
+// be drawn on several goroutines.
 const narrowLimit = 0x3000
 
-var (
-	runeWidthOnce sync.Once
-	runeWidths    [narrowLimit]int8
-)
+var runeWidths [narrowLimit]atomic.Int32
+
+// narrowWidth returns the width of r, which is below narrowLimit.
+func narrowWidth(r rune) int {
+	w := runeWidths[r].Load()
+	if w == 0 {
+		w = int32(ansi.StringWidth(string(r))) + 1
+		runeWidths[r].Store(w)
+	}
+	return int(w - 1)
+}
 
 // textWidth returns the number of cells text takes. Text with escape
 // codes is measured by ansi.StringWidth, which skips them.
@@ -219,11 +230,6 @@ func textWidth(s string) int {
 	if ascii {
 		return len(s)
 	}
-	runeWidthOnce.Do(func() {
-		for r := rune(0); r < narrowLimit; r++ {
-			runeWidths[r] = int8(ansi.StringWidth(string(r)))
-		}
-	})
 	n := 0
 	for _, r := range s {
 		// Runes that join or modify a neighbour (combining marks, joiners,
@@ -231,7 +237,7 @@ func textWidth(s string) int {
 		if r >= narrowLimit || r < 0x20 || (r >= 0x300 && r < 0x370) || (r >= 0x200b && r <= 0x200f) {
 			return ansi.StringWidth(s)
 		}
-		n += int(runeWidths[r])
+		n += narrowWidth(r)
 	}
 	return n
 }
