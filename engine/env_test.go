@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // Lists carved from shared chunks behave as lists of their own: several
@@ -64,5 +65,25 @@ func TestItemSet_ShrinksWhenEmptied(t *testing.T) {
 	s.delete(1)
 	if s.m == nil {
 		t.Fatal("a small set keeps its map")
+	}
+}
+
+// Equal sentences come back as one string; the cache stays bounded.
+func TestTextCache_SharesEqualSentences(t *testing.T) {
+	var c textCache
+	a := c.get([]byte("dangling ReplicaSet/web-1: garbage"))
+	b := c.get([]byte("dangling ReplicaSet/web-1: garbage"))
+	if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Fatalf("equal sentences were not shared: %q %q", a, b)
+	}
+	for i := range 3 * textCacheSize {
+		c.get([]byte{byte(i), byte(i >> 8)})
+	}
+	if len(c.m) > textCacheSize {
+		t.Fatalf("the cache holds %d sentences", len(c.m))
+	}
+	r := objectReference{Kind: "Pod", Namespace: "other", Name: "p"}
+	if got, want := c.around("owner ", r, " x"), around("owner ", r, " x"); got != want {
+		t.Fatalf("around = %q, want %q", got, want)
 	}
 }

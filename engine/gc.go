@@ -26,6 +26,8 @@ type garbageCollector struct {
 	informer map[informerKey]*fakeapi.Object
 	// deleteScratch holds the options of the DELETE being sent.
 	deleteScratch deleteScratch
+	// texts shares the sentences that repeat.
+	texts textCache
 }
 
 // deleteScratch is a DELETE's options and the values they point to.
@@ -67,8 +69,8 @@ func newGarbageCollector(e *env) *garbageCollector {
 		env:             e,
 		uidToNode:       map[string]*node{},
 		graphChanges:    newWorkqueue[*graphEvent](QueueGraphChanges),
-		attemptToDelete: newWorkqueue[*node](QueueAttemptToDelete),
-		attemptToOrphan: newWorkqueue[*node](QueueAttemptToOrphan),
+		attemptToDelete: newNodeQueue(QueueAttemptToDelete, queuedInAttemptToDelete),
+		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, queuedInAttemptToOrphan),
 		absent:          newAbsentOwnerCache(absentOwnerCacheSize),
 		informer:        map[informerKey]*fakeapi.Object{},
 	}
@@ -260,26 +262,29 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	if err != nil {
 		return err
 	}
-	cls := classPhrase(solid, dangling, waiting)
+	// The reasons start with the classes of the references; the objects
+	// of one owner share the sentence (see textCache).
+	var buf [256]byte
+	cls := appendClassPhrase(buf[:0], solid, dangling, waiting)
 	switch {
 	case len(solid) != 0:
 		if len(dangling) == 0 && len(waiting) == 0 {
 			rec.Reason = Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem",
-				Message: fmt.Sprintf("%s: kept, it has an owner that exists", cls)}
+				Message: g.texts.get(append(cls, ": kept, it has an owner that exists"...))}
 			return nil
 		}
 		uids := append(refUIDs(dangling), refUIDs(waiting)...)
 		rec.Reason = Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: fmt.Sprintf("%s: kept, it has an owner that exists; the references to its absent or deleting owners are patched away", cls)}
+			Message: g.texts.get(append(cls, ": kept, it has an owner that exists; the references to its absent or deleting owners are patched away"...))}
 		_, err := g.patch(item, deleteOwnerRefPatch(item.identity.UID, uids), func(n *node) ([]byte, error) {
 			return g.deleteOwnerRefJSONMergePatch(n, uids...)
 		})
 		return err
 	case len(waiting) != 0 && len(item.dependents) != 0:
-		msg := fmt.Sprintf("%s; it has dependents of its own: deleted with Foreground", cls)
+		msg := g.texts.get(append(cls, "; it has dependents of its own: deleted with Foreground"...))
 		for _, dep := range item.getDependents() {
 			if dep.deletingDependents {
-				msg = fmt.Sprintf("%s; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", cls, dep.identity.ref())
+				msg = fmt.Sprintf("%s; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", string(cls), dep.identity.ref())
 				if _, err := g.patch(item, unblockOwnerRefsPatch(item), g.unblockOwnerReferencesJSONMergePatch); err != nil {
 					rec.Reason = Reason{Code: "CycleBreaker", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}
 					return err
@@ -302,8 +307,11 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 		if len(waiting) > 0 {
 			verdict = "no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own"
 		}
+		b := append(cls, ": "...)
+		b = append(b, verdict...)
+		b = append(b, "; deleted with "...)
 		rec.Reason = Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: cls + ": " + verdict + "; deleted with " + why}
+			Message: g.texts.get(append(b, why...))}
 		return g.deleteItem(item, latest, policy, rec)
 	}
 }
@@ -345,12 +353,12 @@ func (g *garbageCollector) classifyReferences(item *node, refs, solid, dangling,
 func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (bool, *fakeapi.Object, error) {
 	key := coordinates(r)
 	if g.absent.Has(key) {
-		g.env.note(g.env.rec, around("owner ", key, " is in absentOwnerCache (cluster-scoped key): dangling, no lookup"))
+		g.env.note(g.env.rec, g.texts.around("owner ", key, " is in absentOwnerCache (cluster-scoped key): dangling, no lookup"))
 		return true, nil, nil
 	}
 	key.Namespace = item.identity.Namespace
 	if g.absent.Has(key) {
-		g.env.note(g.env.rec, around("owner ", key, " is in absentOwnerCache: dangling, no lookup"))
+		g.env.note(g.env.rec, g.texts.around("owner ", key, " is in absentOwnerCache: dangling, no lookup"))
 		return true, nil, nil
 	}
 	info, err := g.apiResource(r.APIVersion, r.Kind)
@@ -608,16 +616,15 @@ func refUIDs(refs []fakeapi.OwnerReference) []string {
 	return out
 }
 
-func classPhrase(solid, dangling, waiting []fakeapi.OwnerReference) string {
-	// "solid A/a, B/b; dangling C/c; waitingForDependentsDeletion D/d",
-	// in one buffer.
-	var buf [128]byte
-	b := buf[:0]
+// appendClassPhrase appends the classes of the references to b: "solid
+// A/a, B/b; dangling C/c; waitingForDependentsDeletion D/d".
+func appendClassPhrase(b []byte, solid, dangling, waiting []fakeapi.OwnerReference) []byte {
+	start := len(b)
 	add := func(label string, refs []fakeapi.OwnerReference) {
 		if len(refs) == 0 {
 			return
 		}
-		if len(b) > 0 {
+		if len(b) > start {
 			b = append(b, "; "...)
 		}
 		b = append(b, label...)
@@ -634,7 +641,7 @@ func classPhrase(solid, dangling, waiting []fakeapi.OwnerReference) string {
 	add("solid", solid)
 	add("dangling", dangling)
 	add("waitingForDependentsDeletion", waiting)
-	return string(b)
+	return b
 }
 
 // deleteCode is the reason code of an R44(c) delete: "Delete" + policy.

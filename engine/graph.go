@@ -60,6 +60,11 @@ type node struct {
 	deletingDependents bool
 	// virtual is true until an informer event for the UID is observed.
 	virtual bool
+	// queued holds the node's membership in the dirty sets of
+	// attemptToDelete and attemptToOrphan (see itemSet): kept here rather
+	// than in a map of 100,000 nodes, it costs no memory access of its
+	// own. A clone for another world copies it; node.clone does not.
+	queued uint8
 }
 
 func (n *node) addDependent(d *node) {
@@ -105,6 +110,7 @@ func (n *node) blockingDependents() []*node {
 // node.clone: the old pointer may still sit in a queue.
 func (n *node) clone() *node {
 	c := *n
+	c.queued = 0 // a new item, in no queue
 	c.dependents = nil
 	for d := range n.dependents {
 		c.addDependent(d)

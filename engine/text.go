@@ -21,3 +21,38 @@ func around(prefix string, r objectReference, suffix string) string {
 	}
 	return prefix + r.Kind + "/" + r.Namespace + "/" + r.Name + suffix
 }
+
+// textCache shares sentences that repeat: the 1,000 Pods of one
+// ReplicaSet get the same reason and the same note, and each such
+// sentence is allocated once. It holds at most textCacheSize sentences,
+// and starts again when full.
+type textCache struct{ m map[string]string }
+
+const textCacheSize = 1024
+
+// get returns b as a string, the same one as for an earlier equal b.
+func (c *textCache) get(b []byte) string {
+	if s, ok := c.m[string(b)]; ok {
+		return s
+	}
+	if c.m == nil || len(c.m) >= textCacheSize {
+		c.m = make(map[string]string)
+	}
+	s := string(b)
+	c.m[s] = s
+	return s
+}
+
+// around is the package's around, shared.
+func (c *textCache) around(prefix string, r objectReference, suffix string) string {
+	var buf [192]byte
+	b := append(buf[:0], prefix...)
+	b = append(b, r.Kind...)
+	b = append(b, '/')
+	if r.Namespace != "" && r.Namespace != "default" {
+		b = append(b, r.Namespace...)
+		b = append(b, '/')
+	}
+	b = append(b, r.Name...)
+	return c.get(append(b, suffix...))
+}

@@ -83,6 +83,21 @@ type tokenBucket struct {
 	last   time.Duration
 }
 
+// The bits of node.queued: a node is in the dirty set of a queue.
+const (
+	queuedInAttemptToDelete uint8 = 1 << iota
+	queuedInAttemptToOrphan
+)
+
+// newNodeQueue returns a queue of graph nodes whose dirty set is the bit
+// of node.queued given.
+func newNodeQueue(name string, bit uint8) *workqueue[*node] {
+	q := newWorkqueue[*node](name)
+	q.dirty.flags = func(n *node) *uint8 { return &n.queued }
+	q.dirty.bit = bit
+	return q
+}
+
 func newWorkqueue[T comparable](name string) *workqueue[T] {
 	return &workqueue[T]{
 		name:      name,
@@ -264,6 +279,7 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	for i, it := range q.Items() {
 		c.queue[i] = m(it)
 	}
+	c.dirty.flags, c.dirty.bit = q.dirty.flags, q.dirty.bit
 	for it := range q.dirty.m {
 		c.dirty.add(m(it))
 	}
@@ -286,20 +302,34 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 // its table, and once mostly emptied every lookup of an absent item walks
 // groups of deleted slots. So the set drops its map when it empties after
 // having been large, and the next add starts a small one.
+//
+// A set of items that carry flags (graph nodes) keeps membership in them
+// instead: flags returns the item's flag byte and bit is the set's bit.
+// Such a set cannot list its members; copies of the items for another
+// world carry their flags, so cloning it copies nothing.
 type itemSet[T comparable] struct {
-	m    map[T]struct{}
-	peak int // the largest size since the map was made
+	m     map[T]struct{}
+	peak  int // the largest size since the map was made
+	flags func(T) *uint8
+	bit   uint8
 }
 
 // shrinkAbove is the size past which an emptied set starts a new map.
 const shrinkAbove = 64
 
 func (s *itemSet[T]) has(item T) bool {
+	if s.flags != nil {
+		return *s.flags(item)&s.bit != 0
+	}
 	_, ok := s.m[item]
 	return ok
 }
 
 func (s *itemSet[T]) add(item T) {
+	if s.flags != nil {
+		*s.flags(item) |= s.bit
+		return
+	}
 	if s.m == nil {
 		s.m = map[T]struct{}{}
 	}
@@ -308,6 +338,10 @@ func (s *itemSet[T]) add(item T) {
 }
 
 func (s *itemSet[T]) delete(item T) {
+	if s.flags != nil {
+		*s.flags(item) &^= s.bit
+		return
+	}
 	delete(s.m, item)
 	if len(s.m) == 0 && s.peak > shrinkAbove {
 		s.m, s.peak = nil, 0

@@ -601,7 +601,7 @@ func (g *garbageCollector) clone(e *env) *garbageCollector {
 			return c
 		}
 		c := &node{identity: n.identity, owners: n.owners, beingDeleted: n.beingDeleted,
-			deletingDependents: n.deletingDependents, virtual: n.virtual}
+			deletingDependents: n.deletingDependents, virtual: n.virtual, queued: n.queued}
 		m[n] = c
 		for d := range n.dependents {
 			c.addDependent(get(d))
