@@ -14,7 +14,10 @@ package main
 
 import (
 	"errors"
+	"runtime/debug"
+	"sync"
 	"syscall/js"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -22,11 +25,24 @@ import (
 	"github.com/gcplay/gcplay/tui"
 )
 
+// startupGCDelay is the longest garbage collection stays off at startup,
+// should the page never report its first frame.
+const startupGCDelay = 5 * time.Second
+
 func main() {
 	win := js.Global()
 	// Timing marks beside the page's own (window.__t), for the benchmark.
 	mark := func(k string) { win.Get("__t").Set(k, win.Get("performance").Call("now")) }
 	mark("goMain")
+	// No garbage collection until the first frame is on the screen (or for
+	// startupGCDelay at most): starting allocates a few MB, and a collection
+	// then costs far more than the memory, as its write barriers slow
+	// everything the model does while it marks (about 150 ms of a cold
+	// start). The page calls goStarted at its first frame.
+	gcPercent := debug.SetGCPercent(-1)
+	var gcOnce sync.Once
+	restoreGC := func() { gcOnce.Do(func() { debug.SetGCPercent(gcPercent) }) }
+	time.AfterFunc(startupGCDelay, restoreGC)
 	term := win.Get("term")
 	cols, rows := term.Get("cols").Int(), term.Get("rows").Int()
 
@@ -111,6 +127,10 @@ func main() {
 			send(openLessonMsg{name: args[0].String()})
 			return nil
 		}),
+		"goStarted": js.FuncOf(func(js.Value, []js.Value) any {
+			restoreGC()
+			return nil
+		}),
 		// goLink returns the share link now (the page asks for it when it
 		// is hidden or closed, so nothing waits on the write delay). JS
 		// calls Go only while every goroutine is blocked, so the model is
@@ -129,6 +149,7 @@ func main() {
 	win.Call("onGoReady", cols, rows)
 
 	_, err = p.Run()
+	restoreGC()
 
 	q.Close()
 	a.persist()

@@ -5,7 +5,7 @@
 //
 // Go calls: goTermWrite(bytes), onGoReady(cols, rows), onGoWorld(link, lesson), onGoExit(reason),
 // gcplayDownload(name, bytes), gcplayStore.get/set.
-// The page calls: goTermInput(data), goFlush(), goTermResize(cols, rows),
+// The page calls: goTermInput(data), goFlush(), goStarted(), goTermResize(cols, rows),
 // goCommand(line), goOpenLink(text), goOpenLesson(name), goLink().
 import { Terminal } from './xterm/xterm.mjs';
 import { FitAddon } from './xterm/addon-fit.mjs';
@@ -126,6 +126,7 @@ term.onRender(() => {
     t.firstFrame = performance.now();
     overlay.hidden = true;
     term.focus();
+    window.goStarted?.(); // the Go side collects garbage from now on
   }
   if (window.__expect !== undefined && window.__hitAt == null && text.includes(window.__expect)) {
     window.__hitAt = performance.now();
