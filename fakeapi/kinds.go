@@ -176,6 +176,37 @@ func (r *Registry) Lookup(apiVersion, kind string) (KindInfo, bool) {
 	return r.kinds[i], true
 }
 
+// KindCache remembers the last kinds looked up in one registry, for a
+// caller that resolves the same few apiVersion/kind pairs over and over
+// (every request does, and so does the garbage collector). A registry
+// never changes or removes a kind once added, so a remembered answer
+// stays right; a miss is not remembered. The zero value is ready to use
+// and must be used with one registry only.
+type KindCache struct {
+	entries [2]struct {
+		apiVersion, kind string
+		info             *KindInfo
+	}
+	next int
+}
+
+// Lookup is reg.Lookup(apiVersion, kind), remembered.
+func (c *KindCache) Lookup(reg *Registry, apiVersion, kind string) (KindInfo, bool) {
+	for i := range c.entries {
+		if e := &c.entries[i]; e.info != nil && e.apiVersion == apiVersion && e.kind == kind {
+			return *e.info, true
+		}
+	}
+	i, ok := reg.byAV[apiVersion+"|"+kind]
+	if !ok {
+		return KindInfo{}, false
+	}
+	e := &c.entries[c.next]
+	c.next = (c.next + 1) % len(c.entries)
+	e.apiVersion, e.kind, e.info = apiVersion, kind, &reg.kinds[i]
+	return reg.kinds[i], true
+}
+
 // ByKind returns the preferred (first registered) served version of a
 // kind name, matching case-insensitively and accepting plurals and kubectl
 // short names ("po", "deploy", "replicasets").

@@ -54,6 +54,7 @@ type uidEntry struct {
 // observers all run on the caller's goroutine, in order.
 type Store struct {
 	reg   *Registry
+	kinds KindCache // lookups in reg
 	clock Clock
 
 	objects map[objKey]*Object
@@ -273,7 +274,7 @@ func keyOf(info KindInfo, namespace, name string) objKey {
 // routes an HTTP request: an apiVersion or kind that is not served has no
 // route at all.
 func (s *Store) resolve(apiVersion, kind string) (KindInfo, *StatusError) {
-	info, ok := s.reg.Lookup(apiVersion, kind)
+	info, ok := s.kinds.Lookup(s.reg, apiVersion, kind)
 	if !ok {
 		return KindInfo{}, errNoResource()
 	}
