@@ -12,7 +12,9 @@ import (
 type Action interface {
 	// String describes the action in one line.
 	String() string
-	apply(w *World) (Record, error)
+	// apply performs the action and returns its finished record, which
+	// the world owns and reuses at the next action (Do copies it).
+	apply(w *World) (*Record, error)
 }
 
 // Create POSTs Object.

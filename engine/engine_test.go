@@ -284,3 +284,33 @@ func TestClone_Independent(t *testing.T) {
 }
 
 func policyOf(p fakeapi.DeletionPropagation) *fakeapi.DeletionPropagation { return &p }
+
+// TestClone_LockstepFromEveryStep clones a cascade after every one of
+// its steps and runs the clone and the original side by side to the end:
+// each step must write the same record in both. Queued items carry their
+// queues' flags, so this checks that a clone copies them.
+func TestClone_LockstepFromEveryStep(t *testing.T) {
+	for _, policy := range []fakeapi.DeletionPropagation{fakeapi.DeletePropagationBackground, fakeapi.DeletePropagationForeground, fakeapi.DeletePropagationOrphan} {
+		start := func() *World {
+			w := buildTree(t, 2, 3, policy == fakeapi.DeletePropagationForeground)
+			mustDo(t, w, Delete{Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web"},
+				Options: &fakeapi.DeleteOptions{PropagationPolicy: &policy}})
+			return w
+		}
+		total := mustSettle(t, start()).Steps
+		for at := 0; at < total; at++ {
+			w := start()
+			for range at {
+				mustDo(t, w, Step{})
+			}
+			c := w.Clone()
+			for n := at; !w.Idle() || !c.Idle(); n++ {
+				a, errA := w.Do(Step{})
+				b, errB := c.Do(Step{})
+				if errA != nil || errB != nil || a.Detail() != b.Detail() {
+					t.Fatalf("%s, cloned after step %d: step %d differs:\n%s%v\n%s%v", policy, at, n, a.Detail(), errA, b.Detail(), errB)
+				}
+			}
+		}
+	}
+}

@@ -60,7 +60,9 @@ func (e *env) begin(actor string) *Record {
 	return e.rec
 }
 
-func (e *env) end() Record {
+// end finishes the record being written and returns it; it stays valid
+// until the next begin.
+func (e *env) end() *Record {
 	r := e.rec
 	if len(e.changed) > 0 {
 		sort.Strings(e.changed)
@@ -71,11 +73,14 @@ func (e *env) end() Record {
 	r.Calls = slices.Clip(r.Calls)
 	r.Enqueued = slices.Clip(r.Enqueued)
 	r.Notes = slices.Clip(r.Notes)
-	out := *r
+	if r == &e.idle { // ended without begin
+		e.cur = e.idle
+		r = &e.cur
+	}
 	e.idle = Record{}
 	e.rec = &e.idle
 	e.active = false
-	return out
+	return r
 }
 
 // enqueued notes, in the record being written, that item was put on queue.

@@ -28,6 +28,8 @@ type garbageCollector struct {
 	deleteScratch deleteScratch
 	// texts shares the sentences that repeat.
 	texts textCache
+	// kinds remembers the REST mappings last looked up.
+	kinds fakeapi.KindCache
 }
 
 // deleteScratch is a DELETE's options and the values they point to.
@@ -68,9 +70,9 @@ func newGarbageCollector(e *env) *garbageCollector {
 	return &garbageCollector{
 		env:             e,
 		uidToNode:       map[string]*node{},
-		graphChanges:    newWorkqueue[*graphEvent](QueueGraphChanges),
-		attemptToDelete: newNodeQueue(QueueAttemptToDelete, queuedInAttemptToDelete),
-		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, queuedInAttemptToOrphan),
+		graphChanges:    newGraphChanges(),
+		attemptToDelete: newNodeQueue(QueueAttemptToDelete, dirtyInAttemptToDelete, processingInAttemptToDelete),
+		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, dirtyInAttemptToOrphan, processingInAttemptToOrphan),
 		absent:          newAbsentOwnerCache(absentOwnerCacheSize),
 		informer:        map[informerKey]*fakeapi.Object{},
 	}
@@ -116,7 +118,7 @@ func (g *garbageCollector) enqueueVirtualDeleteEvent(id objectReference) {
 
 // apiResource is the REST mapping of an apiVersion/kind (R57).
 func (g *garbageCollector) apiResource(apiVersion, kind string) (fakeapi.KindInfo, error) {
-	info, ok := g.env.store.Registry().Lookup(apiVersion, kind)
+	info, ok := g.kinds.Lookup(g.env.store.Registry(), apiVersion, kind)
 	if !ok {
 		return fakeapi.KindInfo{}, &restMappingError{apiVersion, kind}
 	}

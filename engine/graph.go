@@ -60,10 +60,10 @@ type node struct {
 	deletingDependents bool
 	// virtual is true until an informer event for the UID is observed.
 	virtual bool
-	// queued holds the node's membership in the dirty sets of
-	// attemptToDelete and attemptToOrphan (see itemSet): kept here rather
-	// than in a map of 100,000 nodes, it costs no memory access of its
-	// own. A clone for another world copies it; node.clone does not.
+	// queued holds the node's membership in the dirty and processing sets
+	// of attemptToDelete and attemptToOrphan (see itemSet): kept here
+	// rather than in a map of 100,000 nodes, it costs no memory access of
+	// its own. A clone for another world copies it; node.clone does not.
 	queued uint8
 }
 

@@ -32,12 +32,16 @@ func (t eventType) String() string {
 type graphEvent struct {
 	eventType eventType
 	virtual   bool
+	// queued holds the event's membership in the dirty and processing
+	// sets of graphChanges (see itemSet). It is the only field written
+	// after the event is made, so a clone of the world copies the events
+	// still queued.
+	queued uint8
 	// obj is the new object (for delete events, the last state); for a
 	// virtual delete, a stand-in carrying only the identity.
 	obj    *fakeapi.Object
 	oldObj *fakeapi.Object
-	// label is String, computed once when the event is made: events are
-	// shared by cloned worlds, so they are never written after that.
+	// label is String, computed once when the event is made.
 	label string
 }
 

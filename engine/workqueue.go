@@ -83,18 +83,34 @@ type tokenBucket struct {
 	last   time.Duration
 }
 
-// The bits of node.queued: a node is in the dirty set of a queue.
+// The bits of node.queued and graphEvent.queued: the item is in the
+// dirty or the processing set of a queue.
 const (
-	queuedInAttemptToDelete uint8 = 1 << iota
-	queuedInAttemptToOrphan
+	dirtyInAttemptToDelete uint8 = 1 << iota
+	processingInAttemptToDelete
+	dirtyInAttemptToOrphan
+	processingInAttemptToOrphan
+	dirtyInGraphChanges
+	processingInGraphChanges
 )
 
-// newNodeQueue returns a queue of graph nodes whose dirty set is the bit
-// of node.queued given.
-func newNodeQueue(name string, bit uint8) *workqueue[*node] {
+// newNodeQueue returns a queue of graph nodes whose dirty and processing
+// sets are bits of node.queued.
+func newNodeQueue(name string, dirty, processing uint8) *workqueue[*node] {
 	q := newWorkqueue[*node](name)
-	q.dirty.flags = func(n *node) *uint8 { return &n.queued }
-	q.dirty.bit = bit
+	flags := func(n *node) *uint8 { return &n.queued }
+	q.dirty.flags, q.dirty.bit = flags, dirty
+	q.processing.flags, q.processing.bit = flags, processing
+	return q
+}
+
+// newGraphChanges returns the graphChanges queue, whose dirty and
+// processing sets are bits of graphEvent.queued.
+func newGraphChanges() *workqueue[*graphEvent] {
+	q := newWorkqueue[*graphEvent](QueueGraphChanges)
+	flags := func(e *graphEvent) *uint8 { return &e.queued }
+	q.dirty.flags, q.dirty.bit = flags, dirtyInGraphChanges
+	q.processing.flags, q.processing.bit = flags, processingInGraphChanges
 	return q
 }
 
@@ -213,6 +229,12 @@ func (q *workqueue[T]) NumRequeues(item T) int { return q.failures[item] }
 // Promote moves waiting items that are due at now into the queue, in due
 // order.
 func (q *workqueue[T]) Promote(now time.Duration) {
+	if len(q.waiting) > 0 && q.waiting[0].due <= now {
+		q.promote(now)
+	}
+}
+
+func (q *workqueue[T]) promote(now time.Duration) {
 	for len(q.waiting) > 0 && q.waiting[0].due <= now {
 		e := heap.Pop(&q.waiting).(*waitingItem[T])
 		delete(q.waitingAt, e.item)
@@ -280,6 +302,7 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 		c.queue[i] = m(it)
 	}
 	c.dirty.flags, c.dirty.bit = q.dirty.flags, q.dirty.bit
+	c.processing.flags, c.processing.bit = q.processing.flags, q.processing.bit
 	for it := range q.dirty.m {
 		c.dirty.add(m(it))
 	}

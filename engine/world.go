@@ -134,7 +134,8 @@ func (w *World) Controllers() []string {
 
 // Do applies one action (a user request or a step) and returns its record.
 func (w *World) Do(a Action) (Record, error) {
-	rec, err := a.apply(w)
+	p, err := a.apply(w)
+	rec := *p // the one copy of the record the world keeps writing
 	if w.cfg.CheckInvariants {
 		if ierr := w.CheckGraphInvariants(); ierr != nil {
 			err = fmt.Errorf("graph invariant (R35) broken after %s: %w", rec, ierr)
@@ -149,7 +150,8 @@ func (w *World) Do(a Action) (Record, error) {
 
 func (w *World) begin(actor string) *Record { return w.env.begin(actor) }
 
-func (w *World) end() Record {
+// end finishes the step's record; it stays valid until the next begin.
+func (w *World) end() *Record {
 	w.seq++
 	r := w.env.end()
 	r.Seq = w.seq
@@ -163,7 +165,7 @@ func (a Create) String() string {
 	return "create " + a.Object.String()
 }
 
-func (a Create) apply(w *World) (Record, error) {
+func (a Create) apply(w *World) (*Record, error) {
 	rec := w.begin("user")
 	rec.Item = a.String()
 	out, err := w.store.Create("user", a.Object)
@@ -174,7 +176,7 @@ func (a Create) apply(w *World) (Record, error) {
 	return w.userEnd(err)
 }
 
-func (w *World) userEnd(err error) (Record, error) {
+func (w *World) userEnd(err error) (*Record, error) {
 	if err != nil {
 		w.env.rec.Err = err.Error()
 		w.env.rec.Reason = Reason{Code: string(fakeapi.ReasonOf(err)), Message: err.Error()}
@@ -201,7 +203,7 @@ func (a Delete) String() string {
 	return s
 }
 
-func (a Delete) apply(w *World) (Record, error) {
+func (a Delete) apply(w *World) (*Record, error) {
 	rec := w.begin("user")
 	rec.Item = a.String()
 	res, err := w.store.Delete("user", a.Ref, a.Options)
@@ -231,7 +233,7 @@ func describeDelete(ref fakeapi.Ref, res fakeapi.DeleteResult) string {
 
 func (a Patch) String() string { return "patch " + a.Ref.String() + " " + string(a.Merge) }
 
-func (a Patch) apply(w *World) (Record, error) {
+func (a Patch) apply(w *World) (*Record, error) {
 	rec := w.begin("user")
 	rec.Item = a.String()
 	out, err := w.store.Patch("user", a.Ref, fakeapi.MergePatch, a.Merge)
@@ -257,7 +259,7 @@ func faultTarget(f fakeapi.Fault) string {
 	return "every " + f.Kind
 }
 
-func (a Inject) apply(w *World) (Record, error) {
+func (a Inject) apply(w *World) (*Record, error) {
 	rec := w.begin("user")
 	rec.Item = a.String()
 	f := a.Fault
@@ -271,7 +273,7 @@ func (a Inject) apply(w *World) (Record, error) {
 
 func (a Advance) String() string { return "advance " + a.D.String() }
 
-func (a Advance) apply(w *World) (Record, error) {
+func (a Advance) apply(w *World) (*Record, error) {
 	rec := w.begin("clock")
 	rec.Item = a.String()
 	if a.D < 0 {
@@ -287,7 +289,7 @@ func fmtElapsed(d time.Duration) string { return "+" + d.String() }
 
 func (a Restart) String() string { return "restart " + a.Controller }
 
-func (a Restart) apply(w *World) (Record, error) {
+func (a Restart) apply(w *World) (*Record, error) {
 	rec := w.begin("user")
 	rec.Item = a.String()
 	switch {
@@ -321,7 +323,7 @@ func (a Step) String() string {
 // ErrNothingToDo is returned by a Step when no work is ready.
 var ErrNothingToDo = fmt.Errorf("nothing to do: every queue is empty or waiting")
 
-func (a Step) apply(w *World) (Record, error) {
+func (a Step) apply(w *World) (*Record, error) {
 	w.promote()
 	q := a.Queue
 	if q == "" {
@@ -620,7 +622,17 @@ func (g *garbageCollector) clone(e *env) *garbageCollector {
 	for k, v := range g.informer {
 		c.informer[k] = v
 	}
-	c.graphChanges = g.graphChanges.clone(func(ev *graphEvent) *graphEvent { return ev })
+	// Queued events are copied: they carry the queue's flags, which each
+	// world changes as it takes them.
+	events := map[*graphEvent]*graphEvent{}
+	c.graphChanges = g.graphChanges.clone(func(ev *graphEvent) *graphEvent {
+		if cp, ok := events[ev]; ok {
+			return cp
+		}
+		cp := *ev
+		events[ev] = &cp
+		return &cp
+	})
 	c.attemptToDelete = g.attemptToDelete.clone(get)
 	c.attemptToOrphan = g.attemptToOrphan.clone(get)
 	return c
