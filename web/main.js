@@ -141,6 +141,9 @@ window.onGoReady = (cols, rows) => {
   for (const d of pending) window.goTermInput(d);
   pending = [];
   if (cols !== term.cols || rows !== term.rows) window.goTermResize(term.cols, term.rows);
+  // Go goes on to start the program and take its first view, then waits;
+  // this runs then and draws that frame at once, not at the first tick.
+  setTimeout(() => window.goFlush?.());
 };
 
 // The world changed: keep it, and make the address bar link to it. In a
