@@ -112,13 +112,19 @@ func (e *env) note(rec *Record, s string) {
 // list or record carved from it.
 type chunks[T any] struct{ cur []T }
 
-const chunkLen = 256
+// Chunks start small (a world that writes a few records, such as one
+// replayed for a jump back in history, allocates little) and double up to
+// chunkLen.
+const (
+	firstChunkLen = 8
+	chunkLen      = 256
+)
 
-// room makes sure the current chunk has n free elements. A new chunk has
-// room for twice n, so a long list moved to it keeps growing in place.
+// room makes sure the current chunk has n free elements. A new chunk also
+// has room for twice n, so a long list moved to it keeps growing in place.
 func (c *chunks[T]) room(n int) {
 	if cap(c.cur)-len(c.cur) < n {
-		c.cur = make([]T, 0, max(chunkLen, 2*n))
+		c.cur = make([]T, 0, max(min(2*cap(c.cur), chunkLen), firstChunkLen, 2*n))
 	}
 }
 
