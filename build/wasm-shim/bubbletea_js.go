@@ -10,8 +10,12 @@
 // GOOS=js does not compile (upstream issue charmbracelet/bubbletea#1410,
 // pull requests #1789 and #1790). In the browser there is no TTY to put in
 // raw mode, no process to suspend and no SIGWINCH: the page's bridge passes
-// its own input reader and sends tea.WindowSizeMsg itself. Drop this file
-// (and the shim) once the pinned version compiles for js on its own.
+// its own input reader and sends tea.WindowSizeMsg itself.
+//
+// It also adds Program.FlushFrame (at the end), which the page uses to
+// draw a key's frame at once. Once the pinned version compiles for js on
+// its own, the platform functions go; FlushFrame would then need another
+// home (or the page goes back to waiting for the renderer's tick).
 
 package tea
 
