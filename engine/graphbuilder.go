@@ -59,7 +59,7 @@ func (e *graphEvent) describe() string {
 		return "virtual " + e.eventType.String() + " " + refString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")"
 	}
 	if m.Namespace == "" || m.Namespace == "default" {
-		return e.eventType.String() + " " + e.obj.Kind + "/" + m.Name
+		return join(e.eventType.String(), " ", e.obj.Kind, "/", m.Name)
 	}
 	return e.eventType.String() + " " + e.obj.Kind + "/" + m.Namespace + "/" + m.Name
 }
