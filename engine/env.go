@@ -65,7 +65,9 @@ func (e *env) begin(actor string) *Record {
 func (e *env) end() *Record {
 	r := e.rec
 	if len(e.changed) > 0 {
-		sort.Strings(e.changed)
+		if len(e.changed) > 1 {
+			sort.Strings(e.changed)
+		}
 		r.Changed = e.strs.clone(slices.Compact(e.changed))
 	}
 	// The lists are capped, so appending to a returned record's list

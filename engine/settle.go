@@ -50,9 +50,9 @@ func AdvanceBy(d Doer, by time.Duration, maxSteps int) (SettleResult, error) {
 // run steps until idle; until is the clock target (-1: as far as needed).
 func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, error) {
 	var res SettleResult
-	add := func(r Record) {
+	add := func(r *Record) {
 		if keep {
-			res.Records = append(res.Records, r)
+			res.Records = append(res.Records, *r)
 		}
 	}
 	for {
@@ -62,7 +62,7 @@ func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, er
 				return res, fmt.Errorf("still not settled after %d steps (next: %s)", maxSteps, w.Describe())
 			}
 			rec, err := d.Do(Step{})
-			add(rec)
+			add(&rec)
 			res.Steps++
 			if err != nil {
 				return res, err
@@ -81,7 +81,7 @@ func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, er
 		} else if !ok || due > until {
 			if until > w.Elapsed() {
 				rec, err := d.Do(Advance{D: until - w.Elapsed()})
-				add(rec)
+				add(&rec)
 				if err != nil {
 					return res, err
 				}
@@ -89,7 +89,7 @@ func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, er
 			return res, nil
 		}
 		rec, err := d.Do(Advance{D: due - w.Elapsed()})
-		add(rec)
+		add(&rec)
 		if err != nil {
 			return res, err
 		}
