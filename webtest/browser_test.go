@@ -128,6 +128,8 @@ func (s *server) Close() { s.srv.Close() }
 type page struct {
 	t   *testing.T
 	ctx context.Context
+	// close ends the browser (again is harmless); the test's cleanup calls it.
+	close func()
 
 	mu         sync.Mutex
 	exceptions []string
@@ -162,8 +164,8 @@ func newPage(t *testing.T, w, h int) *page {
 		chromedp.WindowSize(w, h),
 	)
 	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
-	p := &page{t: t, ctx: ctx}
+	p := &page{t: t, ctx: ctx, close: func() { cancelC(); cancelA() }}
+	t.Cleanup(p.close)
 	err := chromedp.Listen(ctx, func(ev any) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
