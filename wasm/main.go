@@ -96,7 +96,12 @@ func main() {
 		tea.WithEnvironment([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}),
 		tea.WithColorProfile(colorprofile.TrueColor),
 		tea.WithoutSignalHandler(),
-		tea.WithFPS(120),
+		// Keys, the mouse and resizes are drawn at once (goFlush); the
+		// renderer's tick only draws what changes on its own (play, a
+		// command from a button). Each tick wakes Go even when nothing
+		// changed, so an idle tab costs CPU in proportion: 60 a second is
+		// a display's rate and half of what it was.
+		tea.WithFPS(60),
 	)
 
 	send := func(msg tea.Msg) { go p.Send(msg) } // Send blocks until the loop takes it
