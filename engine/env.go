@@ -27,7 +27,8 @@ type env struct {
 	// cur is the record being written during a step, and idle the one
 	// that collects what happens between steps (and is thrown away): rec
 	// points at one of them. Both are reused, so no one may keep a
-	// *Record past the step it was given for; end returns a copy.
+	// *Record past the step it was given for (World.Do copies the
+	// finished record).
 	cur, idle Record
 	// The lists of the records are carved from shared chunks, so that a
 	// step's record costs a few allocations per hundred steps rather than
@@ -106,12 +107,12 @@ func (e *env) note(rec *Record, s string) {
 	}
 }
 
-// chunks hands out short lists carved from shared
-// chunks. A list being built by add grows in place while it is the last
-// thing carved from the current chunk, which is the case for each list of
-// the record being written; otherwise add copies it to the end of the
-// chunk. Lists are never shrunk or reused: a chunk lives as long as any
-// list or record carved from it.
+// chunks hands out short lists carved from shared chunks. A list being
+// built by add grows in place while it is the last thing carved from the
+// current chunk, which is the case for each list of the record being
+// written; otherwise add copies it to the end of the chunk. Lists are
+// never shrunk or reused: a chunk lives as long as any list carved from
+// it.
 type chunks[T any] struct{ cur []T }
 
 // Chunks start small (a world that writes a few records, such as one
