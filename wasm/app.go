@@ -51,7 +51,7 @@ type app struct {
 type (
 	persistMsg    struct{ gen int }
 	commandMsg    struct{ line string }
-	openLinkMsg   struct{ text string }
+	openLinkMsg   struct{ text, from string }
 	openLessonMsg struct{ name string }
 )
 
@@ -69,7 +69,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = a.m.Execute(msg.line)
 	case openLinkMsg:
 		a.leaveLesson()
-		a.openLink(msg.text, "link")
+		a.openLink(msg.text, msg.from)
 	case openLessonMsg:
 		a.openLesson(msg.name, "")
 	case tea.WindowSizeMsg:

@@ -124,8 +124,14 @@ func main() {
 			send(commandMsg{line: args[0].String()})
 			return nil
 		}),
+		// goOpenLink(text[, "saved"]) opens a share link's text; "saved"
+		// says it is the learner's own world coming back.
 		"goOpenLink": js.FuncOf(func(_ js.Value, args []js.Value) any {
-			send(openLinkMsg{text: args[0].String()})
+			from := "link"
+			if len(args) > 1 && args[1].Type() == js.TypeString && args[1].String() == "saved" {
+				from = "saved"
+			}
+			send(openLinkMsg{text: args[0].String(), from: from})
 			return nil
 		}),
 		"goOpenLesson": js.FuncOf(func(_ js.Value, args []js.Value) any {

@@ -13,6 +13,9 @@ import { FitAddon } from './xterm/addon-fit.mjs';
 const WORLD_KEY = 'gcplay.world';
 const FILE_PREFIX = 'gcplay.file/';
 const LESSON_PREFIX = 'gcplay.lesson/';
+// The world kept here before a share link replaced it: opening someone's
+// link must not lose your own.
+const BEFORE_LINK_KEY = 'gcplay.world.before-link';
 
 // Timing marks (performance.now(), ms since navigation) for the browser
 // test and the benchmark.
@@ -66,6 +69,20 @@ function fragment() {
 // A lesson's world is kept apart, under its name.
 const boot = fragment();
 window.gcplayBoot = { ...boot, saved: store.get(WORLD_KEY), savedLesson: boot.lesson ? store.get(LESSON_PREFIX + boot.lesson) : null };
+
+// A share link is about to replace the world kept here: set that world
+// aside (once: a second link keeps the first world you had), so "Back to my
+// world" can bring it back.
+function keepOwnWorld(link) {
+  const mine = store.get(WORLD_KEY);
+  if (mine && mine !== link && !store.get(BEFORE_LINK_KEY)) store.set(BEFORE_LINK_KEY, mine);
+  showBack();
+}
+function showBack() {
+  $('back').hidden = !store.get(BEFORE_LINK_KEY);
+}
+if (boot.link) keepOwnWorld(boot.link);
+else showBack();
 
 // The terminal. convertEol: Bubble Tea moves down with a bare "\n" when its
 // input is not a TTY, as a terminal in cooked mode would.
@@ -192,7 +209,11 @@ document.addEventListener('visibilitychange', () => document.visibilityState ===
 // A link pasted into the address bar of the open page.
 addEventListener('hashchange', () => {
   const f = fragment();
-  if (f.link) window.goOpenLink?.(f.link);
+  if (f.link) {
+    keepNow();
+    keepOwnWorld(f.link);
+    window.goOpenLink?.(f.link);
+  }
   else if (f.lesson) window.goOpenLesson?.(f.lesson);
 });
 
@@ -229,6 +250,16 @@ $('new').addEventListener('click', () => {
   store.remove(WORLD_KEY);
   history.replaceState(null, '', location.pathname);
   location.reload();
+});
+$('back').addEventListener('click', () => {
+  const mine = store.get(BEFORE_LINK_KEY);
+  if (mine && window.goOpenLink) {
+    store.remove(BEFORE_LINK_KEY);
+    window.goOpenLink(mine, 'saved');
+    status('Your own world is back. The shared one stays in its link.');
+  }
+  showBack();
+  refocus();
 });
 $('again').addEventListener('click', () => {
   keepNow();

@@ -468,8 +468,17 @@ func TestPage(t *testing.T) {
 		t.Errorf("a bare address did not bring the timeline back from localStorage:\n%s", scr)
 	}
 
-	// A share link, in another browser that has nothing stored.
+	// A share link, in another browser that has a world of its own.
 	p2 := newPage(t, 1280, 800)
+	p2.load(srv.URL)
+	p2.waitText(" gcplay │ step")
+	before := eval[string](p2, `location.hash`)
+	p2.command("create cm mine")
+	p2.waitText("ConfigMap/mine created with uid")
+	p2.waitJS(fmt.Sprintf(`location.hash !== %q && localStorage.getItem('gcplay.world') === location.hash.slice(3)`, before), 10*time.Second)
+	if !eval[bool](p2, `document.getElementById('back').hidden`) {
+		t.Errorf("the Back to my world button shows before any link was opened")
+	}
 	p2.load(srv.URL + link)
 	scr = p2.waitText("Opened a shared world")
 	if !strings.Contains(scr, "Timeline · step 11 of 11") || !strings.Contains(scr, strings.TrimSpace(settled)) {
@@ -477,6 +486,14 @@ func TestPage(t *testing.T) {
 	}
 	p2.press("ArrowLeft")
 	p2.waitText("Timeline · step 10 of 11")
+	// Its own world was set aside, not lost: the button brings it back.
+	p2.waitJS(`!document.getElementById('back').hidden`, 5*time.Second)
+	eval[bool](p2, `(document.getElementById('back').click(), true)`)
+	scr = p2.waitText("Welcome back")
+	if !strings.Contains(scr, "ConfigMap/mine") {
+		t.Errorf("Back to my world did not bring the learner's own world back:\n%s", scr)
+	}
+	p2.waitJS(`document.getElementById('back').hidden && localStorage.getItem('gcplay.world.before-link') === null`, 5*time.Second)
 
 	// A lesson by link: the lesson pane beside the playground; the address
 	// bar keeps naming the lesson, so a reload reopens it.
