@@ -56,7 +56,7 @@ func (e *graphEvent) String() string { return e.label }
 func (e *graphEvent) describe() string {
 	m := &e.obj.Metadata
 	if e.virtual {
-		return "virtual " + e.eventType.String() + " " + refString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")"
+		return "virtual " + e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")"
 	}
 	if m.Namespace == "" || m.Namespace == "default" {
 		return join(e.eventType.String(), " ", e.obj.Kind, "/", m.Name)

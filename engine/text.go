@@ -7,15 +7,6 @@ import "strings"
 // concatenation (one allocation) instead of a Sprintf and its boxed
 // arguments. The texts are exactly what the format strings gave.
 
-// refString is fakeapi.RefString: "Kind/name" for objects in "default"
-// and cluster-scoped objects, "Kind/namespace/name" otherwise.
-func refString(kind, namespace, name string) string {
-	if namespace == "" || namespace == "default" {
-		return kind + "/" + name
-	}
-	return kind + "/" + namespace + "/" + name
-}
-
 // around returns prefix + r.ref() + suffix, in one allocation.
 func around(prefix string, r objectReference, suffix string) string {
 	if r.Namespace == "" || r.Namespace == "default" {

@@ -97,20 +97,21 @@ const (
 // newNodeQueue returns a queue of graph nodes whose dirty and processing
 // sets are bits of node.queued.
 func newNodeQueue(name string, dirty, processing uint8) *workqueue[*node] {
-	q := newWorkqueue[*node](name)
-	flags := func(n *node) *uint8 { return &n.queued }
-	q.dirty.flags, q.dirty.bit = flags, dirty
-	q.processing.flags, q.processing.bit = flags, processing
-	return q
+	return newFlaggedQueue(name, func(n *node) *uint8 { return &n.queued }, dirty, processing)
 }
 
 // newGraphChanges returns the graphChanges queue, whose dirty and
 // processing sets are bits of graphEvent.queued.
 func newGraphChanges() *workqueue[*graphEvent] {
-	q := newWorkqueue[*graphEvent](QueueGraphChanges)
-	flags := func(e *graphEvent) *uint8 { return &e.queued }
-	q.dirty.flags, q.dirty.bit = flags, dirtyInGraphChanges
-	q.processing.flags, q.processing.bit = flags, processingInGraphChanges
+	return newFlaggedQueue(QueueGraphChanges, func(e *graphEvent) *uint8 { return &e.queued }, dirtyInGraphChanges, processingInGraphChanges)
+}
+
+// newFlaggedQueue returns a queue whose dirty and processing sets are the
+// given bits of each item's flag byte.
+func newFlaggedQueue[T comparable](name string, flags func(T) *uint8, dirty, processing uint8) *workqueue[T] {
+	q := newWorkqueue[T](name)
+	q.dirty.flags, q.dirty.bit = flags, dirty
+	q.processing.flags, q.processing.bit = flags, processing
 	return q
 }
 

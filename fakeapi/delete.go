@@ -33,11 +33,7 @@ import (
 // Nothing here removes a terminating Pod when its grace period ends: a
 // kubelet does that, elsewhere, by deleting it again with grace 0.
 func (s *Store) Delete(client string, ref Ref, opts *DeleteOptions) (DeleteResult, error) {
-	res, err := s.deleteRequest(client, ref, opts)
-	if err == nil {
-		res.Object = view(res.Object, ref.APIVersion)
-	}
-	return res, err
+	return s.deleteAs(client, ref, opts, view)
 }
 
 // DeleteShared is Delete for a caller that only reads the answer (the
@@ -47,16 +43,12 @@ func (s *Store) Delete(client string, ref Ref, opts *DeleteOptions) (DeleteResul
 // apiVersion, a shallow copy with that apiVersion). It must not be
 // modified.
 func (s *Store) DeleteShared(client string, ref Ref, opts *DeleteOptions) (DeleteResult, error) {
-	res, err := s.deleteRequest(client, ref, opts)
-	if err == nil {
-		res.Object = sharedView(res.Object, ref.APIVersion)
-	}
-	return res, err
+	return s.deleteAs(client, ref, opts, sharedView)
 }
 
-// deleteRequest handles and records a DELETE; its result carries the
-// stored snapshot, which the caller turns into the answer.
-func (s *Store) deleteRequest(client string, ref Ref, opts *DeleteOptions) (DeleteResult, error) {
+// deleteAs handles and records a DELETE; answer makes the reply's object
+// from the stored snapshot (view copies it, sharedView does not).
+func (s *Store) deleteAs(client string, ref Ref, opts *DeleteOptions, answer func(*Object, string) *Object) (DeleteResult, error) {
 	req := Request{Verb: "delete", Client: client, Ref: ref, Detail: describeDeleteOptions(opts)}
 	res, se := s.delete(&req, ref, opts)
 	if se == nil {
@@ -66,6 +58,7 @@ func (s *Store) deleteRequest(client string, ref Ref, opts *DeleteOptions) (Dele
 	if se != nil {
 		return DeleteResult{}, se
 	}
+	res.Object = answer(res.Object, ref.APIVersion)
 	return res, nil
 }
 

@@ -9,13 +9,7 @@ import (
 // any served version of the object's group/kind reads the same object.
 // A namespaced kind needs ref.Namespace.
 func (s *Store) Get(client string, ref Ref) (*Object, error) {
-	req := Request{Verb: "get", Client: client, Ref: ref, Code: 200}
-	cur, se := s.get(&req, ref)
-	s.finish(&req, se)
-	if se != nil {
-		return nil, se
-	}
-	return view(cur, ref.APIVersion), nil
+	return s.getAs(client, ref, view)
 }
 
 // GetShared is Get for a caller that only reads the answer (the garbage
@@ -24,13 +18,19 @@ func (s *Store) Get(client string, ref Ref) (*Object, error) {
 // than a copy (or, read through another apiVersion, a shallow copy with
 // that apiVersion). It must not be modified.
 func (s *Store) GetShared(client string, ref Ref) (*Object, error) {
+	return s.getAs(client, ref, sharedView)
+}
+
+// getAs handles and records a GET; answer makes the reply from the stored
+// object (view copies it, sharedView does not).
+func (s *Store) getAs(client string, ref Ref, answer func(*Object, string) *Object) (*Object, error) {
 	req := Request{Verb: "get", Client: client, Ref: ref, Code: 200}
 	cur, se := s.get(&req, ref)
 	s.finish(&req, se)
 	if se != nil {
 		return nil, se
 	}
-	return sharedView(cur, ref.APIVersion), nil
+	return answer(cur, ref.APIVersion), nil
 }
 
 // get finds the stored object a GET addresses; the caller makes the
