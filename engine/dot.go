@@ -58,7 +58,7 @@ func (w *World) graphSelection(uids []string) ([]dotVertex, []dotEdge) {
 	if len(uids) > 0 {
 		var stack []string
 		for _, u := range uids {
-			if _, ok := g.uidToNode[u]; ok && !selected[u] {
+			if _, ok := g.uidToNode.Get(u); ok && !selected[u] {
 				selected[u] = true
 				stack = append(stack, u)
 			}
@@ -66,7 +66,7 @@ func (w *World) graphSelection(uids []string) ([]dotVertex, []dotEdge) {
 		for len(stack) > 0 {
 			u := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			n := g.uidToNode[u]
+			n, _ := g.uidToNode.Get(u)
 			next := []string{}
 			for _, o := range n.owners {
 				next = append(next, o.UID)
@@ -75,7 +75,7 @@ func (w *World) graphSelection(uids []string) ([]dotVertex, []dotEdge) {
 				next = append(next, d.identity.UID)
 			}
 			for _, x := range next {
-				if _, ok := g.uidToNode[x]; ok && !selected[x] {
+				if _, ok := g.uidToNode.Get(x); ok && !selected[x] {
 					selected[x] = true
 					stack = append(stack, x)
 				}
@@ -84,7 +84,7 @@ func (w *World) graphSelection(uids []string) ([]dotVertex, []dotEdge) {
 	}
 	vertices := map[string]dotVertex{}
 	var edges []dotEdge
-	for uid, n := range g.uidToNode {
+	for uid, n := range g.uidToNode.All() {
 		if len(uids) > 0 && !selected[uid] {
 			continue
 		}
@@ -99,12 +99,12 @@ func (w *World) graphSelection(uids []string) ([]dotVertex, []dotEdge) {
 			edges = append(edges, dotEdge{from: uid, to: o.UID})
 		}
 	}
-	for _, n := range g.uidToNode {
+	for _, n := range g.uidToNode.All() {
 		for _, o := range n.owners {
 			if _, ok := vertices[o.UID]; ok {
 				continue
 			}
-			if _, inGraph := g.uidToNode[o.UID]; inGraph {
+			if _, inGraph := g.uidToNode.Get(o.UID); inGraph {
 				continue // not selected
 			}
 			if _, isVertex := vertices[n.identity.UID]; !isVertex {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/uidmap"
 )
 
 // garbageCollector is kube-controller-manager's garbage collector, made
@@ -16,7 +17,7 @@ import (
 // does one unit of upstream work.
 type garbageCollector struct {
 	env             *env
-	uidToNode       map[string]*node
+	uidToNode       uidmap.Map[*node]
 	graphChanges    *workqueue[*graphEvent]
 	attemptToDelete *workqueue[*node]
 	attemptToOrphan *workqueue[*node]
@@ -69,7 +70,6 @@ func (e *restMappingError) Error() string {
 func newGarbageCollector(e *env) *garbageCollector {
 	return &garbageCollector{
 		env:             e,
-		uidToNode:       map[string]*node{},
 		graphChanges:    newGraphChanges(),
 		attemptToDelete: newNodeQueue(QueueAttemptToDelete, dirtyInAttemptToDelete, processingInAttemptToDelete),
 		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, dirtyInAttemptToOrphan, processingInAttemptToOrphan),
@@ -170,7 +170,7 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 	}
 	n := item
 	if !n.isObserved() {
-		fromGraph, exists := g.uidToNode[n.identity.UID]
+		fromGraph, exists := g.uidToNode.Get(n.identity.UID)
 		if !exists {
 			g.attemptToDelete.Forget(item)
 			rec.Reason = Reason{Code: "StaleVirtualItem", Rule: "R39", Func: "GarbageCollector.attemptToDeleteWorker",
@@ -184,7 +184,7 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 			return
 		}
 	}
-	if fromGraph, ok := g.uidToNode[n.identity.UID]; ok && (fromGraph.identity.APIVersion != n.identity.APIVersion || fromGraph.identity.Kind != n.identity.Kind) {
+	if fromGraph, ok := g.uidToNode.Get(n.identity.UID); ok && (fromGraph.identity.APIVersion != n.identity.APIVersion || fromGraph.identity.Kind != n.identity.Kind) {
 		c := n.clone()
 		c.identity.APIVersion, c.identity.Kind = fromGraph.identity.APIVersion, fromGraph.identity.Kind
 		n = c
@@ -228,7 +228,7 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	if item.beingDeleted && !item.deletingDependents {
 		msg := fmt.Sprintf("%s is already being deleted (and not waiting for dependents): nothing to do until it is gone", item.identity.ref())
-		if cur, ok := g.uidToNode[item.identity.UID]; !ok || cur != item {
+		if cur, ok := g.uidToNode.Get(item.identity.UID); !ok || cur != item {
 			msg = fmt.Sprintf("%s was queued while being deleted and has since left the graph: nothing to do", item.identity.ref())
 		}
 		rec.Reason = Reason{Code: "AlreadyTerminating", Rule: "R40", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}

@@ -92,7 +92,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 	rec.Item = ev.String()
 	obj := ev.obj
 	uid := obj.Metadata.UID
-	existing, found := g.uidToNode[uid]
+	existing, found := g.uidToNode.Get(uid)
 	if found && !ev.virtual && !existing.isObserved() {
 		observed := identityFromEvent(ev)
 		if observed != existing.identity {
@@ -106,7 +106,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			}
 			existing = existing.clone()
 			existing.identity = observed
-			g.uidToNode[uid] = existing
+			g.uidToNode.Set(uid, existing)
 			rec.note("virtual node %s observed as %s: replaced by a clone with the observed identity", uid, observed.ref())
 		}
 		existing.virtual = false
@@ -183,7 +183,7 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 					if alt := getAlternateOwnerIdentity(nonmatching, deleted); alt != nil {
 						c := existing.clone()
 						c.identity = *alt
-						g.uidToNode[uid] = c
+						g.uidToNode.Set(uid, c)
 						g.touch(uid)
 						d := g.attemptToDelete.AddRateLimited(c, g.env.now())
 						rec.note("virtual node re-keyed to alternate identity %s, requeued after %s", alt.ref(), d)
@@ -218,7 +218,7 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 	}
 	waiting := 0
 	for _, o := range existing.owners {
-		owner, ok := g.uidToNode[o.UID]
+		owner, ok := g.uidToNode.Get(o.UID)
 		if !ok || !owner.deletingDependents {
 			continue
 		}
@@ -247,14 +247,14 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 
 // insertNode adds n to uidToNode and to its owners' dependents.
 func (g *garbageCollector) insertNode(n *node) {
-	g.uidToNode[n.identity.UID] = n
+	g.uidToNode.Set(n.identity.UID, n)
 	g.touch(n.identity.UID)
 	g.addDependentToOwners(n, n.owners, nil)
 }
 
 // removeNode drops n from uidToNode and from its owners' dependents.
 func (g *garbageCollector) removeNode(n *node) {
-	delete(g.uidToNode, n.identity.UID)
+	g.uidToNode.Delete(n.identity.UID)
 	g.touch(n.identity.UID)
 	g.removeDependentFromOwners(n, n.owners)
 }
@@ -262,9 +262,9 @@ func (g *garbageCollector) removeNode(n *node) {
 // replaceNode swaps a clone c for n in uidToNode and in its owners'
 // dependent sets.
 func (g *garbageCollector) replaceNode(n, c *node) {
-	g.uidToNode[c.identity.UID] = c
+	g.uidToNode.Set(c.identity.UID, c)
 	for _, o := range c.owners {
-		if owner, ok := g.uidToNode[o.UID]; ok {
+		if owner, ok := g.uidToNode.Get(o.UID); ok {
 			owner.deleteDependent(n)
 			owner.addDependent(c)
 		}
@@ -277,13 +277,13 @@ func (g *garbageCollector) replaceNode(n, c *node) {
 func (g *garbageCollector) addDependentToOwners(n *node, owners []fakeapi.OwnerReference, rec *Record) {
 	potentiallyInvalid := false
 	for _, o := range owners {
-		owner, ok := g.uidToNode[o.UID]
+		owner, ok := g.uidToNode.Get(o.UID)
 		if !ok {
 			owner = &node{
 				identity: objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID, Namespace: n.identity.Namespace},
 				virtual:  true,
 			}
-			g.uidToNode[o.UID] = owner
+			g.uidToNode.Set(o.UID, owner)
 			g.touch(o.UID)
 			if rec == nil {
 				rec = g.env.rec
@@ -319,7 +319,7 @@ func (g *garbageCollector) addDependentToOwners(n *node, owners []fakeapi.OwnerR
 
 func (g *garbageCollector) removeDependentFromOwners(n *node, owners []fakeapi.OwnerReference) {
 	for _, o := range owners {
-		if owner, ok := g.uidToNode[o.UID]; ok {
+		if owner, ok := g.uidToNode.Get(o.UID); ok {
 			owner.deleteDependent(n)
 			g.touch(o.UID)
 		}
@@ -356,7 +356,7 @@ func (g *garbageCollector) reportInvalidNamespaceOwnerRef(n *node, ownerUID stri
 func (g *garbageCollector) addUnblockedOwnersToDeleteQueue(removed []fakeapi.OwnerReference, changed []refPair, rec *Record) {
 	for _, r := range removed {
 		if r.Blocks() {
-			if owner, ok := g.uidToNode[r.UID]; ok {
+			if owner, ok := g.uidToNode.Get(r.UID); ok {
 				g.attemptToDelete.Add(owner)
 				rec.note("blocking reference to %s removed: owner queued", owner.identity.ref())
 			}
@@ -364,7 +364,7 @@ func (g *garbageCollector) addUnblockedOwnersToDeleteQueue(removed []fakeapi.Own
 	}
 	for _, c := range changed {
 		if c.old.Blocks() && !c.new.Blocks() {
-			if owner, ok := g.uidToNode[c.new.UID]; ok {
+			if owner, ok := g.uidToNode.Get(c.new.UID); ok {
 				g.attemptToDelete.Add(owner)
 				rec.note("reference to %s no longer blocks: owner queued", owner.identity.ref())
 			}

@@ -14,18 +14,18 @@ func (w *World) CheckGraphInvariants() error {
 		return nil
 	}
 	g := w.gc
-	uids := make([]string, 0, len(g.uidToNode))
-	for uid := range g.uidToNode {
+	uids := make([]string, 0, g.uidToNode.Len())
+	for uid := range g.uidToNode.All() {
 		uids = append(uids, uid)
 	}
 	sort.Strings(uids)
 	for _, uid := range uids {
-		n := g.uidToNode[uid]
+		n, _ := g.uidToNode.Get(uid)
 		if n.identity.UID != uid {
 			return fmt.Errorf("uidToNode[%s] holds a node with uid %s", uid, n.identity.UID)
 		}
 		for _, d := range n.getDependents() {
-			cur, ok := g.uidToNode[d.identity.UID]
+			cur, ok := g.uidToNode.Get(d.identity.UID)
 			if !ok {
 				return fmt.Errorf("%s lists dependent %s, which is not in the graph", n.identity.ref(), d.identity.ref())
 			}
@@ -43,7 +43,7 @@ func (w *World) CheckGraphInvariants() error {
 			}
 		}
 		for _, o := range n.owners {
-			owner, ok := g.uidToNode[o.UID]
+			owner, ok := g.uidToNode.Get(o.UID)
 			if !ok {
 				continue
 			}

@@ -299,7 +299,7 @@ func (a Restart) apply(w *World) (*Record, error) {
 		w.wireGC()
 		w.gc.relist()
 		rec.Reason = Reason{Code: "Restarted", Rule: "R64", Func: "GarbageCollector.Run",
-			Message: fmt.Sprintf("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", len(old.uidToNode))}
+			Message: fmt.Sprintf("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", old.uidToNode.Len())}
 		return w.end(), nil
 	default:
 		for _, c := range w.controllers {
@@ -511,7 +511,7 @@ func (w *World) Node(uid string) (NodeView, bool) {
 	if w.gc == nil {
 		return NodeView{}, false
 	}
-	n, ok := w.gc.uidToNode[uid]
+	n, ok := w.gc.uidToNode.Get(uid)
 	if !ok {
 		return NodeView{}, false
 	}
@@ -523,14 +523,15 @@ func (w *World) Nodes() []NodeView {
 	if w.gc == nil {
 		return nil
 	}
-	uids := make([]string, 0, len(w.gc.uidToNode))
-	for uid := range w.gc.uidToNode {
+	uids := make([]string, 0, w.gc.uidToNode.Len())
+	for uid := range w.gc.uidToNode.All() {
 		uids = append(uids, uid)
 	}
 	slices.Sort(uids)
 	out := make([]NodeView, len(uids))
 	for i, uid := range uids {
-		out[i] = w.gc.uidToNode[uid].view()
+		n, _ := w.gc.uidToNode.Get(uid)
+		out[i] = n.view()
 	}
 	return out
 }
@@ -596,7 +597,7 @@ func (w *World) Clone() *World {
 // clone copies the collector, mapping every node pointer (including stale
 // ones still queued) to a fresh copy.
 func (g *garbageCollector) clone(e *env) *garbageCollector {
-	m := make(map[*node]*node, len(g.uidToNode))
+	m := make(map[*node]*node, g.uidToNode.Len())
 	var get func(n *node) *node
 	get = func(n *node) *node {
 		if c, ok := m[n]; ok {
@@ -612,12 +613,9 @@ func (g *garbageCollector) clone(e *env) *garbageCollector {
 	}
 	c := &garbageCollector{
 		env:       e,
-		uidToNode: make(map[string]*node, len(g.uidToNode)),
+		uidToNode: g.uidToNode.Clone(get),
 		absent:    g.absent.clone(),
 		informer:  make(map[informerKey]*fakeapi.Object, len(g.informer)),
-	}
-	for uid, n := range g.uidToNode {
-		c.uidToNode[uid] = get(n)
 	}
 	for k, v := range g.informer {
 		c.informer[k] = v

@@ -105,7 +105,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	}
 
 	if m.UID != "" {
-		if _, live := s.byUID[m.UID]; live {
+		if s.byUID.Has(m.UID) {
 			return nil, newInvalid(qualifiedKind(info), m.Name, []fieldError{duplicateField("metadata.uid", goString(m.UID))})
 		}
 		s.givenUIDs[m.UID] = true

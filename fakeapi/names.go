@@ -1,6 +1,10 @@
 package fakeapi
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gcplay/gcplay/internal/uidmap"
+)
 
 // This file holds the store's deterministic generators: UIDs, generated
 // name suffixes and Event names. Each one's state lives in the Store and
@@ -11,8 +15,8 @@ import "fmt"
 func (s *Store) newUID() string {
 	for {
 		s.lastUID++
-		u := fmt.Sprintf("uid-%04d", s.lastUID)
-		if _, live := s.byUID[u]; !live && !s.givenUIDs[u] {
+		u := uidmap.Format(s.lastUID)
+		if !s.byUID.Has(u) && !s.givenUIDs[u] {
 			return u
 		}
 	}

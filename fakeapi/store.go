@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gcplay/gcplay/internal/uidmap"
 )
 
 // DeleteResult is the answer to a DELETE.
@@ -60,7 +62,7 @@ type Store struct {
 	objects map[objKey]*Object
 	// byUID finds a stored object's key by UID, with the revision at which
 	// it was created (for listing objects in creation order).
-	byUID map[string]uidEntry
+	byUID uidmap.Map[uidEntry]
 
 	// lastUID counts assigned UIDs ("uid-0001", ...); givenUIDs holds the
 	// UIDs callers chose, so the counter never hands one out again.
@@ -118,7 +120,6 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		reg:       reg,
 		clock:     clock,
 		objects:   map[objKey]*Object{},
-		byUID:     map[string]uidEntry{},
 		givenUIDs: map[string]bool{},
 		nameState: nameSeed,
 	}
@@ -131,7 +132,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		}}
 		o.Metadata.ResourceVersion = s.nextRV()
 		s.objects[objKey{kind: "Namespace", name: ns}] = o
-		s.byUID[o.Metadata.UID] = uidEntry{key: objKey{kind: "Namespace", name: ns}, created: s.rv}
+		s.byUID.Set(o.Metadata.UID, uidEntry{key: objKey{kind: "Namespace", name: ns}, created: s.rv})
 	}
 	return s
 }
@@ -159,7 +160,9 @@ func (s *Store) Len() int { return len(s.objects) }
 func (s *Store) ObjectsInCreationOrder() []*Object {
 	keys := slices.Collect(maps.Keys(s.objects))
 	slices.SortFunc(keys, func(a, b objKey) int {
-		return cmp.Compare(s.byUID[s.objects[a].Metadata.UID].created, s.byUID[s.objects[b].Metadata.UID].created)
+		ea, _ := s.byUID.Get(s.objects[a].Metadata.UID)
+		eb, _ := s.byUID.Get(s.objects[b].Metadata.UID)
+		return cmp.Compare(ea.created, eb.created)
 	})
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
@@ -175,7 +178,7 @@ func compareKeys(a, b objKey) int {
 
 // ByUID returns the stored object with uid (not a copy), or nil.
 func (s *Store) ByUID(uid string) *Object {
-	e, ok := s.byUID[uid]
+	e, ok := s.byUID.Get(uid)
 	if !ok {
 		return nil
 	}
@@ -234,7 +237,7 @@ func (s *Store) Clone(clock Clock) *Store {
 	c := *s
 	c.clock = clock
 	c.objects = maps.Clone(s.objects)
-	c.byUID = maps.Clone(s.byUID)
+	c.byUID = s.byUID.Clone(nil)
 	c.givenUIDs = maps.Clone(s.givenUIDs)
 	c.faults = slices.Clone(s.faults)
 	// The blocks are shared. The clone's last one is clipped: it starts a
@@ -333,7 +336,7 @@ func qualifiedKind(info KindInfo) string {
 // insert stores a new object and announces it (ADDED).
 func (s *Store) insert(k objKey, o *Object) {
 	s.objects[k] = o
-	s.byUID[o.Metadata.UID] = uidEntry{key: k, created: s.rv}
+	s.byUID.Set(o.Metadata.UID, uidEntry{key: k, created: s.rv})
 	s.emit(Added, o, nil)
 }
 
@@ -365,8 +368,8 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 		return
 	}
 	delete(s.objects, k)
-	if s.byUID[last.Metadata.UID].key == k {
-		delete(s.byUID, last.Metadata.UID)
+	if e, _ := s.byUID.Get(last.Metadata.UID); e.key == k {
+		s.byUID.Delete(last.Metadata.UID)
 	}
 	gone := *last
 	gone.Metadata.ResourceVersion = s.nextRV()
