@@ -1342,6 +1342,12 @@ func (c *deploymentController) syncDeploymentStatus(all []*fakeapi.Object, newRS
 	if reflect.DeepEqual(d.status, st) {
 		return nil
 	}
+	return c.writeStatus(d, st)
+}
+
+// writeStatus updates the Deployment's status to st (which differs from
+// the one it has) and says so in the record.
+func (c *deploymentController) writeStatus(d *deployment, st deployStatus) error {
 	old := d.status
 	d.status = st
 	_, err := c.updateDeployment(d)
@@ -1471,13 +1477,7 @@ func (c *deploymentController) syncRolloutStatus(all []*fakeapi.Object, newRS *f
 		c.requeueStuckDeployment(d, st)
 		return nil
 	}
-	old := d.status
-	d.status = st
-	_, err := c.updateDeployment(d)
-	if err == nil {
-		c.cur.act("StatusUpdated", "status: %s", statusPhrase(old, st))
-	}
-	return err
+	return c.writeStatus(d, st)
 }
 
 // replicaFailures copies ReplicaFailure conditions of the ReplicaSets,

@@ -236,7 +236,7 @@ func (st *story) evaluate(x *scenario.Expect) []Check {
 		out = append(out, st.checkEvent(ec))
 	}
 	for _, rc := range x.NoEvents {
-		evs := st.eventsAbout(rc.Ref)
+		evs := scenario.EventsAbout(st.store.Events(), rc.Ref)
 		c := Check{Key: "noEvents", Subject: rc.Ref.String(), Line: rc.Line, Passed: len(evs) == 0, Want: p.say("want-no-events"), Got: describeEvents(evs)}
 		if !c.Passed {
 			c.Why = p.say("unexpected-event", "object", rc.Ref.String(), "events", describeEvents(evs))
@@ -408,16 +408,6 @@ func ownerNamed(o *fakeapi.Object, ref string) bool {
 	return false
 }
 
-func (st *story) eventsAbout(r scenario.Ref) []fakeapi.Event {
-	var out []fakeapi.Event
-	for _, ev := range st.store.Events() {
-		if r.Matches(ev.Object.Kind, ev.Object.Namespace, ev.Object.Name, ev.ObjectUID) {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
-
 func describeEvents(evs []fakeapi.Event) string {
 	if len(evs) == 0 {
 		return "none"
@@ -434,7 +424,7 @@ func (st *story) checkEvent(ec scenario.EventCheck) Check {
 	if want == "" {
 		want = "an event"
 	}
-	evs := st.eventsAbout(ec.Object)
+	evs := scenario.EventsAbout(st.store.Events(), ec.Object)
 	c := Check{Key: "events", Subject: ec.Object.String(), Line: ec.Line, Want: want, Got: describeEvents(evs)}
 	for _, ev := range evs {
 		if ec.Matches(ev.Type, ev.Reason, ev.Message) {

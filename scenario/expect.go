@@ -108,7 +108,7 @@ func (x *Expect) evaluate(v view) []Check {
 		add(checkEvent(v, ec))
 	}
 	for _, rc := range x.NoEvents {
-		evs := eventsAbout(v, rc.Ref)
+		evs := EventsAbout(v.Events(), rc.Ref)
 		add(Check{Line: rc.Line, Key: "noEvents", Subject: rc.Ref.String(), Passed: len(evs) == 0,
 			Expected: "no events", Found: describeEvents(evs)})
 	}
@@ -304,9 +304,11 @@ func checkDeletionOrder(v view, oc *OrderCheck) Check {
 	return c
 }
 
-func eventsAbout(v view, r Ref) []fakeapi.Event {
+// EventsAbout returns the events of evs whose involved object r names, in
+// order.
+func EventsAbout(evs []fakeapi.Event, r Ref) []fakeapi.Event {
 	var out []fakeapi.Event
-	for _, ev := range v.Events() {
+	for _, ev := range evs {
 		if r.Matches(ev.Object.Kind, ev.Object.Namespace, ev.Object.Name, ev.ObjectUID) {
 			out = append(out, ev)
 		}
@@ -326,7 +328,7 @@ func describeEvents(evs []fakeapi.Event) string {
 }
 
 func checkEvent(v view, ec EventCheck) Check {
-	evs := eventsAbout(v, ec.Object)
+	evs := EventsAbout(v.Events(), ec.Object)
 	c := Check{Line: ec.Line, Key: "events", Subject: ec.Object.String(), Expected: ec.Describe(), Found: describeEvents(evs)}
 	for _, ev := range evs {
 		if ec.Matches(ev.Type, ev.Reason, ev.Message) {
