@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/objtable"
 	"github.com/gcplay/gcplay/internal/uidmap"
 )
 
@@ -24,7 +25,7 @@ type garbageCollector struct {
 	absent          *absentOwnerCache
 	// informer is the collector's informer store: the last observed state
 	// of each object, used by the JSON merge patch fallbacks (R53).
-	informer map[informerKey]*fakeapi.Object
+	informer objtable.Table[*fakeapi.Object]
 	// deleteScratch holds the options of the DELETE being sent.
 	deleteScratch deleteScratch
 	// texts shares the sentences that repeat.
@@ -41,11 +42,10 @@ type deleteScratch struct {
 	opts    fakeapi.DeleteOptions
 }
 
-type informerKey struct{ group, kind, namespace, name string }
-
-func keyOf(apiVersion, kind, namespace, name string) informerKey {
+// keyOf is the informer store's key of an object.
+func keyOf(apiVersion, kind, namespace, name string) objtable.Key {
 	g, _ := fakeapi.SplitAPIVersion(apiVersion)
-	return informerKey{g, kind, namespace, name}
+	return objtable.Key{Scope: objtable.Scope{Group: g, Kind: kind, Namespace: namespace}, Name: name}
 }
 
 const gcClient = ControllerGC
@@ -74,7 +74,6 @@ func newGarbageCollector(e *env) *garbageCollector {
 		attemptToDelete: newNodeQueue(QueueAttemptToDelete, dirtyInAttemptToDelete, processingInAttemptToDelete),
 		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, dirtyInAttemptToOrphan, processingInAttemptToOrphan),
 		absent:          newAbsentOwnerCache(absentOwnerCacheSize),
-		informer:        map[informerKey]*fakeapi.Object{},
 	}
 }
 
@@ -95,13 +94,13 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 	switch ev.Type {
 	case fakeapi.Added:
 		ge = newGraphEvent(addEvent, false, obj, nil)
-		g.informer[k] = obj
+		g.informer.Set(k, obj)
 	case fakeapi.Modified:
 		ge = newGraphEvent(updateEvent, false, obj, ev.Old)
-		g.informer[k] = obj
+		g.informer.Set(k, obj)
 	default:
 		ge = newGraphEvent(deleteEvent, false, obj, nil)
-		delete(g.informer, k)
+		g.informer.Delete(k)
 	}
 	g.graphChanges.Add(ge)
 }
@@ -537,7 +536,7 @@ func unblockOwnerRefsPatch(n *node) []byte {
 // getMetadata reads an object from the informer store, or live when it is
 // not cached.
 func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, error) {
-	if o, ok := g.informer[keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)]; ok {
+	if o, ok := g.informer.Get(keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)); ok {
 		return o, nil
 	}
 	return g.getObject(id)

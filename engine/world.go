@@ -615,10 +615,7 @@ func (g *garbageCollector) clone(e *env) *garbageCollector {
 		env:       e,
 		uidToNode: g.uidToNode.Clone(get),
 		absent:    g.absent.clone(),
-		informer:  make(map[informerKey]*fakeapi.Object, len(g.informer)),
-	}
-	for k, v := range g.informer {
-		c.informer[k] = v
+		informer:  g.informer.Clone(),
 	}
 	// Queued events are copied: they carry the queue's flags, which each
 	// world changes as it takes them.

@@ -86,8 +86,8 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 			return nil, NewError(ReasonInternalError, "resourceVersion should not be set on objects to be created")
 		}
 		key = keyOf(info, m.Namespace, m.Name)
-		existing, taken := s.objects[key]
-		if !taken {
+		existing := s.object(key)
+		if existing == nil {
 			break
 		}
 		if generate && attempt+1 < attempts {
@@ -126,7 +126,7 @@ func (s *Store) admitCreate(info KindInfo, namespace, name string) *StatusError 
 	if !info.Namespaced() || namespace == "" {
 		return nil
 	}
-	ns := s.objects[objKey{kind: "Namespace", name: namespace}]
+	ns := s.object(namespaceKey(namespace))
 	if ns == nil {
 		return NewNotFound("namespaces", namespace)
 	}

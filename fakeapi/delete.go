@@ -413,8 +413,8 @@ func (s *Store) admitNamespaceDelete(name string) *StatusError {
 	if slices.Contains(immortalNamespaces, name) {
 		return newForbidden("namespaces", name, "this namespace may not be deleted")
 	}
-	for k := range s.objects {
-		if k.namespace == name {
+	for k := range s.objects.All() {
+		if k.Namespace == name {
 			return newForbidden("namespaces", name,
 				"gcplay does not model the namespace controller: delete the objects in namespace "+name+" first")
 		}

@@ -44,7 +44,7 @@ func (s *Store) recordEvent(ev Event) *StatusError {
 		return se
 	}
 	key := keyOf(info, ev.Namespace, ev.Name)
-	if _, taken := s.objects[key]; taken {
+	if s.object(key) != nil {
 		return NewError(ReasonAlreadyExists, "%s %q already exists", qualifiedResource(info), ev.Name)
 	}
 	stamp := ev.Time.Format(time.RFC3339)

@@ -3,6 +3,8 @@ package fakeapi
 import (
 	"cmp"
 	"slices"
+
+	"github.com/gcplay/gcplay/internal/objtable"
 )
 
 // Get returns a copy of the object at ref, read through ref.APIVersion:
@@ -57,7 +59,7 @@ func (s *Store) lookupForRequest(info KindInfo, namespace, name string) (*Object
 	if info.Namespaced() && namespace == "" {
 		return nil, errNoResource()
 	}
-	cur := s.objects[keyOf(info, namespace, name)]
+	cur := s.object(keyOf(info, namespace, name))
 	if cur == nil {
 		return nil, NewNotFound(qualifiedResource(info), name)
 	}
@@ -88,19 +90,19 @@ func (s *Store) list(req *Request, apiVersion, kind, namespace string) ([]*Objec
 	if se := s.takeFault(req, info, namespace, ""); se != nil {
 		return nil, se
 	}
-	group := info.Group()
 	var keys []objKey
-	for k := range s.objects {
-		if k.group == group && k.kind == info.Kind && (namespace == "" || k.namespace == namespace) {
-			keys = append(keys, k)
-		}
+	group := info.Group()
+	for k := range s.objects.Where(func(sc objtable.Scope) bool {
+		return sc.Group == group && sc.Kind == info.Kind && (namespace == "" || sc.Namespace == namespace)
+	}) {
+		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b objKey) int {
-		return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
-		out[i] = view(s.objects[k], apiVersion)
+		out[i] = view(s.object(k), apiVersion)
 	}
 	return out, nil
 }

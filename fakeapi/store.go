@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gcplay/gcplay/internal/objtable"
 	"github.com/gcplay/gcplay/internal/uidmap"
 )
 
@@ -35,9 +36,7 @@ type Removal struct {
 // objKey is where an object lives in storage: its group and kind (not its
 // version, so every served version of a group/kind reads the same object),
 // its namespace and its name.
-type objKey struct {
-	group, kind, namespace, name string
-}
+type objKey = objtable.Key
 
 // uidEntry is where the object with a UID is stored, and the revision at
 // which it was created.
@@ -59,7 +58,7 @@ type Store struct {
 	kinds KindCache // lookups in reg
 	clock Clock
 
-	objects map[objKey]*Object
+	objects objtable.Table[*Object]
 	// byUID finds a stored object's key by UID, with the revision at which
 	// it was created (for listing objects in creation order).
 	byUID uidmap.Map[uidEntry]
@@ -119,7 +118,6 @@ func NewStore(reg *Registry, clock Clock) *Store {
 	s := &Store{
 		reg:       reg,
 		clock:     clock,
-		objects:   map[objKey]*Object{},
 		givenUIDs: map[string]bool{},
 		nameState: nameSeed,
 	}
@@ -131,8 +129,8 @@ func NewStore(reg *Registry, clock Clock) *Store {
 			CreationTimestamp: &Time{now},
 		}}
 		o.Metadata.ResourceVersion = s.nextRV()
-		s.objects[objKey{kind: "Namespace", name: ns}] = o
-		s.byUID.Set(o.Metadata.UID, uidEntry{key: objKey{kind: "Namespace", name: ns}, created: s.rv})
+		s.objects.Set(namespaceKey(ns), o)
+		s.byUID.Set(o.Metadata.UID, uidEntry{key: namespaceKey(ns), created: s.rv})
 	}
 	return s
 }
@@ -143,37 +141,37 @@ func (s *Store) Registry() *Registry { return s.reg }
 // Objects returns every stored object (not copies), sorted by kind,
 // namespace, name and group. The objects must not be modified.
 func (s *Store) Objects() []*Object {
-	keys := slices.Collect(maps.Keys(s.objects))
+	keys := s.objects.Keys()
 	slices.SortFunc(keys, compareKeys)
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
-		out[i] = s.objects[k]
+		out[i] = s.object(k)
 	}
 	return out
 }
 
 // Len returns the number of stored objects.
-func (s *Store) Len() int { return len(s.objects) }
+func (s *Store) Len() int { return s.objects.Len() }
 
 // ObjectsInCreationOrder returns every stored object (not copies) in the
 // order they were created. The objects must not be modified.
 func (s *Store) ObjectsInCreationOrder() []*Object {
-	keys := slices.Collect(maps.Keys(s.objects))
+	keys := s.objects.Keys()
 	slices.SortFunc(keys, func(a, b objKey) int {
-		ea, _ := s.byUID.Get(s.objects[a].Metadata.UID)
-		eb, _ := s.byUID.Get(s.objects[b].Metadata.UID)
+		ea, _ := s.byUID.Get(s.object(a).Metadata.UID)
+		eb, _ := s.byUID.Get(s.object(b).Metadata.UID)
 		return cmp.Compare(ea.created, eb.created)
 	})
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
-		out[i] = s.objects[k]
+		out[i] = s.object(k)
 	}
 	return out
 }
 
 func compareKeys(a, b objKey) int {
-	return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.namespace, b.namespace),
-		cmp.Compare(a.name, b.name), cmp.Compare(a.group, b.group))
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Name, b.Name), cmp.Compare(a.Group, b.Group))
 }
 
 // ByUID returns the stored object with uid (not a copy), or nil.
@@ -182,7 +180,7 @@ func (s *Store) ByUID(uid string) *Object {
 	if !ok {
 		return nil
 	}
-	return s.objects[e.key]
+	return s.object(e.key)
 }
 
 // Lookup returns the stored object at ref (not a copy), or nil. An empty
@@ -202,7 +200,7 @@ func (s *Store) Lookup(ref Ref) *Object {
 		}
 		info = i
 	}
-	return s.objects[keyOf(info, ref.Namespace, ref.Name)]
+	return s.object(keyOf(info, ref.Namespace, ref.Name))
 }
 
 // Removals returns every removal from storage, in order.
@@ -236,7 +234,7 @@ func (s *Store) Clone(clock Clock) *Store {
 	}
 	c := *s
 	c.clock = clock
-	c.objects = maps.Clone(s.objects)
+	c.objects = s.objects.Clone()
 	c.byUID = s.byUID.Clone(nil)
 	c.givenUIDs = maps.Clone(s.givenUIDs)
 	c.faults = slices.Clone(s.faults)
@@ -264,13 +262,24 @@ func (s *Store) nextRV() string {
 	return strconv.FormatUint(s.rv, 10)
 }
 
+// object returns the stored object at k, or nil.
+func (s *Store) object(k objKey) *Object {
+	o, _ := s.objects.Get(k)
+	return o
+}
+
+// namespaceKey is the storage key of a Namespace.
+func namespaceKey(name string) objKey {
+	return objKey{Scope: objtable.Scope{Kind: "Namespace"}, Name: name}
+}
+
 // keyOf returns the storage key of an object of kind info. Cluster-scoped
 // kinds ignore the namespace.
 func keyOf(info KindInfo, namespace, name string) objKey {
 	if !info.Namespaced() {
 		namespace = ""
 	}
-	return objKey{group: info.Group(), kind: info.Kind, namespace: namespace, name: name}
+	return objKey{Scope: objtable.Scope{Group: info.Group(), Kind: info.Kind, Namespace: namespace}, Name: name}
 }
 
 // resolve finds the served kind of a request, like the REST mapping that
@@ -335,7 +344,7 @@ func qualifiedKind(info KindInfo) string {
 
 // insert stores a new object and announces it (ADDED).
 func (s *Store) insert(k objKey, o *Object) {
-	s.objects[k] = o
+	s.objects.Set(k, o)
 	s.byUID.Set(o.Metadata.UID, uidEntry{key: k, created: s.rv})
 	s.emit(Added, o, nil)
 }
@@ -354,7 +363,7 @@ func (s *Store) writeUpdate(k objKey, old, next *Object, dryRun bool) *Object {
 		return next
 	}
 	next.Metadata.ResourceVersion = s.nextRV()
-	s.objects[k] = next
+	s.objects.Set(k, next)
 	s.emit(Modified, next, old)
 	return next
 }
@@ -367,7 +376,7 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 	if dryRun {
 		return
 	}
-	delete(s.objects, k)
+	s.objects.Delete(k)
 	if e, _ := s.byUID.Get(last.Metadata.UID); e.key == k {
 		s.byUID.Delete(last.Metadata.UID)
 	}

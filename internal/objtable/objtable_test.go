@@ -1,0 +1,65 @@
+package objtable
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestTableAgainstGoMap runs random operations on a Table and on a Go map
+// keyed by the whole Key, side by side, and compares them throughout.
+func TestTableAgainstGoMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	scopes := []Scope{
+		{Kind: "Pod", Namespace: "default"}, {Kind: "Pod", Namespace: "team"},
+		{Group: "apps", Kind: "ReplicaSet", Namespace: "default"}, {Kind: "Namespace"},
+		{Group: "example.com", Kind: "Pod", Namespace: "default"},
+	}
+	pick := func() Key {
+		return Key{scopes[r.IntN(len(scopes))], fmt.Sprintf("o-%d", r.IntN(40))}
+	}
+	var tab Table[int]
+	want := map[Key]int{}
+	for i := range 50_000 {
+		k := pick()
+		if r.IntN(3) < 2 {
+			tab.Set(k, i)
+			want[k] = i
+		} else {
+			tab.Delete(k)
+			delete(want, k)
+		}
+		q := pick()
+		v, ok := tab.Get(q)
+		wv, wok := want[q]
+		if ok != wok || v != wv {
+			t.Fatalf("op %d: Get(%v) = %d, %v; want %d, %v", i, q, v, ok, wv, wok)
+		}
+		if tab.Len() != len(want) {
+			t.Fatalf("op %d: Len() = %d, want %d", i, tab.Len(), len(want))
+		}
+	}
+	if got := maps.Collect(tab.All()); !maps.Equal(got, want) {
+		t.Fatalf("All() differs: %d entries, want %d", len(got), len(want))
+	}
+	if n := len(tab.Keys()); n != len(want) {
+		t.Fatalf("Keys() has %d, want %d", n, len(want))
+	}
+	pods := maps.Collect(tab.Where(func(s Scope) bool { return s.Group == "" && s.Kind == "Pod" }))
+	for k, v := range want {
+		if _, in := pods[k]; in != (k.Group == "" && k.Kind == "Pod") || (in && pods[k] != v) {
+			t.Fatalf("Where(core Pods): %v in=%v", k, in)
+		}
+	}
+	c := tab.Clone()
+	for k := range want {
+		tab.Delete(k)
+	}
+	if tab.Len() != 0 || c.Len() != len(want) {
+		t.Fatalf("after emptying the original: Len() = %d, clone Len() = %d, want 0 and %d", tab.Len(), c.Len(), len(want))
+	}
+	if got := maps.Collect(c.All()); !maps.Equal(got, want) {
+		t.Fatal("the clone changed with the original")
+	}
+}
