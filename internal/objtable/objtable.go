@@ -25,7 +25,6 @@ type Key struct {
 // Table maps keys to values. The zero Table is empty and ready to use.
 type Table[V any] struct {
 	scopes map[Scope]map[string]V
-	n      int
 	// lastScope and last are the scope of the previous access and its map.
 	lastScope Scope
 	last      map[string]V
@@ -58,24 +57,24 @@ func (t *Table[V]) Get(k Key) (V, bool) {
 
 // Set sets the value at k.
 func (t *Table[V]) Set(k Key, v V) {
-	m := t.scope(k.Scope, true)
-	if _, ok := m[k.Name]; !ok {
-		t.n++
-	}
-	m[k.Name] = v
+	t.scope(k.Scope, true)[k.Name] = v
 }
 
 // Delete removes the value at k, if any.
 func (t *Table[V]) Delete(k Key) {
-	m := t.scope(k.Scope, false)
-	if _, ok := m[k.Name]; ok {
-		delete(m, k.Name)
-		t.n--
-	}
+	delete(t.scope(k.Scope, false), k.Name)
 }
 
-// Len returns the number of entries.
-func (t *Table[V]) Len() int { return t.n }
+// Len returns the number of entries. (Counting them as they come and go
+// would cost Set a second map access: it could not tell an update from an
+// insert otherwise.)
+func (t *Table[V]) Len() int {
+	n := 0
+	for _, m := range t.scopes {
+		n += len(m)
+	}
+	return n
+}
 
 // All yields every entry, in no particular order.
 func (t *Table[V]) All() iter.Seq2[Key, V] {
@@ -101,7 +100,7 @@ func (t *Table[V]) Where(keep func(Scope) bool) iter.Seq2[Key, V] {
 
 // Keys returns every key, in no particular order.
 func (t *Table[V]) Keys() []Key {
-	out := make([]Key, 0, t.n)
+	out := make([]Key, 0, t.Len())
 	for k := range t.All() {
 		out = append(out, k)
 	}
@@ -110,7 +109,7 @@ func (t *Table[V]) Keys() []Key {
 
 // Clone returns a copy sharing the values.
 func (t *Table[V]) Clone() Table[V] {
-	c := Table[V]{n: t.n, scopes: make(map[Scope]map[string]V, len(t.scopes))}
+	c := Table[V]{scopes: make(map[Scope]map[string]V, len(t.scopes))}
 	for s, m := range t.scopes {
 		cm := make(map[string]V, len(m))
 		for name, v := range m {
