@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/strarena"
 )
 
 // virtualClock is the world's clock: time elapsed since fakeapi.Epoch.
@@ -36,6 +37,9 @@ type env struct {
 	calls    chunks[fakeapi.Request]
 	enqueues chunks[Enqueue]
 	strs     chunks[string]
+	// text holds the sentences that name one object, written for every
+	// collected object (see strarena).
+	text strarena.Arena
 }
 
 func newEnv(store *fakeapi.Store, clock *virtualClock) *env {

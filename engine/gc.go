@@ -93,13 +93,13 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 	var ge *graphEvent
 	switch ev.Type {
 	case fakeapi.Added:
-		ge = newGraphEvent(addEvent, false, obj, nil)
+		ge = newGraphEvent(&g.env.text, addEvent, false, obj, nil)
 		g.informer.Set(k, obj)
 	case fakeapi.Modified:
-		ge = newGraphEvent(updateEvent, false, obj, ev.Old)
+		ge = newGraphEvent(&g.env.text, updateEvent, false, obj, ev.Old)
 		g.informer.Set(k, obj)
 	default:
-		ge = newGraphEvent(deleteEvent, false, obj, nil)
+		ge = newGraphEvent(&g.env.text, deleteEvent, false, obj, nil)
 		g.informer.Delete(k)
 	}
 	g.graphChanges.Add(ge)
@@ -112,7 +112,7 @@ func (g *garbageCollector) touch(uid string) { g.env.touch(uid) }
 func (g *garbageCollector) enqueueVirtualDeleteEvent(id objectReference) {
 	obj := &fakeapi.Object{APIVersion: id.APIVersion, Kind: id.Kind,
 		Metadata: fakeapi.ObjectMeta{Name: id.Name, Namespace: id.Namespace, UID: id.UID}}
-	g.graphChanges.Add(newGraphEvent(deleteEvent, true, obj, nil))
+	g.graphChanges.Add(newGraphEvent(&g.env.text, deleteEvent, true, obj, nil))
 }
 
 // apiResource is the REST mapping of an apiVersion/kind (R57).
@@ -163,7 +163,7 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 		return
 	}
 	defer g.attemptToDelete.Done(item)
-	rec.Item = item.identity.ref()
+	rec.Item = g.env.ref(item.identity)
 	if item.virtual {
 		rec.Item += " (virtual, " + item.identity.UID + ")"
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/strarena"
 )
 
 type eventType int
@@ -45,21 +46,21 @@ type graphEvent struct {
 	label string
 }
 
-func newGraphEvent(t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
+func newGraphEvent(text *strarena.Arena, t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
 	e := &graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
-	e.label = e.describe()
+	e.label = e.describe(text)
 	return e
 }
 
 func (e *graphEvent) String() string { return e.label }
 
-func (e *graphEvent) describe() string {
+func (e *graphEvent) describe(text *strarena.Arena) string {
 	m := &e.obj.Metadata
 	if e.virtual {
 		return "virtual " + e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")"
 	}
 	if m.Namespace == "" || m.Namespace == "default" {
-		return join(e.eventType.String(), " ", e.obj.Kind, "/", m.Name)
+		return text.Join(e.eventType.String(), " ", e.obj.Kind, "/", m.Name)
 	}
 	return e.eventType.String() + " " + e.obj.Kind + "/" + m.Namespace + "/" + m.Name
 }
@@ -123,7 +124,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		}
 		g.insertNode(n)
 		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode",
-			Message: around("new node ", n.identity, ownersPhrase(n.owners))}
+			Message: g.env.around("new node ", n.identity, ownersPhrase(n.owners))}
 		g.processTransitions(ev.oldObj, obj, n, rec)
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
 		if existing.identity.APIVersion != obj.APIVersion || existing.identity.Kind != obj.Kind {
@@ -134,7 +135,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			existing = c
 		}
 		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges",
-			Message: around("", existing.identity, " updated; owners unchanged")}
+			Message: g.env.around("", existing.identity, " updated; owners unchanged")}
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -148,7 +149,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		if beingDeleted(obj) && !existing.beingDeleted {
 			existing.beingDeleted = true
 			g.touch(uid)
-			g.env.note(rec, around("", existing.identity, " marked beingDeleted"))
+			g.env.note(rec, g.env.around("", existing.identity, " marked beingDeleted"))
 		}
 		g.processTransitions(ev.oldObj, obj, existing, rec)
 	case ev.eventType == deleteEvent:
@@ -232,7 +233,7 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 	var msg string
 	switch {
 	case len(deps) == 0 && waiting == 0:
-		msg = around("", existing.identity, what)
+		msg = g.env.around("", existing.identity, what)
 	default:
 		msg = existing.identity.ref() + what
 		if len(deps) > 0 {

@@ -7,6 +7,22 @@ import "strings"
 // concatenation (one allocation) instead of a Sprintf and its boxed
 // arguments. The texts are exactly what the format strings gave.
 
+// ref is r.ref(), carved from the world's text arena.
+func (e *env) ref(r objectReference) string {
+	if r.Namespace == "" || r.Namespace == "default" {
+		return e.text.Join(r.Kind, "/", r.Name)
+	}
+	return e.text.Join(r.Kind, "/", r.Namespace, "/", r.Name)
+}
+
+// around is the package's around, carved from the world's text arena.
+func (e *env) around(prefix string, r objectReference, suffix string) string {
+	if r.Namespace == "" || r.Namespace == "default" {
+		return e.text.Join(prefix, r.Kind, "/", r.Name, suffix)
+	}
+	return e.text.Join(prefix, r.Kind, "/", r.Namespace, "/", r.Name, suffix)
+}
+
 // around returns prefix + r.ref() + suffix, in one allocation.
 func around(prefix string, r objectReference, suffix string) string {
 	if r.Namespace == "" || r.Namespace == "default" {

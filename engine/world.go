@@ -75,7 +75,7 @@ func (w *World) wireGC() {
 	if g := w.gc; g != nil {
 		g.env = w.env
 		g.graphChanges.onAdd = func(e *graphEvent, d time.Duration) { w.env.enqueued(QueueGraphChanges, e.String(), d) }
-		g.attemptToDelete.onAdd = func(n *node, d time.Duration) { w.env.enqueued(QueueAttemptToDelete, n.identity.ref(), d) }
+		g.attemptToDelete.onAdd = func(n *node, d time.Duration) { w.env.enqueued(QueueAttemptToDelete, w.env.ref(n.identity), d) }
 		g.attemptToOrphan.onAdd = func(n *node, d time.Duration) { w.env.enqueued(QueueAttemptToOrphan, n.identity.ref(), d) }
 	}
 }

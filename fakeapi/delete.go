@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gcplay/gcplay/internal/strarena"
 )
 
 // Delete DELETEs the object at ref.
@@ -49,7 +51,7 @@ func (s *Store) DeleteShared(client string, ref Ref, opts *DeleteOptions) (Delet
 // deleteAs handles and records a DELETE; answer makes the reply's object
 // from the stored snapshot (view copies it, sharedView does not).
 func (s *Store) deleteAs(client string, ref Ref, opts *DeleteOptions, answer func(*Object, string) *Object) (DeleteResult, error) {
-	req := Request{Verb: "delete", Client: client, Ref: ref, Detail: describeDeleteOptions(opts)}
+	req := Request{Verb: "delete", Client: client, Ref: ref, Detail: describeDeleteOptions(&s.text, opts)}
 	res, se := s.delete(&req, ref, opts)
 	if se == nil {
 		req.Code = res.Code
@@ -63,8 +65,9 @@ func (s *Store) deleteAs(client string, ref Ref, opts *DeleteOptions, answer fun
 }
 
 // describeDeleteOptions is the one-line Detail of a DELETE, such as
-// "propagationPolicy=Foreground, preconditions uid=uid-0003 rv=12".
-func describeDeleteOptions(o *DeleteOptions) string {
+// "propagationPolicy=Foreground, preconditions uid=uid-0003 rv=12",
+// carved from text.
+func describeDeleteOptions(text *strarena.Arena, o *DeleteOptions) string {
 	if o == nil {
 		return ""
 	}
@@ -112,7 +115,7 @@ func describeDeleteOptions(o *DeleteOptions) string {
 			b = append(b, d...)
 		}
 	}
-	return string(b)
+	return text.String(b)
 }
 
 // copyDeleteOptions returns options the delete path may change (the grace

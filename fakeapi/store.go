@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/internal/objtable"
+	"github.com/gcplay/gcplay/internal/strarena"
 	"github.com/gcplay/gcplay/internal/uidmap"
 )
 
@@ -59,6 +60,8 @@ type Store struct {
 	clock Clock
 
 	objects objtable.Table[*Object]
+	// text holds the request details the store writes (see strarena).
+	text strarena.Arena
 	// byUID finds a stored object's key by UID, with the revision at which
 	// it was created (for listing objects in creation order).
 	byUID uidmap.Map[uidEntry]
