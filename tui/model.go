@@ -257,8 +257,16 @@ func (m *Model) applyTheme() {
 	m.msgCache.lines, m.helpCache.line = nil, ""
 }
 
-// Init asks the terminal for its background colour (for dark or light).
-func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
+// Init asks the terminal for its background colour, when the theme
+// depends on it (auto and high-contrast have a dark and a light form).
+// Dark and light need no answer: not asking saves a round trip to the
+// terminal and redrawing every pane in the same theme when it comes.
+func (m *Model) Init() tea.Cmd {
+	if m.themeName == ThemeDark || m.themeName == ThemeLight {
+		return nil
+	}
+	return tea.RequestBackgroundColor
+}
 
 // refresh rebuilds the snapshot if the world changed, and keeps the
 // selection on the same object.

@@ -347,7 +347,17 @@ func TestResizeAndThemes(t *testing.T) {
 	if !strings.Contains(hc.View().Content, "38;2;") {
 		t.Error("high-contrast: the view has no colours")
 	}
+	// Only a theme that depends on the background asks the terminal for it.
+	if hc.Init() == nil {
+		t.Error("high-contrast: Init does not ask for the background colour")
+	}
+	if cmd := m.Init(); cmd != nil {
+		t.Errorf("dark: Init asks the terminal for something (%T); the theme needs no answer", cmd())
+	}
 	auto, _ := New(Options{Width: 120, Height: 40})
+	if auto.Init() == nil {
+		t.Error("auto: Init does not ask for the background colour")
+	}
 	send(t, auto, tea.BackgroundColorMsg{Color: color.White})
 	if auto.th.name != ThemeLight {
 		t.Errorf("on a white background the theme is %q, want light", auto.th.name)
