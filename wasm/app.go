@@ -45,6 +45,12 @@ type app struct {
 	// version is the world's version when it was last scheduled for
 	// writing; gen tells the latest scheduled write from older ones.
 	version, gen int
+
+	// view is the view last drawn; fresh says no message has reached the
+	// model since, so it is still the view (Bubble Tea asks for one after
+	// every message, also those the model ignores).
+	view  tea.View
+	fresh bool
 }
 
 // Messages from the page.
@@ -58,6 +64,13 @@ type (
 func (a *app) Init() tea.Cmd { return a.top.Init() }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case tea.ColorProfileMsg, tea.EnvMsg, tea.ModeReportMsg:
+		// Bubble Tea's reports at start (it acts on them itself): the
+		// playground has no use for them, so the view stays as it is.
+		return a, nil
+	}
+	a.fresh = false
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case persistMsg:
@@ -91,7 +104,30 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-func (a *app) View() tea.View { return a.top.View() }
+func (a *app) View() tea.View {
+	if !a.fresh {
+		a.view, a.fresh = a.top.View(), true
+	}
+	return a.view
+}
+
+// sizeFilter returns a Bubble Tea message filter that drops a
+// WindowSizeMsg repeating the size the program already has (cols×rows at
+// first). Bubble Tea sends one when it starts, with the size given to
+// WithWindowSize, and its renderer answers each by erasing the screen and
+// drawing the whole frame again: a second full frame for xterm.js to take
+// in before the first one shows. The model was made at that size.
+func sizeFilter(cols, rows int) func(tea.Model, tea.Msg) tea.Msg {
+	return func(_ tea.Model, msg tea.Msg) tea.Msg {
+		if s, ok := msg.(tea.WindowSizeMsg); ok {
+			if s.Width == cols && s.Height == rows {
+				return nil
+			}
+			cols, rows = s.Width, s.Height
+		}
+		return msg
+	}
+}
 
 // trackOrigin notices a newly loaded scenario and keeps its source.
 func (a *app) trackOrigin() {
@@ -218,7 +254,7 @@ func (a *app) openLesson(name, saved string) {
 		a.m.Notify(fmt.Sprintf("This link opens the lesson %q: %v. Here is the playground instead.", name, err), true)
 		return
 	}
-	lm, err := tui.NewLesson(tui.Options{Files: a.files, Width: a.width, Height: a.height},
+	lm, err := tui.NewLesson(tui.Options{Theme: pageTheme, Files: a.files, Width: a.width, Height: a.height},
 		tui.LessonOptions{Course: a.course, Lesson: l, Progress: &lessons.KVStore{KV: localKV{}, Key: progressKey}})
 	if err != nil {
 		a.m.Notify(fmt.Sprintf("The lesson %q could not be opened: %v", name, err), true)

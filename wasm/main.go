@@ -25,6 +25,10 @@ import (
 	"github.com/gcplay/gcplay/tui"
 )
 
+// pageTheme is the playground's theme on the page: the terminal's
+// background is dark (web/main.js sets it), so there is nothing to ask.
+const pageTheme = tui.ThemeDark
+
 // startupGCDelay is the longest garbage collection stays off at startup,
 // should the page never report its first frame.
 const startupGCDelay = 5 * time.Second
@@ -47,7 +51,7 @@ func main() {
 	cols, rows := term.Get("cols").Int(), term.Get("rows").Int()
 
 	files := newWebFiles()
-	m, err := tui.New(tui.Options{Files: files, Width: cols, Height: rows})
+	m, err := tui.New(tui.Options{Theme: pageTheme, Files: files, Width: cols, Height: rows})
 	if err != nil {
 		win.Call("onGoExit", "gcplay could not start: "+err.Error())
 		select {}
@@ -96,6 +100,7 @@ func main() {
 		tea.WithEnvironment([]string{"TERM=xterm-256color", "COLORTERM=truecolor"}),
 		tea.WithColorProfile(colorprofile.TrueColor),
 		tea.WithoutSignalHandler(),
+		tea.WithFilter(sizeFilter(cols, rows)),
 		// Keys, the mouse and resizes are drawn at once (goFlush); the
 		// renderer's tick only draws what changes on its own (play, a
 		// command from a button). Each tick wakes Go even when nothing
