@@ -380,9 +380,8 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 		return
 	}
 	s.objects.Delete(k)
-	if e, _ := s.byUID.Get(last.Metadata.UID); e.key == k {
-		s.byUID.Delete(last.Metadata.UID)
-	}
+	// A live object's UID is its own (create refuses a UID in use).
+	s.byUID.Delete(last.Metadata.UID)
 	gone := *last
 	gone.Metadata.ResourceVersion = s.nextRV()
 	s.emit(Deleted, &gone, &gone)
