@@ -119,3 +119,24 @@ func (t *Table[V]) Clone() Table[V] {
 	}
 	return c
 }
+
+// Scopes returns the scopes that have held an entry, in no particular
+// order.
+func (t *Table[V]) Scopes() []Scope {
+	out := make([]Scope, 0, len(t.scopes))
+	for s := range t.scopes {
+		out = append(out, s)
+	}
+	return out
+}
+
+// In yields the names and values of one scope, in no particular order.
+func (t *Table[V]) In(s Scope) iter.Seq2[string, V] {
+	return func(yield func(string, V) bool) {
+		for name, v := range t.scopes[s] {
+			if !yield(name, v) {
+				return
+			}
+		}
+	}
+}
