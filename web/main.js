@@ -111,16 +111,25 @@ window.bufferText = () => {
 // Output: bytes, so xterm's UTF-8 decoder joins runes split across writes.
 window.goTermWrite = (u8) => term.write(u8);
 
-// Input typed before the program is ready waits for it. Once a call into
-// Go returns, the program has taken the input in (Go runs until all its
-// goroutines wait), so goFlush then draws the frame that shows it at once,
-// instead of at the renderer's next tick.
+// Input waits for the first frame. xterm.js answers Bubble Tea's terminal
+// queries while it takes in that frame, and Go decoding the answers (its
+// first input, in code the browser compiles on first use) would hold the
+// frame back by tens of milliseconds; keys typed while loading wait too.
+// Once a call into Go returns, the program has taken the input in (Go runs
+// until all its goroutines wait), so goFlush then draws the frame that
+// shows it at once, instead of at the renderer's next tick.
 let pending = [];
 const input = (data) => {
-  if (!window.goTermInput) return pending.push(data);
+  if (!window.goTermInput || t.firstFrame === undefined) return pending.push(data);
   window.goTermInput(data);
   window.goFlush?.();
 };
+function deliverPending() {
+  if (!window.goTermInput) return;
+  for (const d of pending) window.goTermInput(d);
+  pending = [];
+  window.goFlush?.();
+}
 term.onData((d) => input(d));
 term.onBinary((d) => {
   const u8 = new Uint8Array(d.length);
@@ -144,6 +153,7 @@ term.onRender(() => {
     overlay.hidden = true;
     term.focus();
     window.goStarted?.(); // the Go side collects garbage from now on
+    setTimeout(deliverPending);
   }
   // Only a frame drawn after the key counts (the bench clears keyAt when it
   // sets __expect): a completion hint can show the text before the key.
@@ -157,8 +167,6 @@ term.onRender(() => {
 // was starting is passed on (an unchanged size would only redraw).
 window.onGoReady = (cols, rows) => {
   t.goReady = performance.now();
-  for (const d of pending) window.goTermInput(d);
-  pending = [];
   if (cols !== term.cols || rows !== term.rows) window.goTermResize(term.cols, term.rows);
   // Go goes on to start the program and take its first view, then waits;
   // this runs then and draws that frame at once, not at the first tick.
