@@ -61,16 +61,22 @@ func buildTree(tb testing.TB, rsCount, podsPer int, block bool) *World {
 func benchCascade(b *testing.B, rsCount, podsPer int, policy fakeapi.DeletionPropagation) {
 	objects := 1 + rsCount + rsCount*podsPer
 	var steps int
+	var gcs uint32
+	var ms runtime.MemStats
 	for b.Loop() {
 		b.StopTimer()
 		w := buildTree(b, rsCount, podsPer, policy == fakeapi.DeletePropagationForeground)
 		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		gcs -= ms.NumGC
 		b.StartTimer()
 		mustDo(b, w, Delete{Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web"},
 			Options: &fakeapi.DeleteOptions{PropagationPolicy: &policy}})
 		res := mustSettle(b, w)
 		steps = res.Steps
 		b.StopTimer()
+		runtime.ReadMemStats(&ms)
+		gcs += ms.NumGC
 		if n := len(w.Store().Objects()); n != 4 { // the four namespaces
 			b.Fatalf("%d objects left after the cascade", n)
 		}
@@ -78,6 +84,9 @@ func benchCascade(b *testing.B, rsCount, podsPer int, policy fakeapi.DeletionPro
 	}
 	b.ReportMetric(float64(objects), "objects")
 	b.ReportMetric(float64(steps), "steps")
+	// The Go GC's cycles during the timed part: where they fall explains
+	// much of the spread between runs.
+	b.ReportMetric(float64(gcs)/float64(b.N), "gc-cycles/op")
 }
 
 // BenchmarkBackgroundCascade100k deletes 1 Deployment-like owner of 100
