@@ -154,6 +154,7 @@ term.onRender(() => {
     term.focus();
     window.goStarted?.(); // the Go side collects garbage from now on
     setTimeout(deliverPending);
+    setTimeout(registerWorker);
   }
   // Only a frame drawn after the key counts (the bench clears keyAt when it
   // sets __expect): a completion hint can show the text before the key.
@@ -274,9 +275,14 @@ $('again').addEventListener('click', () => {
   location.reload();
 });
 
-// Offline: a service worker keeps a copy of every file of the page.
-if ('serviceWorker' in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register('sw.js').catch(() => { /* the page works without it, online */ });
+// Offline: a service worker keeps a copy of every file of the page. It is
+// registered once the first frame is drawn: installing it fetches every
+// file again (main.wasm too) and writes them to the cache, work that would
+// otherwise compete with the start of the program on a small machine.
+function registerWorker() {
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register('sw.js').catch(() => { /* the page works without it, online */ });
+  }
 }
 
 // Load and run the program.
