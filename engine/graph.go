@@ -165,6 +165,12 @@ func (c *absentOwnerCache) Add(ref objectReference) {
 
 // Has reports whether ref is recorded absent, refreshing it.
 func (c *absentOwnerCache) Has(ref objectReference) bool {
+	// The owner asked about last is usually asked about again (the 1,000
+	// Pods of a deleted ReplicaSet): it is already the most recent entry,
+	// found without hashing its five strings.
+	if f := c.ll.Front(); f != nil && f.Value.(objectReference) == ref {
+		return true
+	}
 	e, ok := c.index[ref]
 	if ok {
 		c.ll.MoveToFront(e)
