@@ -25,7 +25,7 @@ type garbageCollector struct {
 	absent          *absentOwnerCache
 	// informer is the collector's informer store: the last observed state
 	// of each object, used by the JSON merge patch fallbacks (R53).
-	informer informerStore
+	informer objtable.Table[*fakeapi.Object]
 	// deleteScratch holds the options of the DELETE being sent.
 	deleteScratch deleteScratch
 	// texts shares the sentences that repeat.
@@ -94,13 +94,13 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 	switch ev.Type {
 	case fakeapi.Added:
 		ge = newGraphEvent(&g.env.text, addEvent, false, obj, nil)
-		g.informer.add(k, obj)
+		g.informer.Set(k, obj)
 	case fakeapi.Modified:
 		ge = newGraphEvent(&g.env.text, updateEvent, false, obj, ev.Old)
-		g.informer.update(k, obj)
+		g.informer.Set(k, obj)
 	default:
 		ge = newGraphEvent(&g.env.text, deleteEvent, false, obj, nil)
-		g.informer.remove(k, obj)
+		g.informer.Delete(k)
 	}
 	g.graphChanges.Add(ge)
 }
@@ -536,7 +536,7 @@ func unblockOwnerRefsPatch(n *node) []byte {
 // getMetadata reads an object from the informer store, or live when it is
 // not cached.
 func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, error) {
-	if o, ok := g.informer.get(keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)); ok {
+	if o, ok := g.informer.Get(keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)); ok {
 		return o, nil
 	}
 	return g.getObject(id)

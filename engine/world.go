@@ -615,7 +615,7 @@ func (g *garbageCollector) clone(e *env) *garbageCollector {
 		env:       e,
 		uidToNode: g.uidToNode.Clone(get),
 		absent:    g.absent.clone(),
-		informer:  g.informer.clone(),
+		informer:  g.informer.Clone(),
 	}
 	// Queued events are copied: they carry the queue's flags, which each
 	// world changes as it takes them.

@@ -140,16 +140,3 @@ func (t *Table[V]) In(s Scope) iter.Seq2[string, V] {
 		}
 	}
 }
-
-// DeleteFunc removes the entries whose value del accepts, in one pass over
-// each scope's map: each entry is deleted while the pass is at it, so the
-// table is read in order rather than looked up key by key.
-func (t *Table[V]) DeleteFunc(del func(V) bool) {
-	for _, m := range t.scopes {
-		for name, v := range m {
-			if del(v) {
-				delete(m, name)
-			}
-		}
-	}
-}

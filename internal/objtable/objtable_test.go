@@ -63,19 +63,3 @@ func TestTableAgainstGoMap(t *testing.T) {
 		t.Fatal("the clone changed with the original")
 	}
 }
-
-func TestDeleteFunc(t *testing.T) {
-	var tab Table[int]
-	for i := range 1000 {
-		tab.Set(Key{Scope{Kind: "Pod", Namespace: fmt.Sprint(i % 3)}, fmt.Sprint(i)}, i)
-	}
-	tab.DeleteFunc(func(v int) bool { return v%2 == 1 })
-	if tab.Len() != 500 {
-		t.Fatalf("Len() = %d after deleting the odd values, want 500", tab.Len())
-	}
-	for k, v := range tab.All() {
-		if v%2 == 1 || k.Name != fmt.Sprint(v) {
-			t.Fatalf("left %v = %d", k, v)
-		}
-	}
-}
