@@ -2,7 +2,6 @@ package fakeapi
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,7 +115,8 @@ func goStrings(l []string) string {
 	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
-// Name checks. The regular expressions and messages are apimachinery's.
+// Name checks. The patterns (quoted in errors) and messages are
+// apimachinery's.
 const (
 	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
@@ -129,12 +129,58 @@ const (
 	qualifiedNameMsg    = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 )
 
-var (
-	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRE     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	qualifiedNameRE    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
-)
+// The patterns above are matched by hand below (a test checks each
+// against its regular expression): every create validates names, and
+// compiling the four expressions was work at every start of the program
+// and of the browser page.
+
+func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+func isAlnum(c byte) bool      { return isLowerAlnum(c) || c >= 'A' && c <= 'Z' }
+
+// matchDNS1123Label matches dns1123LabelFmt.
+func matchDNS1123Label(v string) bool {
+	if v == "" || !isLowerAlnum(v[0]) || !isLowerAlnum(v[len(v)-1]) {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !isLowerAlnum(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// matchDNS1123Subdomain matches dns1123SubdomainFmt: labels joined by dots.
+func matchDNS1123Subdomain(v string) bool {
+	for {
+		i := strings.IndexByte(v, '.')
+		if i < 0 {
+			return matchDNS1123Label(v)
+		}
+		if !matchDNS1123Label(v[:i]) {
+			return false
+		}
+		v = v[i+1:]
+	}
+}
+
+// matchDNS1035Label matches dns1035LabelFmt.
+func matchDNS1035Label(v string) bool {
+	return v != "" && v[0] >= 'a' && v[0] <= 'z' && matchDNS1123Label(v)
+}
+
+// matchQualifiedName matches qualifiedNameFmt.
+func matchQualifiedName(v string) bool {
+	if v == "" || !isAlnum(v[0]) || !isAlnum(v[len(v)-1]) {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
 
 func maxLenError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
 
@@ -155,7 +201,7 @@ func isDNS1123Subdomain(v string) []string {
 	if len(v) > 253 {
 		errs = append(errs, maxLenError(253))
 	}
-	if !dns1123SubdomainRE.MatchString(v) {
+	if !matchDNS1123Subdomain(v) {
 		errs = append(errs, regexError(dns1123SubdomainMsg, dns1123SubdomainFmt, "example.com"))
 	}
 	return errs
@@ -166,8 +212,8 @@ func isDNS1123Label(v string) []string {
 	if len(v) > 63 {
 		errs = append(errs, maxLenError(63))
 	}
-	if !dns1123LabelRE.MatchString(v) {
-		if dns1123SubdomainRE.MatchString(v) {
+	if !matchDNS1123Label(v) {
+		if matchDNS1123Subdomain(v) {
 			errs = append(errs, "must not contain dots")
 		} else {
 			errs = append(errs, regexError(dns1123LabelMsg, dns1123LabelFmt, "my-name", "123-abc"))
@@ -181,7 +227,7 @@ func isDNS1035Label(v string) []string {
 	if len(v) > 63 {
 		errs = append(errs, maxLenError(63))
 	}
-	if !dns1035LabelRE.MatchString(v) {
+	if !matchDNS1035Label(v) {
 		errs = append(errs, regexError(dns1035LabelMsg, dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs
@@ -235,7 +281,7 @@ func isQualifiedName(v string) []string {
 	} else if len(name) > 63 {
 		errs = append(errs, "name part "+maxLenError(63))
 	}
-	if !qualifiedNameRE.MatchString(name) {
+	if !matchQualifiedName(name) {
 		errs = append(errs, "name part "+regexError(qualifiedNameMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc"))
 	}
 	return errs
