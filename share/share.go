@@ -25,6 +25,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,6 +55,49 @@ type Link struct {
 	// actions are applied (a Step entry of N counts N). It is below the
 	// total when the user went back.
 	Pos int `json:"pos"`
+	// Breakpoints are the playground's breakpoints; absent when none is
+	// set (and in links made before they were kept).
+	Breakpoints *Breakpoints `json:"breakpoints,omitempty"`
+}
+
+// Breakpoints are where autoplay and run stop: when attemptToOrphan gets
+// an item, and when a watched object changes.
+type Breakpoints struct {
+	Orphan bool `json:"orphan,omitempty"`
+	// Watch lists the watched objects, by UID (UIDs come out the same on
+	// every replay of the timeline), sorted by UID.
+	Watch []Watch `json:"watch,omitempty"`
+}
+
+// Watch is one watched object: its UID and the name the playground shows.
+type Watch struct {
+	UID  string `json:"uid"`
+	Name string `json:"name"`
+}
+
+// NewBreakpoints returns the breakpoints of a playground that stops on
+// attemptToOrphan when orphan is set and on changes to the objects of
+// watch (UID to name), or nil when there are none.
+func NewBreakpoints(orphan bool, watch map[string]string) *Breakpoints {
+	if !orphan && len(watch) == 0 {
+		return nil
+	}
+	b := &Breakpoints{Orphan: orphan}
+	for _, uid := range slices.Sorted(maps.Keys(watch)) {
+		b.Watch = append(b.Watch, Watch{UID: uid, Name: watch[uid]})
+	}
+	return b
+}
+
+// Watched returns the watched objects as UID to name (nil b has none).
+func (b *Breakpoints) Watched() map[string]string {
+	out := map[string]string{}
+	if b != nil {
+		for _, w := range b.Watch {
+			out[w.UID] = w.Name
+		}
+	}
+	return out
 }
 
 // Action is one entry of the timeline: exactly one field is set. Steps is

@@ -156,3 +156,38 @@ func TestOpenStopsAtAFailingRequest(t *testing.T) {
 		t.Fatalf("note %q does not say why the replay stopped", o.Note)
 	}
 }
+
+// Breakpoints travel with the link; a link without them (as all links
+// made before them were) opens with none.
+func TestLinkCarriesBreakpoints(t *testing.T) {
+	b := share.NewBreakpoints(true, map[string]string{"uid-0009": "Pod/web-2", "uid-0007": "ReplicaSet/web"})
+	if b == nil || !b.Orphan || len(b.Watch) != 2 || b.Watch[0].UID != "uid-0007" {
+		t.Fatalf("NewBreakpoints = %+v, want orphan and two watches sorted by UID", b)
+	}
+	l := &share.Link{V: share.Version, File: "x.yaml", Scenario: "name: x\n", Breakpoints: b}
+	text, err := l.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := share.Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Breakpoints.Orphan || len(back.Breakpoints.Watched()) != 2 || back.Breakpoints.Watched()["uid-0009"] != "Pod/web-2" {
+		t.Fatalf("breakpoints after a round trip: %+v", back.Breakpoints)
+	}
+	if share.NewBreakpoints(false, nil) != nil {
+		t.Fatal("no breakpoints should give no field at all")
+	}
+	plain, err := (&share.Link{V: share.Version, File: "x.yaml", Scenario: "name: x\n"}).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := share.Decode(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Breakpoints != nil || len(old.Breakpoints.Watched()) != 0 {
+		t.Fatalf("a link without breakpoints came back with %+v", old.Breakpoints)
+	}
+}

@@ -9,6 +9,8 @@ package tui
 // here goes through the same session methods as the keys and commands do.
 
 import (
+	"maps"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gcplay/gcplay/engine"
@@ -43,6 +45,23 @@ func (m *Model) Restore(origin *scenario.Scenario, start *engine.World, h *engin
 	m.refresh()
 	m.selectFirst("Deployment", "ReplicaSet")
 	m.setMsg(msgOK, msg)
+}
+
+// Breakpoints returns the playground's breakpoints: whether autoplay and
+// run stop when attemptToOrphan gets an item, and the watched objects
+// (UID to the name shown), a copy.
+func (m *Model) Breakpoints() (orphan bool, watch map[string]string) {
+	return m.s.breakOrphan, maps.Clone(m.s.watch)
+}
+
+// SetBreakpoints replaces the playground's breakpoints (after Restore,
+// which clears them).
+func (m *Model) SetBreakpoints(orphan bool, watch map[string]string) {
+	m.s.breakOrphan = orphan
+	m.s.watch = maps.Clone(watch)
+	if m.s.watch == nil {
+		m.s.watch = map[string]string{}
+	}
 }
 
 // Execute runs a command line as if it had been typed after ":", and

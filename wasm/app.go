@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"reflect"
 	"syscall/js"
 	"time"
 
@@ -43,8 +44,10 @@ type app struct {
 	origin    *scenario.Scenario
 	originSrc []byte
 	// version is the world's version when it was last scheduled for
-	// writing; gen tells the latest scheduled write from older ones.
+	// writing, and breaks its breakpoints then; gen tells the latest
+	// scheduled write from older ones.
 	version, gen int
+	breaks       *share.Breakpoints
 
 	// view is the view last drawn; fresh says no message has reached the
 	// model since, so it is still the view (Bubble Tea asks for one after
@@ -95,8 +98,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.m = a.lesson.Playground() // a new one when another lesson opens
 	}
 	a.trackOrigin()
-	if v := a.m.Version(); v != a.version {
-		a.version = v
+	breaks := share.NewBreakpoints(a.m.Breakpoints())
+	if v := a.m.Version(); v != a.version || !reflect.DeepEqual(breaks, a.breaks) {
+		a.version, a.breaks = v, breaks
 		a.gen++
 		gen := a.gen
 		cmd = tea.Batch(cmd, tea.Tick(persistDelay, func(time.Time) tea.Msg { return persistMsg{gen: gen} }))
@@ -176,6 +180,7 @@ func (a *app) link() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	l.Breakpoints = share.NewBreakpoints(a.m.Breakpoints())
 	return l.Encode()
 }
 
@@ -228,6 +233,9 @@ func (a *app) openLink(text, from string) bool {
 		msg = "Partly restored: " + o.Note + ". " + msg
 	}
 	a.m.Restore(o.Origin, o.Start, h, msg)
+	if b := l.Breakpoints; b != nil {
+		a.m.SetBreakpoints(b.Orphan, b.Watched())
+	}
 	if o.Note != "" {
 		a.m.Notify(msg, true)
 	}

@@ -453,15 +453,22 @@ func TestPage(t *testing.T) {
 	p.waitJS(`(() => { const l = window.bufferText().split('\n'); return l[l.length-1].includes('quit') && l[0].includes('gcplay │') && (l.find((x) => x.includes('─ Timeline')) || '').length === term.cols })()`, 10*time.Second)
 
 	// Reload: the world and its timeline come back, from the address bar
-	// and, with a bare address, from localStorage.
+	// and, with a bare address, from localStorage; so do breakpoints,
+	// which change the link without changing the world.
 	p.waitJS(`window.__t.saved > 0 && location.hash.startsWith('#s=')`, 10*time.Second)
+	noBreaks := eval[string](p, `location.hash`)
+	p.command("break orphan")
+	p.waitText("breakpoint set: autoplay and run stop when attemptToOrphan")
+	p.waitJS(fmt.Sprintf(`location.hash !== %q`, noBreaks), 10*time.Second)
 	link := eval[string](p, `location.hash`)
 	p.do(chromedp.Reload())
 	p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
 	scr = p.waitText("Welcome back")
-	if got := strings.Split(scr, "\n")[0]; strings.TrimSpace(got) != strings.TrimSpace(settled) {
-		t.Errorf("after a reload the status line is\n%q, want\n%q", got, settled)
+	if got := strings.TrimSpace(strings.Split(scr, "\n")[0]); !strings.HasPrefix(got, strings.TrimSpace(settled)) || !strings.HasSuffix(got, "●orphan") {
+		t.Errorf("after a reload the status line is\n%q, want\n%q and the orphan breakpoint's mark", got, settled)
 	}
+	p.command("break list")
+	p.waitText("breakpoints: attemptToOrphan gets an item")
 	p.load(srv.URL)
 	scr = p.waitText("Welcome back")
 	if !strings.Contains(scr, "Timeline · step 11 of 11") {
