@@ -22,7 +22,9 @@ type Key struct {
 	Name string
 }
 
-// Table maps keys to values. The zero Table is empty and ready to use.
+// Table maps keys to values. The zero Table is empty and ready to use. A
+// Table holds maps: a copy of the struct shares them, as a copied Go map
+// does; Clone makes an independent one.
 type Table[V any] struct {
 	scopes map[Scope]map[string]V
 	// lastScope and last are the scope of the previous access and its map.

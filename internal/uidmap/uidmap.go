@@ -62,7 +62,8 @@ func Serial(uid string) (int, bool) {
 const denseSlack = 1 << 12
 
 // Map maps UIDs to values. The zero Map is empty and ready to use. The
-// order of All is unspecified, as a Go map's.
+// order of All is unspecified, as a Go map's. A copy of the struct shares
+// its storage, as a copied Go map does; Clone makes an independent one.
 type Map[V any] struct {
 	dense  []slot[V]
 	sparse map[string]V
