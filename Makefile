@@ -22,7 +22,7 @@ unit: web
 
 ## race: the packages where goroutines run, under the race detector
 race:
-	$(GO) test -count=1 -race ./tui/... ./cmd/...
+	$(GO) test -count=1 -race ./tui/... ./cmd/... ./internal/...
 
 ## lint: gofmt, go vet and staticcheck
 lint:

@@ -6,8 +6,9 @@
 // name instead of four strings, and each scope's map holds small slots: in
 // a world of 100,000 Pods, finding a Pod by name in one map keyed by all
 // four strings was a fifth of a cascade's time, most of it waiting on
-// memory. The scope of the previous access is remembered, since work comes
-// in runs over one scope.
+// memory. The scope last written is remembered, since work comes in runs
+// over one scope; reads use it but never change it, so concurrent readers
+// are as safe as with a Go map.
 package objtable
 
 import "iter"
@@ -27,20 +28,22 @@ type Key struct {
 // does; Clone makes an independent one.
 type Table[V any] struct {
 	scopes map[Scope]map[string]V
-	// lastScope and last are the scope of the previous access and its map.
+	// lastScope and last are the scope last written and its map.
 	lastScope Scope
 	last      map[string]V
 }
 
-func (t *Table[V]) scope(s Scope, create bool) map[string]V {
+// scope returns the map of s, nil if it has none; write creates it and
+// remembers it.
+func (t *Table[V]) scope(s Scope, write bool) map[string]V {
 	if t.last != nil && s == t.lastScope {
 		return t.last
 	}
 	m := t.scopes[s]
+	if !write {
+		return m
+	}
 	if m == nil {
-		if !create {
-			return nil
-		}
 		if t.scopes == nil {
 			t.scopes = map[Scope]map[string]V{}
 		}
@@ -64,7 +67,10 @@ func (t *Table[V]) Set(k Key, v V) {
 
 // Delete removes the value at k, if any.
 func (t *Table[V]) Delete(k Key) {
-	delete(t.scope(k.Scope, false), k.Name)
+	if m := t.scope(k.Scope, false); m != nil {
+		delete(m, k.Name)
+		t.lastScope, t.last = k.Scope, m
+	}
 }
 
 // Len returns the number of entries. (Counting them as they come and go

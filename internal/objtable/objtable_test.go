@@ -63,3 +63,31 @@ func TestTableAgainstGoMap(t *testing.T) {
 		t.Fatal("the clone changed with the original")
 	}
 }
+
+// Reads do not write (the remembered scope changes on writes only), so
+// goroutines may read a Table at once, as they may a Go map. Run with
+// -race to check.
+func TestConcurrentReads(t *testing.T) {
+	var tab Table[int]
+	for i := range 100 {
+		tab.Set(Key{Scope{Kind: "Pod", Namespace: fmt.Sprint(i % 4)}, fmt.Sprint(i)}, i)
+	}
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			ok := true
+			for i := range 1000 {
+				k := Key{Scope{Kind: "Pod", Namespace: fmt.Sprint((i + g) % 4)}, fmt.Sprint((i + g) % 100)}
+				if v, found := tab.Get(k); found && v != (i+g)%100 {
+					ok = false
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Fatal("a concurrent read saw a wrong value")
+		}
+	}
+}
