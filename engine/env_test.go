@@ -83,7 +83,24 @@ func TestTextCache_SharesEqualSentences(t *testing.T) {
 		t.Fatalf("the cache holds %d sentences", len(c.m))
 	}
 	r := objectReference{Kind: "Pod", Namespace: "other", Name: "p"}
-	if got, want := c.around("owner ", r, " x"), around("owner ", r, " x"); got != want {
+	if got, want := c.around("owner ", r, " x"), "owner Pod/other/p x"; got != want {
 		t.Fatalf("around = %q, want %q", got, want)
+	}
+}
+
+// env.around and env.ref word a reference as objectReference.ref does.
+func TestEnvAroundAndRef(t *testing.T) {
+	var e env
+	for _, r := range []objectReference{
+		{Kind: "Pod", Namespace: "default", Name: "p"},
+		{Kind: "Pod", Namespace: "other", Name: "p"},
+		{Kind: "Namespace", Name: "team"},
+	} {
+		if got, want := e.ref(r), r.ref(); got != want {
+			t.Errorf("ref = %q, want %q", got, want)
+		}
+		if got, want := e.around("owner ", r, " x"), "owner "+r.ref()+" x"; got != want {
+			t.Errorf("around = %q, want %q", got, want)
+		}
 	}
 }
