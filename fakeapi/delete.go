@@ -416,8 +416,11 @@ func (s *Store) admitNamespaceDelete(name string) *StatusError {
 	if slices.Contains(immortalNamespaces, name) {
 		return newForbidden("namespaces", name, "this namespace may not be deleted")
 	}
-	for k := range s.objects.All() {
-		if k.Namespace == name {
+	for _, sc := range s.objects.Scopes() {
+		if sc.Namespace != name {
+			continue
+		}
+		for range s.objects.In(sc) {
 			return newForbidden("namespaces", name,
 				"gcplay does not model the namespace controller: delete the objects in namespace "+name+" first")
 		}

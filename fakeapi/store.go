@@ -187,15 +187,16 @@ func (s *Store) Len() int { return s.objects.Len() }
 // ObjectsInCreationOrder returns every stored object (not copies) in the
 // order they were created. The objects must not be modified.
 func (s *Store) ObjectsInCreationOrder() []*Object {
-	keys := s.objects.Keys()
-	slices.SortFunc(keys, func(a, b objKey) int {
-		ea, _ := s.byUID.Get(s.object(a).Metadata.UID)
-		eb, _ := s.byUID.Get(s.object(b).Metadata.UID)
-		return cmp.Compare(ea.created, eb.created)
-	})
-	out := make([]*Object, len(keys))
-	for i, k := range keys {
-		out[i] = s.object(k)
+	// Every stored object has its UID entry, which knows when it was
+	// created and where it is stored.
+	entries := make([]uidEntry, 0, s.byUID.Len())
+	for _, e := range s.byUID.All() {
+		entries = append(entries, e)
+	}
+	slices.SortFunc(entries, func(a, b uidEntry) int { return cmp.Compare(a.created, b.created) })
+	out := make([]*Object, len(entries))
+	for i, e := range entries {
+		out[i] = s.object(e.key)
 	}
 	return out
 }

@@ -106,15 +106,6 @@ func (t *Table[V]) Where(keep func(Scope) bool) iter.Seq2[Key, V] {
 	}
 }
 
-// Keys returns every key, in no particular order.
-func (t *Table[V]) Keys() []Key {
-	out := make([]Key, 0, t.Len())
-	for k := range t.All() {
-		out = append(out, k)
-	}
-	return out
-}
-
 // Clone returns a copy sharing the values.
 func (t *Table[V]) Clone() Table[V] {
 	c := Table[V]{scopes: make(map[Scope]map[string]V, len(t.scopes))}
