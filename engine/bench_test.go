@@ -4,20 +4,21 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
 
-func mustDo(tb testing.TB, w *World, a Action) {
+func mustDo(tb testing.TB, d Doer, a Action) {
 	tb.Helper()
-	if _, err := w.Do(a); err != nil {
+	if _, err := d.Do(a); err != nil {
 		tb.Fatalf("%s: %v", a, err)
 	}
 }
 
-func mustSettle(tb testing.TB, w *World) SettleResult {
+func mustSettle(tb testing.TB, d Doer) SettleResult {
 	tb.Helper()
-	res, err := SettleQuietly(w, 10_000_000)
+	res, err := SettleQuietly(d, 10_000_000)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -163,4 +164,53 @@ func BenchmarkHistoryJumpBack(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(end), "records")
+}
+
+// BenchmarkHistoryScaleUp5k keeps the timeline of scaling a Deployment
+// from 0 to 5,000 replicas (about 60,000 steps, a world of 10,000 objects
+// with the Pods' Events), as the TUI does, and reports the memory the
+// history holds once settled, its checkpoints, and what stepping back
+// costs: the mean and the slowest of 300 steps back from the end.
+func BenchmarkHistoryScaleUp5k(b *testing.B) {
+	var heapMB, back, worst float64
+	var checkpoints, steps int
+	for b.Loop() {
+		b.StopTimer()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		w, err := NewWorld(Config{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := NewHistory(w)
+		mustDo(b, h, Create{Object: manifest(b, deploymentYAML("web", 0, ""))})
+		mustSettle(b, h)
+		b.StartTimer()
+		mustDo(b, h, Patch{Ref: deployRef("web"), Merge: []byte(`{"spec":{"replicas":5000}}`)})
+		mustSettle(b, h)
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heapMB = float64(after.HeapAlloc-before.HeapAlloc) / 1e6
+		checkpoints, steps = h.CheckpointCount(), h.Len()
+		var total, slowest time.Duration
+		for i := 1; i <= 300; i++ {
+			start := time.Now()
+			if err := h.Goto(h.Len() - i); err != nil {
+				b.Fatal(err)
+			}
+			d := time.Since(start)
+			total += d
+			slowest = max(slowest, d)
+		}
+		back, worst = float64(total.Microseconds())/300/1000, float64(slowest.Microseconds())/1000
+		runtime.KeepAlive(h)
+		b.StartTimer()
+	}
+	b.ReportMetric(heapMB, "history-MB")
+	b.ReportMetric(float64(checkpoints), "checkpoints")
+	b.ReportMetric(float64(steps), "steps")
+	b.ReportMetric(back, "back-ms-mean")
+	b.ReportMetric(worst, "back-ms-max")
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // History is a world with a timeline: every action applied through it is
 // kept with its record, and the world can be moved to the state after any
@@ -10,21 +14,54 @@ import "fmt"
 // States are rebuilt by replay: the world is deterministic, so the state
 // after action i is the nearest checkpoint at or before i plus the actions
 // after it. Checkpoints are clones taken at an interval that grows with
-// the world's size, which keeps both memory and the cost of a jump small.
+// the world's size, which keeps the cost of taking them small next to the
+// steps between them.
+//
+// What the checkpoints may hold is bounded: a clone of a world of 10,000
+// objects is about 4 MB, and one every 600 steps made a 60,000-step
+// timeline hold 460 MB of them (a browser tab runs out of memory not far
+// beyond). When the objects the checkpoints copy add up to more than
+// checkpointObjects, every other one is dropped, oldest first, the two
+// newest and the start excepted, and the interval doubles: the timeline
+// keeps checkpoints spread evenly over it, and a jump replays at most
+// about its length divided by their number. A long replay also leaves a
+// few clones just behind where it stopped (near), so that stepping back
+// from there, the way the TUI scrubs a timeline, replays only a few steps
+// each time.
 type History struct {
 	actions     []Action
 	records     []Record
 	checkpoints map[int]*World // state after that many actions; 0 is the start
 	lastCheck   int
-	pos         int
-	live        *World
-	// Branched is set when an action cut the timeline.
+	// spacing is the least interval between checkpoints; it doubles each
+	// time they are thinned.
+	spacing int
+	// near holds clones taken behind the target of the last long replay.
+	near map[int]*World
+	// budget is checkpointObjects (tests make it smaller).
+	budget     int
+	pos        int
+	live       *World
 	branchedAt int
 }
 
+const (
+	// checkpointObjects bounds the objects all checkpoints copy, together
+	// (about 400 bytes of memory each).
+	checkpointObjects = 400_000
+	// minCheckpoints are kept whatever their size.
+	minCheckpoints = 8
+	// nearReplay is the length of replay beyond which clones are left
+	// behind its target, at nearGap, 2*nearGap, 4*nearGap and 8*nearGap
+	// steps before it.
+	nearReplay = 256
+	nearGap    = 32
+	nearCount  = 4
+)
+
 // NewHistory starts a timeline at w's current state. The history owns w.
 func NewHistory(w *World) *History {
-	return &History{checkpoints: map[int]*World{0: w.Clone()}, live: w, branchedAt: -1}
+	return &History{checkpoints: map[int]*World{0: w.Clone()}, live: w, branchedAt: -1, budget: checkpointObjects}
 }
 
 // World returns the world at the current position. Callers must not apply
@@ -58,6 +95,11 @@ func (h *History) Do(a Action) (Record, error) {
 				delete(h.checkpoints, k)
 			}
 		}
+		for k := range h.near {
+			if k > h.pos {
+				delete(h.near, k)
+			}
+		}
 		h.lastCheck = 0
 		for k := range h.checkpoints {
 			h.lastCheck = max(h.lastCheck, k)
@@ -71,15 +113,39 @@ func (h *History) Do(a Action) (Record, error) {
 	if h.pos-h.lastCheck >= h.interval() {
 		h.checkpoints[h.pos] = h.live.Clone()
 		h.lastCheck = h.pos
+		h.thin()
 	}
 	return rec, err
 }
 
 // interval is the number of actions between checkpoints: at least 64, and
-// more for large worlds, where a clone costs more.
+// more for large worlds, where a clone costs more; never less than spacing.
 func (h *History) interval() int {
-	return min(max(64, h.live.store.Len()/16), 4096)
+	return max(min(max(64, h.live.store.Len()/16), 4096), h.spacing)
 }
+
+// thin drops every other checkpoint, oldest first, keeping the start and
+// the two newest, while their objects add up to more than the budget.
+func (h *History) thin() {
+	for len(h.checkpoints) > minCheckpoints {
+		objects := 0
+		for _, w := range h.checkpoints {
+			objects += w.store.Len()
+		}
+		if objects <= h.budget {
+			return
+		}
+		keys := slices.Sorted(maps.Keys(h.checkpoints))
+		for i := 1; i < len(keys)-2; i += 2 {
+			delete(h.checkpoints, keys[i])
+		}
+		h.spacing = 2 * max(h.spacing, h.interval())
+	}
+}
+
+// CheckpointCount returns the number of checkpoints and near clones the
+// history holds (for tests and benchmarks).
+func (h *History) CheckpointCount() int { return len(h.checkpoints) + len(h.near) }
 
 // Goto moves to the state after the first pos records.
 func (h *History) Goto(pos int) error {
@@ -89,19 +155,34 @@ func (h *History) Goto(pos int) error {
 	if pos == h.pos {
 		return nil
 	}
-	base := 0
-	for k := range h.checkpoints {
-		if k <= pos && k > base {
-			base = k
+	base, from := 0, h.checkpoints[0]
+	for _, cps := range []map[int]*World{h.checkpoints, h.near} {
+		for k, w := range cps {
+			if k <= pos && k > base {
+				base, from = k, w
+			}
 		}
 	}
 	if pos > h.pos && h.pos >= base {
 		base = h.pos // replaying forward from here is cheapest
 	} else {
-		h.live = h.checkpoints[base].Clone()
+		h.live = from.Clone()
+	}
+	// A long replay leaves clones just behind its target.
+	var near map[int]*World
+	if pos-base > nearReplay {
+		near = map[int]*World{}
 	}
 	for i := base; i < pos; i++ {
 		h.live.Do(h.actions[i]) //nolint:errcheck // the record is already kept
+		if near != nil {
+			if back := pos - (i + 1); back >= nearGap && back <= nearGap<<(nearCount-1) && back&(back-1) == 0 && back%nearGap == 0 {
+				near[i+1] = h.live.Clone()
+			}
+		}
+	}
+	if near != nil {
+		h.near = near
 	}
 	h.pos = pos
 	return nil
