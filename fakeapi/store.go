@@ -275,7 +275,11 @@ func (s *Store) Clone(clock Clock) *Store {
 	if n := len(c.removals); n > 0 {
 		c.removals[n-1] = slices.Clip(c.removals[n-1])
 	}
-	c.events = slices.Clone(s.events)
+	// The Events log is only ever appended to, so the clone shares it,
+	// clipped: its first append copies it, and what the original appends
+	// lies beyond the clone's length. (A copy was a quarter of a
+	// checkpoint of a world of Pods, each with its Events.)
+	c.events = slices.Clip(s.events)
 	c.watchers = nil
 	c.observers = nil
 	c.pending = nil

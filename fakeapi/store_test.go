@@ -339,3 +339,38 @@ func TestClone_RemovalsAreIndependent(t *testing.T) {
 		t.Errorf("clone's removals end %q, want %q", got[len(got)-7:], wantClone[len(wantClone)-7:])
 	}
 }
+
+// TestClone_EventsAreIndependent: a clone shares the original's Events log
+// (it is only appended to), and what either records afterwards, in
+// whatever order, stays its own, including when the log had spare room.
+func TestClone_EventsAreIndependent(t *testing.T) {
+	w := newWorld(t)
+	record := func(s *Store, reason string) {
+		s.RecordEvent("test", Event{Object: Ref{APIVersion: "v1", Kind: "ConfigMap", Name: "x"}, Type: "Normal", Reason: reason})
+	}
+	reasons := func(s *Store) []string {
+		var out []string
+		for _, e := range s.Events() {
+			out = append(out, e.Reason)
+		}
+		return out
+	}
+	for i := range 5 { // five appends leave spare capacity (cap 8)
+		record(w.s, fmt.Sprintf("a%d", i))
+	}
+	c := w.s.Clone(nil)
+	c2 := c.Clone(nil)
+	record(w.s, "original")
+	record(c, "clone")
+	record(c2, "clone-of-clone")
+	record(w.s, "original-2")
+	if got, want := reasons(w.s), []string{"a0", "a1", "a2", "a3", "a4", "original", "original-2"}; !slices.Equal(got, want) {
+		t.Errorf("original's events %q, want %q", got, want)
+	}
+	if got, want := reasons(c), []string{"a0", "a1", "a2", "a3", "a4", "clone"}; !slices.Equal(got, want) {
+		t.Errorf("clone's events %q, want %q", got, want)
+	}
+	if got, want := reasons(c2), []string{"a0", "a1", "a2", "a3", "a4", "clone-of-clone"}; !slices.Equal(got, want) {
+		t.Errorf("clone of clone's events %q, want %q", got, want)
+	}
+}
