@@ -14,6 +14,17 @@ type SettleResult struct {
 	Records []Record
 }
 
+// NotSettledError says a run took its maximum number of steps and work
+// was still ready: Next describes it.
+type NotSettledError struct {
+	Steps int
+	Next  string
+}
+
+func (e *NotSettledError) Error() string {
+	return fmt.Sprintf("still not settled after %d steps (next: %s)", e.Steps, e.Next)
+}
+
 // Doer applies actions to a world: a *World itself, or a *History that
 // records them.
 type Doer interface {
@@ -59,7 +70,7 @@ func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, er
 		w := d.World()
 		if !w.Idle() {
 			if res.Steps >= maxSteps {
-				return res, fmt.Errorf("still not settled after %d steps (next: %s)", maxSteps, w.Describe())
+				return res, &NotSettledError{Steps: maxSteps, Next: w.Describe()}
 			}
 			rec, err := d.Do(Step{})
 			add(&rec)

@@ -760,6 +760,8 @@ func (m *Model) runMore() tea.Cmd {
 		m.setMsg(msgWarn, fmt.Sprintf("%s; stopped after %d %s", r.hit, run.steps, plural(run.steps, "step", "steps")))
 	case r.backoff:
 		m.setMsg(msgWarn, fmt.Sprintf("stopped after %d %s: only retries at the maximum backoff (1000s) are left", run.steps, plural(run.steps, "step", "steps")))
+	case r.unsettled != "":
+		m.setMsg(msgWarn, fmt.Sprintf("paused after %d steps, not settled yet (next: %s): r runs on", run.steps, r.unsettled))
 	default:
 		m.setMsg(msgOK, fmt.Sprintf("settled after %d %s at %s: every queue is empty, nothing pending", run.steps, plural(run.steps, "step", "steps"), engine.FormatElapsed(m.s.world().Elapsed())))
 	}

@@ -507,3 +507,29 @@ func TestTextWidthMatchesANSI(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPausesAtItsStepCap: a run that reaches its step cap without
+// settling (a large world) pauses with a warning that names the next work
+// and says how to go on, not an error; r runs on from there to settled.
+func TestRunPausesAtItsStepCap(t *testing.T) {
+	m, _ := newTest(t, 160, 48)
+	m.s.runCap = 40
+	runLine(t, m, "create deployment big --replicas 20")
+	press(t, m, "r")
+	scr := screen(m)
+	if !strings.Contains(scr, "paused after 40 steps, not settled yet (next: ") || !strings.Contains(scr, "r runs on") {
+		t.Fatalf("a run at its cap should pause with a warning; the screen shows:\n%s", scr)
+	}
+	if strings.Contains(scr, "Error") {
+		t.Fatalf("reaching the cap is not an error; the screen shows:\n%s", scr)
+	}
+	for i := 0; i < 50 && !strings.Contains(screen(m), "settled after"); i++ {
+		press(t, m, "r")
+	}
+	if !strings.Contains(screen(m), "settled after") {
+		t.Fatalf("r never settled the world; the screen shows:\n%s", screen(m))
+	}
+	if n := len(m.s.world().Store().Objects()); n < 22 {
+		t.Fatalf("%d objects after settling, want the Deployment, its ReplicaSet and 20 Pods at least", n)
+	}
+}

@@ -27,6 +27,10 @@ type session struct {
 	// and when a watched object (by UID) changes.
 	breakOrphan bool
 	watch       map[string]string // UID -> the object as the user named it
+
+	// runCap is the most steps one run takes before it pauses
+	// (scenario.DefaultMaxSteps; tests make it smaller).
+	runCap int
 }
 
 // result is what one operation did, for the message line.
@@ -40,13 +44,17 @@ type result struct {
 	hit string
 	// backoff is true when a settle stopped at max-backoff retries.
 	backoff bool
+	// unsettled is the next work when a run paused at its step cap
+	// without settling (a large world takes more than one run).
+	unsettled string
 	// replayed is true when the operation moved forward along the
 	// recorded timeline instead of acting.
 	replayed bool
 }
 
 func newSession(origin *scenario.Scenario, start *engine.World) *session {
-	return &session{origin: origin, start: start, h: engine.NewHistory(start.Clone()), watch: map[string]string{}}
+	return &session{origin: origin, start: start, h: engine.NewHistory(start.Clone()), watch: map[string]string{},
+		runCap: scenario.DefaultMaxSteps}
 }
 
 // world returns the world at the current position of the timeline.
@@ -227,8 +235,9 @@ func (s *session) startSettle() *settleRun { return &settleRun{r: s.begin()} }
 // settleChunk runs up to limit more steps of a settle. It reports whether
 // the run is over (settled, stopped by a breakpoint, or failed).
 func (s *session) settleChunk(run *settleRun, limit int) (over bool, err error) {
-	if run.steps >= scenario.DefaultMaxSteps {
-		return true, fmt.Errorf("still not settled after %d steps (next: %s)", run.steps, s.world().Describe())
+	if run.steps >= s.runCap {
+		run.r.unsettled = s.world().Describe()
+		return true, nil
 	}
 	d := &stopDoer{s: s}
 	n := 0
@@ -245,9 +254,13 @@ func (s *session) settleChunk(run *settleRun, limit int) (over bool, err error) 
 		}
 		return ""
 	}
-	res, err := engine.Settle(d, min(limit+1, scenario.DefaultMaxSteps-run.steps))
+	res, err := engine.Settle(d, min(limit+1, s.runCap-run.steps))
 	run.steps += res.Steps
+	var notSettled *engine.NotSettledError
 	switch {
+	case errors.As(err, &notSettled) && run.steps >= s.runCap:
+		run.r.unsettled = notSettled.Next
+		return true, nil
 	case errors.Is(err, errStopped) && d.why == "chunk":
 		return false, nil
 	case errors.Is(err, errStopped):
