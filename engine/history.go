@@ -39,9 +39,11 @@ type History struct {
 	// near holds clones taken behind the target of the last long replay.
 	near map[int]*World
 	// budget is checkpointObjects (tests make it smaller).
-	budget     int
-	pos        int
-	live       *World
+	budget int
+	pos    int
+	live   *World
+	// branchedAt is where the last action in the past cut the timeline,
+	// or -1.
 	branchedAt int
 }
 
@@ -142,10 +144,6 @@ func (h *History) thin() {
 		h.spacing = 2 * max(h.spacing, h.interval())
 	}
 }
-
-// CheckpointCount returns the number of checkpoints and near clones the
-// history holds (for tests and benchmarks).
-func (h *History) CheckpointCount() int { return len(h.checkpoints) + len(h.near) }
 
 // Goto moves to the state after the first pos records.
 func (h *History) Goto(pos int) error {
