@@ -196,36 +196,20 @@ func worldState(w *World) string {
 // timeline, reached backwards or forwards, gives the same state as when it
 // was first reached; and that acting in the past starts a branch.
 func TestHistory_GotoReplaysExactly(t *testing.T) {
-	h := NewHistory(newTestWorld(t, ControllerGC))
-	var states []string
-	states = append(states, worldState(h.World()))
-	do := func(a Action) {
-		if _, err := h.Do(a); err != nil && err != ErrNothingToDo {
-			t.Fatal(err)
-		}
-		states = append(states, worldState(h.World()))
-	}
+	tl := newTimeline(t, newTestWorld(t, ControllerGC))
+	h, do := tl.h, tl.do
 	do(Create{Object: cm("owner", "owner-uid")})
 	for _, n := range []string{"a", "b", "c"} {
 		do(Create{Object: cm(n, n+"-uid", ref("ConfigMap", "owner", "owner-uid"))})
 	}
-	for !h.World().Idle() {
-		do(Step{})
-	}
+	tl.settle()
 	do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "owner"}, Options: &fakeapi.DeleteOptions{PropagationPolicy: policyOf(fakeapi.DeletePropagationForeground)}})
-	for !h.World().Idle() {
-		do(Step{})
-	}
-	if len(states)-1 != h.Len() {
-		t.Fatalf("%d states for %d records", len(states), h.Len())
+	tl.settle()
+	if len(tl.states)-1 != h.Len() {
+		t.Fatalf("%d states for %d records", len(tl.states), h.Len())
 	}
 	for _, pos := range []int{0, h.Len(), 3, 4, h.Len() - 1, 1, h.Len()} {
-		if err := h.Goto(pos); err != nil {
-			t.Fatal(err)
-		}
-		if got := worldState(h.World()); got != states[pos] {
-			t.Fatalf("state at %d differs after Goto:\n%s\nwant:\n%s", pos, got, states[pos])
-		}
+		tl.goTo(pos)
 	}
 	// Act in the past: the timeline is cut there.
 	if err := h.Goto(2); err != nil {

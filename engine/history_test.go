@@ -8,6 +8,54 @@ import (
 	"github.com/gcplay/gcplay/fakeapi"
 )
 
+// timeline applies actions through a History and keeps the state after
+// each, so that a test can move around it and compare.
+type timeline struct {
+	t      *testing.T
+	h      *History
+	states []string
+	// after, when set, checks the world after each action.
+	after func(*World) error
+}
+
+func newTimeline(t *testing.T, w *World) *timeline {
+	h := NewHistory(w)
+	return &timeline{t: t, h: h, states: []string{worldState(h.World())}}
+}
+
+// do applies a and keeps the state it leads to.
+func (tl *timeline) do(a Action) {
+	tl.t.Helper()
+	if _, err := tl.h.Do(a); err != nil && err != ErrNothingToDo {
+		tl.t.Fatal(err)
+	}
+	if tl.after != nil {
+		if err := tl.after(tl.h.World()); err != nil {
+			tl.t.Fatal(err)
+		}
+	}
+	tl.states = append(tl.states, worldState(tl.h.World()))
+}
+
+// settle steps until idle, keeping every state.
+func (tl *timeline) settle() {
+	tl.t.Helper()
+	for !tl.h.World().Idle() {
+		tl.do(Step{})
+	}
+}
+
+// goTo moves to pos and checks the state is the one first reached there.
+func (tl *timeline) goTo(pos int) {
+	tl.t.Helper()
+	if err := tl.h.Goto(pos); err != nil {
+		tl.t.Fatal(err)
+	}
+	if got := worldState(tl.h.World()); got != tl.states[pos] {
+		tl.t.Fatalf("state at %d differs after Goto:\n%s\nwant:\n%s", pos, got, tl.states[pos])
+	}
+}
+
 // TestHistory_BoundedCheckpoints runs a timeline of a few thousand steps
 // with a small checkpoint budget, so that checkpoints are thinned many
 // times and long replays leave near clones, and checks that every position
@@ -15,17 +63,9 @@ import (
 // the state it had when it was first reached, and that the checkpoints
 // stay within their bound.
 func TestHistory_BoundedCheckpoints(t *testing.T) {
-	h := NewHistory(newTestWorld(t, ControllerGC))
+	tl := newTimeline(t, newTestWorld(t, ControllerGC))
+	h, do := tl.h, tl.do
 	h.budget = 200 // a world here holds 4 namespaces and up to 25 objects
-	var states []string
-	states = append(states, worldState(h.World()))
-	do := func(a Action) {
-		t.Helper()
-		if _, err := h.Do(a); err != nil && err != ErrNothingToDo {
-			t.Fatal(err)
-		}
-		states = append(states, worldState(h.World()))
-	}
 	most := 0
 	cycle := func(i int) {
 		t.Helper()
@@ -35,13 +75,9 @@ func TestHistory_BoundedCheckpoints(t *testing.T) {
 			d := fmt.Sprintf("d-%d-%d", i, j)
 			do(Create{Object: cm(d, d+"-uid", ref("ConfigMap", owner, owner+"-uid"))})
 		}
-		for !h.World().Idle() {
-			do(Step{})
-		}
+		tl.settle()
 		do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: owner}})
-		for !h.World().Idle() {
-			do(Step{})
-		}
+		tl.settle()
 		most = max(most, len(h.checkpoints))
 	}
 	for i := 0; h.Len() < 5000; i++ {
@@ -55,15 +91,7 @@ func TestHistory_BoundedCheckpoints(t *testing.T) {
 	if most > h.budget/4+1 && most > minCheckpoints+1 {
 		t.Fatalf("up to %d checkpoints of worlds of at least 4 objects, budget %d objects", most, h.budget)
 	}
-	check := func(pos int) {
-		t.Helper()
-		if err := h.Goto(pos); err != nil {
-			t.Fatal(err)
-		}
-		if got := worldState(h.World()); got != states[pos] {
-			t.Fatalf("state at %d differs after Goto:\n%s\nwant:\n%s", pos, got, states[pos])
-		}
-	}
+	check := tl.goTo
 	r := rand.New(rand.NewPCG(3, 5))
 	for range 40 {
 		check(r.IntN(h.Len() + 1))
@@ -82,7 +110,7 @@ func TestHistory_BoundedCheckpoints(t *testing.T) {
 	// A branch in the past drops what lies after it, near clones included.
 	cut := h.Len()/2 - 260
 	check(cut)
-	states = states[:cut+1]
+	tl.states = tl.states[:cut+1]
 	do(Create{Object: cm("branch", "branch-uid")})
 	for k := range h.near {
 		if k > cut {

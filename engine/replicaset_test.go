@@ -287,38 +287,17 @@ func TestReplicaSetCloneAndRestart(t *testing.T) {
 // TestReplicaSetHistoryRewind checks that a History rewinds and replays
 // a scale-up and down exactly.
 func TestReplicaSetHistoryRewind(t *testing.T) {
-	h := NewHistory(newTestWorld(t))
-	var states []string
-	states = append(states, worldState(h.World()))
-	do := func(a Action) {
-		t.Helper()
-		if _, err := h.Do(a); err != nil && err != ErrNothingToDo {
-			t.Fatal(err)
-		}
-		if err := h.World().CheckGraphInvariants(); err != nil {
-			t.Fatal(err)
-		}
-		states = append(states, worldState(h.World()))
-	}
-	do(Create{Object: manifest(t, replicaSetYAML("web", 4))})
-	for !h.World().Idle() {
-		do(Step{})
-	}
-	do(Advance{D: 3 * time.Second})
-	for !h.World().Idle() {
-		do(Step{})
-	}
-	do(Patch{Ref: rsRef("web"), Merge: []byte(`{"spec":{"replicas":1}}`)})
-	for !h.World().Idle() {
-		do(Step{})
-	}
-	for _, pos := range []int{0, h.Len(), 5, h.Len() / 2, 1, h.Len() - 1, h.Len()} {
-		if err := h.Goto(pos); err != nil {
-			t.Fatal(err)
-		}
-		if got := worldState(h.World()); got != states[pos] {
-			t.Fatalf("state at %d differs after Goto:\n%s\nwant:\n%s", pos, got, states[pos])
-		}
+	tl := newTimeline(t, newTestWorld(t))
+	tl.after = (*World).CheckGraphInvariants
+	tl.do(Create{Object: manifest(t, replicaSetYAML("web", 4))})
+	tl.settle()
+	tl.do(Advance{D: 3 * time.Second})
+	tl.settle()
+	tl.do(Patch{Ref: rsRef("web"), Merge: []byte(`{"spec":{"replicas":1}}`)})
+	tl.settle()
+	n := tl.h.Len()
+	for _, pos := range []int{0, n, 5, n / 2, 1, n - 1, n} {
+		tl.goTo(pos)
 	}
 }
 
