@@ -84,6 +84,13 @@ type WatchEvent struct {
 	Type   EventType
 	Object *Object
 	Old    *Object
+	// ResourceVersion is the version the change was written at: Object's
+	// own for Added and Modified. A deletion has a version of its own,
+	// which an etcd watch writes into the DELETED object's metadata; here
+	// the last stored state is passed as it is (a large cascade would
+	// otherwise copy every object it removes), and the deletion's version
+	// is this field.
+	ResourceVersion string
 }
 
 // Request is the record of one API request, for the trace.

@@ -258,14 +258,16 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 	if bumpGeneration {
 		next.Metadata.Generation++
 	}
-	stored := s.writeUpdate(key, cur, next, dryRun)
 	if pendingFinalizers || *opts.GracePeriodSeconds > 0 {
+		stored := s.writeUpdate(key, cur, next, dryRun)
 		return DeleteResult{Object: stored, Code: code(false)}, nil
 	}
 	// Graceful kind, grace 0, no finalizers: written first (MODIFIED), then
 	// removed (DELETED), R16. The resourceVersion precondition moves to the
-	// version just written (R12), so it holds.
-	s.remove(key, stored, dryRun)
+	// version just written (R12), so it holds. Nothing can read storage
+	// between the two, so the written state is announced without being put
+	// in the tables only to be taken out again.
+	stored := s.writeUpdateThenRemove(key, cur, next, dryRun)
 	return DeleteResult{Object: stored, Code: code(true), Removed: !dryRun}, nil
 }
 

@@ -66,9 +66,14 @@ func (fw *fuzzWorld) checkEvent(ev WatchEvent) {
 	if ev.Seq != fw.seq {
 		fw.t.Fatalf("watch event seq %d, want %d", ev.Seq, fw.seq)
 	}
-	rv, err := strconv.ParseUint(ev.Object.Metadata.ResourceVersion, 10, 64)
+	rv, err := strconv.ParseUint(ev.ResourceVersion, 10, 64)
 	if err != nil || rv <= fw.lastRV {
-		fw.t.Fatalf("%s %s has resourceVersion %q after %d", ev.Type, ev.Object, ev.Object.Metadata.ResourceVersion, fw.lastRV)
+		fw.t.Fatalf("%s %s at resourceVersion %q after %d", ev.Type, ev.Object, ev.ResourceVersion, fw.lastRV)
+	}
+	// The object carries the event's version, except a DELETED one: it is
+	// the last stored state, written before.
+	if own := ev.Object.Metadata.ResourceVersion; (ev.Type == Deleted) == (own == ev.ResourceVersion) {
+		fw.t.Fatalf("%s %s at resourceVersion %s carries resourceVersion %s", ev.Type, ev.Object, ev.ResourceVersion, own)
 	}
 	fw.lastRV = rv
 	fw.remember(ev.Object)

@@ -380,7 +380,7 @@ func qualifiedKind(info KindInfo) string {
 func (s *Store) insert(k objKey, o *Object) {
 	s.objects.Set(k, o)
 	s.byUID.Set(o.Metadata.UID, uidEntry{obj: o, created: s.rv})
-	s.emit(Added, o, nil)
+	s.emit(Added, o, nil, o.Metadata.ResourceVersion)
 }
 
 // writeUpdate stores next in place of old and announces it (MODIFIED).
@@ -401,14 +401,33 @@ func (s *Store) writeUpdate(k objKey, old, next *Object, dryRun bool) *Object {
 	e, _ := s.byUID.Get(next.Metadata.UID)
 	e.obj = next
 	s.byUID.Set(next.Metadata.UID, e)
-	s.emit(Modified, next, old)
+	s.emit(Modified, next, old, next.Metadata.ResourceVersion)
+	return next
+}
+
+// writeUpdateThenRemove is writeUpdate followed by remove, with the same
+// events (MODIFIED, then DELETED) and the same end state, for a request
+// that does both before anyone can read storage.
+func (s *Store) writeUpdateThenRemove(k objKey, old, next *Object, dryRun bool) *Object {
+	normalizeMeta(&next.Metadata)
+	next.Metadata.ResourceVersion = old.Metadata.ResourceVersion
+	if sameObject(old, next) {
+		s.remove(k, old, dryRun)
+		return old
+	}
+	if dryRun {
+		return next
+	}
+	next.Metadata.ResourceVersion = s.nextRV()
+	s.emit(Modified, next, old, next.Metadata.ResourceVersion)
+	s.remove(k, next, false)
 	return next
 }
 
 // remove takes the object at k out of storage and announces it (DELETED).
-// The watch event carries the last stored state at the resourceVersion of
-// the deletion, as an etcd watch does; the removal is recorded for
-// deletionOrder checks. A dry run changes nothing.
+// The watch event carries the last stored state and the resourceVersion of
+// the deletion (see WatchEvent); the removal is recorded for deletionOrder
+// checks. A dry run changes nothing.
 func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 	if dryRun {
 		return
@@ -416,8 +435,6 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 	s.objects.Delete(k)
 	// A live object's UID is its own (create refuses a UID in use).
 	s.byUID.Delete(last.Metadata.UID)
-	gone := *last
-	gone.Metadata.ResourceVersion = s.nextRV()
-	s.emit(Deleted, &gone, &gone)
+	s.emit(Deleted, last, last, s.nextRV())
 	s.addRemoval(Removal{Ref: RefOf(last), UID: last.Metadata.UID, Seq: s.seq})
 }

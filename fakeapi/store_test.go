@@ -70,7 +70,7 @@ func TestWatch_EventsCarryNewAndOldInOrder(t *testing.T) {
 			t.Errorf("event %d has seq %d", i, ev.Seq)
 		}
 		var n int
-		fmt.Sscan(ev.Object.Metadata.ResourceVersion, &n)
+		fmt.Sscan(ev.ResourceVersion, &n)
 		if n <= rv {
 			t.Errorf("resourceVersion %d after %d", n, rv)
 		}
@@ -78,6 +78,9 @@ func TestWatch_EventsCarryNewAndOldInOrder(t *testing.T) {
 	}
 	if w.events[0].Old != nil || w.events[1].Old != w.events[0].Object {
 		t.Error("Old is not the previous stored state")
+	}
+	if del := w.events[2]; del.Object != w.events[1].Object || del.Old != del.Object {
+		t.Error("DELETED does not carry the last stored state")
 	}
 }
 

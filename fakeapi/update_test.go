@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,8 +105,12 @@ func TestUpdate_R9_EmptiedFinalizersRemoveDeletingObject(t *testing.T) {
 	wantEvents(t, w.since(n), "DELETED ConfigMap/x")
 	ev := w.events[n]
 	wantFinalizers(t, ev.Object, "example.com/a") // the last stored state
-	if ev.Object.Metadata.ResourceVersion == stored.Metadata.ResourceVersion {
-		t.Errorf("DELETED carries resourceVersion %s, want the deletion's new one", stored.Metadata.ResourceVersion)
+	if ev.Object != stored {
+		t.Errorf("DELETED carries %p, want the last stored state %p", ev.Object, stored)
+	}
+	deletedAt, _ := strconv.Atoi(ev.ResourceVersion)
+	if last, _ := strconv.Atoi(stored.Metadata.ResourceVersion); deletedAt <= last {
+		t.Errorf("DELETED at resourceVersion %q, want the deletion's own, after %s", ev.ResourceVersion, stored.Metadata.ResourceVersion)
 	}
 	if r := w.s.Removals(); len(r) != 1 || r[0].Ref.Name != "x" || r[0].Seq != ev.Seq {
 		t.Errorf("removals = %+v, want x at seq %d", r, ev.Seq)

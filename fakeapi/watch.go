@@ -48,9 +48,9 @@ func (s *Store) OnRequest(fn func(Request)) (cancel func()) {
 }
 
 // emit queues a watch event; flush delivers it.
-func (s *Store) emit(t EventType, obj, old *Object) {
+func (s *Store) emit(t EventType, obj, old *Object, rv string) {
 	s.seq++
-	s.pending = append(s.pending, WatchEvent{Seq: s.seq, Type: t, Object: obj, Old: old})
+	s.pending = append(s.pending, WatchEvent{Seq: s.seq, Type: t, Object: obj, Old: old, ResourceVersion: rv})
 }
 
 // flush delivers queued watch events in order. A request made by a
