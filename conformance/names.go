@@ -47,7 +47,7 @@ func creationsOf(rec engine.Record) []simCreation {
 		return nil
 	}
 	var out []simCreation
-	for _, c := range rec.Calls {
+	for _, c := range rec.Calls() {
 		if c.Verb == "create" && c.Code < 300 && c.Code > 0 {
 			out = append(out, simCreation{kind: c.Ref.Kind, namespace: c.Ref.Namespace, name: c.Ref.Name, owner: rec.Item})
 		}

@@ -60,9 +60,10 @@ type Record struct {
 	// Actor is "user", a queue name, or a controller name.
 	Actor string `json:"actor"`
 	// Item describes what was taken or done.
-	Item   string            `json:"item"`
-	Reason Reason            `json:"reason"`
-	Calls  []fakeapi.Request `json:"calls,omitempty"`
+	Item   string `json:"item"`
+	Reason Reason `json:"reason"`
+	// calls are the API requests the step made (see Calls).
+	calls []call
 	// Enqueued lists what the step added to queues, in order.
 	Enqueued []Enqueue `json:"enqueued,omitempty"`
 	// Changed lists the UIDs of objects and graph nodes the step changed,

@@ -137,8 +137,8 @@ func TestDeleteObject_R46(t *testing.T) {
 	if err != nil {
 		t.Fatalf("an unrelated change must not stop the delete: %v", err)
 	}
-	if len(rec.Calls) != 3 || rec.Calls[0].Code != 409 || rec.Calls[2].Code != 200 || strings.Contains(rec.Calls[2].Detail, "rv=") {
-		t.Fatalf("want DELETE (409), GET, DELETE without rv (200); got %+v", rec.Calls)
+	if calls := rec.Calls(); len(calls) != 3 || calls[0].Code != 409 || calls[2].Code != 200 || strings.Contains(calls[2].Detail, "rv=") {
+		t.Fatalf("want DELETE (409), GET, DELETE without rv (200); got %+v", calls)
 	}
 
 	// A change to the ownerReferences returns the conflict.

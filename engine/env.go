@@ -34,7 +34,8 @@ type env struct {
 	// The lists of the records are carved from shared chunks, so that a
 	// step's record costs a few allocations per hundred steps rather than
 	// one per list (see chunks).
-	calls    chunks[fakeapi.Request]
+	calls    chunks[call]
+	kinds    callKinds
 	enqueues chunks[Enqueue]
 	strs     chunks[string]
 	// text holds the sentences that name one object, written for every
@@ -77,7 +78,7 @@ func (e *env) end() *Record {
 	}
 	// The lists are capped, so appending to a returned record's list
 	// copies it rather than writing into a chunk.
-	r.Calls = slices.Clip(r.Calls)
+	r.calls = slices.Clip(r.calls)
 	r.Enqueued = slices.Clip(r.Enqueued)
 	r.Notes = slices.Clip(r.Notes)
 	if r == &e.idle { // ended without begin
@@ -98,9 +99,9 @@ func (e *env) enqueued(queue, item string, after time.Duration) {
 }
 
 // called notes an API request in the record being written.
-func (e *env) called(r fakeapi.Request) {
+func (e *env) called(r *fakeapi.Request) {
 	if e.rec != nil {
-		e.rec.Calls = e.calls.add(e.rec.Calls, r)
+		e.rec.calls = e.calls.add(e.rec.calls, e.kinds.compact(r))
 	}
 }
 

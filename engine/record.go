@@ -37,7 +37,7 @@ func (r Record) Detail() string {
 	if r.Reason.Func != "" {
 		fmt.Fprintf(&b, "  upstream: %s\n", r.Reason.Func)
 	}
-	for _, c := range r.Calls {
+	for _, c := range r.Calls() {
 		fmt.Fprintf(&b, "  call: %s\n", CallString(c))
 	}
 	for _, e := range r.Enqueued {

@@ -66,7 +66,7 @@ func NewWorld(cfg Config) (*World, error) {
 // the collector's queue hooks to the world.
 func (w *World) wire() {
 	w.store.Watch(w.dispatch)
-	w.store.OnRequest(func(r fakeapi.Request) { w.env.called(r) })
+	w.store.OnRequest(func(r fakeapi.Request) { w.env.called(&r) })
 	w.wireGC()
 }
 

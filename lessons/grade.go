@@ -306,7 +306,7 @@ func (st *story) checkOwners(oc scenario.OwnersCheck) Check {
 		if rec.Actor == "user" {
 			continue
 		}
-		for _, call := range rec.Calls {
+		for _, call := range rec.Calls() {
 			if call.Verb == "patch" && call.Ref.String() == o.String() && call.Code < 300 && strings.Contains(call.Detail, "ownerReferences") {
 				changes = append(changes, st.p.say("changed-by", "who", st.who(rec), "at", st.at(rec.Seq), "what", recText(rec)))
 				break
@@ -787,7 +787,7 @@ func (st *story) deletedBy(ref string) string {
 func (st *story) deleteOf(ref string) (*engine.Record, *fakeapi.Request) {
 	created := -1
 	for i := range st.recs {
-		for _, c := range st.recs[i].Calls {
+		for _, c := range st.recs[i].Calls() {
 			if c.Verb == "create" && c.Ref.String() == ref && c.Code < 300 {
 				created = i
 			}
@@ -795,8 +795,9 @@ func (st *story) deleteOf(ref string) (*engine.Record, *fakeapi.Request) {
 	}
 	for i := created + 1; i < len(st.recs); i++ {
 		rec := &st.recs[i]
-		for j := range rec.Calls {
-			c := &rec.Calls[j]
+		calls := rec.Calls()
+		for j := range calls {
+			c := &calls[j]
 			if c.Verb == "delete" && c.Ref.String() == ref && c.Code < 300 && !strings.Contains(c.Detail, "dryRun") {
 				return rec, c
 			}
@@ -822,8 +823,9 @@ func (st *story) lastUserDelete(ref string, succeeded bool) (*fakeapi.Request, *
 		if rec.Actor != "user" {
 			continue
 		}
-		for j := range rec.Calls {
-			c := &rec.Calls[j]
+		calls := rec.Calls()
+		for j := range calls {
+			c := &calls[j]
 			if c.Verb != "delete" || c.Ref.String() != ref {
 				continue
 			}
@@ -839,7 +841,7 @@ func (st *story) lastUserDelete(ref string, succeeded bool) (*fakeapi.Request, *
 func (st *story) lastChange(ref string, verbs ...string) *engine.Record {
 	for i := len(st.recs) - 1; i >= 0; i-- {
 		rec := &st.recs[i]
-		for _, c := range rec.Calls {
+		for _, c := range rec.Calls() {
 			if slices.Contains(verbs, c.Verb) && c.Ref.String() == ref && c.Code < 300 {
 				return rec
 			}
@@ -850,7 +852,7 @@ func (st *story) lastChange(ref string, verbs ...string) *engine.Record {
 
 // patchedOwners reports whether rec changed ref's ownerReferences.
 func (st *story) patchedOwners(rec *engine.Record, ref string) bool {
-	for _, c := range rec.Calls {
+	for _, c := range rec.Calls() {
 		if c.Verb == "patch" && c.Ref.String() == ref && c.Code < 300 && strings.Contains(c.Detail, "ownerReferences") {
 			return true
 		}
@@ -859,7 +861,7 @@ func (st *story) patchedOwners(rec *engine.Record, ref string) bool {
 }
 
 func (st *story) patched(rec *engine.Record, ref string) bool {
-	for _, c := range rec.Calls {
+	for _, c := range rec.Calls() {
 		if (c.Verb == "patch" || c.Verb == "update") && c.Ref.String() == ref && c.Code < 300 {
 			return true
 		}

@@ -273,7 +273,7 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 	switch st.Action {
 	case ActionCreate:
 		ref := fakeapi.RefOf(st.Create.Object)
-		for _, c := range recs[0].Calls {
+		for _, c := range recs[0].Calls() {
 			if c.Verb == "create" && c.Code < 300 {
 				ref = c.Ref // the name the apiserver generated
 			}
@@ -288,8 +288,8 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 		return "created, uid " + o.Metadata.UID, nil
 	case ActionDelete:
 		var o *fakeapi.Object
-		if len(recs[0].Calls) > 0 {
-			o = store.Lookup(recs[0].Calls[0].Ref)
+		if calls := recs[0].Calls(); len(calls) > 0 {
+			o = store.Lookup(calls[0].Ref)
 		}
 		return afterDelete(o), nil
 	case ActionPatch:

@@ -258,7 +258,7 @@ func sameShape(recs []engine.Record, a, b int, t *tree, store *fakeapi.Store) bo
 func storageWritten(recs []engine.Record, a, b int) bool {
 	lo, hi := min(a, b), max(a, b)
 	for i := lo; i < hi && i < len(recs); i++ {
-		for _, c := range recs[i].Calls {
+		for _, c := range recs[i].Calls() {
 			switch c.Verb {
 			case "create", "update", "patch", "delete":
 				if c.Code >= 200 && c.Code < 300 {

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// call is an API request as a step's record keeps it; Record.Calls gives
+// it back as a fakeapi.Request. A cascade records two requests for every
+// object it collects, and kept as fakeapi.Request (160 bytes each) they
+// were a fifth of all it allocated. Here the strings that repeat from one
+// request to the next (verb, client, apiVersion, kind) are one shared
+// callKind, and the details of the rare failure are kept apart: 72 bytes.
+type call struct {
+	kind            *callKind
+	namespace, name string
+	detail          string
+	fail            *callFailure
+	code            int
+}
+
+// callKind is what many requests share. It is never modified once made.
+type callKind struct{ verb, client, apiVersion, kind string }
+
+// callFailure is the answer of a request that failed.
+type callFailure struct {
+	reason   fakeapi.Reason
+	message  string
+	injected bool
+}
+
+func (c *call) request() fakeapi.Request {
+	r := fakeapi.Request{
+		Verb:   c.kind.verb,
+		Client: c.kind.client,
+		Ref:    fakeapi.Ref{APIVersion: c.kind.apiVersion, Kind: c.kind.kind, Namespace: c.namespace, Name: c.name},
+		Detail: c.detail,
+		Code:   c.code,
+	}
+	if f := c.fail; f != nil {
+		r.Reason, r.Message, r.Injected = f.reason, f.message, f.injected
+	}
+	return r
+}
+
+// callKinds hands out one callKind per distinct verb, client, apiVersion
+// and kind. Requests come in runs of a few kinds (the collector's GET and
+// DELETE of Pods), so the few used last are tried before the map.
+type callKinds struct {
+	recent [4]*callKind
+	all    map[callKind]*callKind
+}
+
+func (t *callKinds) get(verb, client, apiVersion, kind string) *callKind {
+	for _, k := range t.recent {
+		if k != nil && k.verb == verb && k.client == client && k.apiVersion == apiVersion && k.kind == kind {
+			return k
+		}
+	}
+	want := callKind{verb: verb, client: client, apiVersion: apiVersion, kind: kind}
+	k := t.all[want]
+	if k == nil {
+		if t.all == nil {
+			t.all = make(map[callKind]*callKind)
+		}
+		k = &want
+		t.all[want] = k
+	}
+	copy(t.recent[1:], t.recent[:len(t.recent)-1])
+	t.recent[0] = k
+	return k
+}
+
+// compact is r as a record keeps it.
+func (t *callKinds) compact(r *fakeapi.Request) call {
+	c := call{
+		kind:      t.get(r.Verb, r.Client, r.Ref.APIVersion, r.Ref.Kind),
+		namespace: r.Ref.Namespace,
+		name:      r.Ref.Name,
+		detail:    r.Detail,
+		code:      r.Code,
+	}
+	if r.Reason != "" || r.Message != "" || r.Injected {
+		c.fail = &callFailure{reason: r.Reason, message: r.Message, injected: r.Injected}
+	}
+	return c
+}
+
+// Calls returns the API requests the step made, in order, with their
+// answers.
+func (r Record) Calls() []fakeapi.Request {
+	if len(r.calls) == 0 {
+		return nil
+	}
+	out := make([]fakeapi.Request, len(r.calls))
+	for i := range r.calls {
+		out[i] = r.calls[i].request()
+	}
+	return out
+}
+
+// recordJSON is a Record's JSON form: its fields, with its calls.
+type recordJSON struct {
+	Seq      int               `json:"seq"`
+	At       time.Duration     `json:"at"`
+	Actor    string            `json:"actor"`
+	Item     string            `json:"item"`
+	Reason   Reason            `json:"reason"`
+	Calls    []fakeapi.Request `json:"calls,omitempty"`
+	Enqueued []Enqueue         `json:"enqueued,omitempty"`
+	Changed  []string          `json:"changed,omitempty"`
+	Notes    []string          `json:"notes,omitempty"`
+	Err      string            `json:"error,omitempty"`
+}
+
+// MarshalJSON writes the record with its calls. It does not escape HTML
+// characters: an encoder that is asked to escapes them in what it is given.
+func (r Record) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(recordJSON{Seq: r.Seq, At: r.At, Actor: r.Actor, Item: r.Item, Reason: r.Reason, Calls: r.Calls(),
+		Enqueued: r.Enqueued, Changed: r.Changed, Notes: r.Notes, Err: r.Err})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}
