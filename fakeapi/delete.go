@@ -192,8 +192,7 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 			// First deletion: CheckGracefulDelete (R18).
 			period := podGracePeriod(cur, opts.GracePeriodSeconds)
 			graceful = true
-			newDeletionTimestamp = &Time{now.Add(time.Duration(period) * time.Second)}
-			newGrace = Int64(period)
+			newDeletionTimestamp, newGrace = s.stamps.get(now.Add(time.Duration(period)*time.Second), period)
 			opts.GracePeriodSeconds = newGrace // only read from here on
 			bumpGeneration = m.Generation > 0
 		case m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds == 0:
@@ -428,4 +427,24 @@ func (s *Store) admitNamespaceDelete(name string) *StatusError {
 		}
 	}
 	return nil
+}
+
+// deletionStamps hands out the deletionTimestamp and
+// deletionGracePeriodSeconds of first deletions. A cascade deletes
+// thousands of Pods at one instant with one grace period; as stored
+// objects and what they point to are never modified, those Pods share one
+// pair of values instead of allocating two for each.
+type deletionStamps struct {
+	at    *Time
+	grace *int64
+}
+
+func (d *deletionStamps) get(at time.Time, grace int64) (*Time, *int64) {
+	if d.at == nil || d.at.Time != at {
+		d.at = &Time{at}
+	}
+	if d.grace == nil || *d.grace != grace {
+		d.grace = Int64(grace)
+	}
+	return d.at, d.grace
 }

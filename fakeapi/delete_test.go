@@ -179,6 +179,31 @@ func TestDelete_R16_GracefulKindAlwaysWritesFirst(t *testing.T) {
 	}
 }
 
+// TestDelete_R18_DeletionStampsAreExact checks the values that Pods
+// deleted at one instant share: each Pod gets its own deletion time and
+// grace period, however many were deleted before it.
+func TestDelete_R18_DeletionStampsAreExact(t *testing.T) {
+	w := newWorld(t)
+	for _, name := range []string{"a", "b", "c", "d"} {
+		w.create(scheduledPod(name))
+	}
+	a := w.delete(podRef("a"), &DeleteOptions{GracePeriodSeconds: Int64(30)}).Object
+	b := w.delete(podRef("b"), &DeleteOptions{GracePeriodSeconds: Int64(30)}).Object
+	c := w.delete(podRef("c"), &DeleteOptions{GracePeriodSeconds: Int64(5)}).Object
+	w.clock.Advance(time.Second)
+	d := w.delete(podRef("d"), &DeleteOptions{GracePeriodSeconds: Int64(5)}).Object
+	for _, tt := range []struct {
+		o     *Object
+		at    time.Time
+		grace int64
+	}{{a, Epoch.Add(30 * time.Second), 30}, {b, Epoch.Add(30 * time.Second), 30}, {c, Epoch.Add(5 * time.Second), 5}, {d, Epoch.Add(6 * time.Second), 5}} {
+		m := tt.o.Metadata
+		if m.DeletionTimestamp == nil || !m.DeletionTimestamp.Equal(tt.at) || m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds != tt.grace {
+			t.Errorf("%s: deletionTimestamp %v, grace %v; want %v, %d", m.Name, m.DeletionTimestamp, m.DeletionGracePeriodSeconds, tt.at, tt.grace)
+		}
+	}
+}
+
 func TestDelete_R16_PendingGracefulReturnsObjectUnchanged(t *testing.T) {
 	w := newWorld(t)
 	w.create(scheduledPod("p"))

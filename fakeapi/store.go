@@ -65,6 +65,9 @@ type Store struct {
 	objects objtable.Table[*Object]
 	// text holds the request details the store writes (see strarena).
 	text strarena.Arena
+	// stamps shares the deletionTimestamp and grace period values of
+	// objects deleted at the same instant (see deletionStamp).
+	stamps deletionStamps
 	// byUID finds a stored object by UID, with the revision at which it
 	// was created (for listing objects in creation order). Every write to
 	// objects writes here too.
