@@ -64,8 +64,8 @@ type Record struct {
 	Reason Reason `json:"reason"`
 	// calls are the API requests the step made (see Calls).
 	calls []call
-	// Enqueued lists what the step added to queues, in order.
-	Enqueued []Enqueue `json:"enqueued,omitempty"`
+	// enqueued is what the step added to queues (see Enqueued).
+	enqueued []enqueue
 	// Changed lists the UIDs of objects and graph nodes the step changed,
 	// sorted.
 	Changed []string `json:"changed,omitempty"`

@@ -36,7 +36,7 @@ type env struct {
 	// one per list (see chunks).
 	calls    chunks[call]
 	kinds    callKinds
-	enqueues chunks[Enqueue]
+	enqueues chunks[enqueue]
 	strs     chunks[string]
 	// text holds the sentences that name one object, written for every
 	// collected object (see strarena).
@@ -79,7 +79,7 @@ func (e *env) end() *Record {
 	// The lists are capped, so appending to a returned record's list
 	// copies it rather than writing into a chunk.
 	r.calls = slices.Clip(r.calls)
-	r.Enqueued = slices.Clip(r.Enqueued)
+	r.enqueued = slices.Clip(r.enqueued)
 	r.Notes = slices.Clip(r.Notes)
 	if r == &e.idle { // ended without begin
 		e.cur = e.idle
@@ -94,7 +94,7 @@ func (e *env) end() *Record {
 // enqueued notes, in the record being written, that item was put on queue.
 func (e *env) enqueued(queue, item string, after time.Duration) {
 	if e.rec != nil {
-		e.rec.Enqueued = e.enqueues.add(e.rec.Enqueued, Enqueue{Queue: queue, Item: item, After: after})
+		e.rec.enqueued = e.enqueues.add(e.rec.enqueued, packEnqueue(queue, item, after))
 	}
 }
 

@@ -40,7 +40,7 @@ func (r Record) Detail() string {
 	for _, c := range r.Calls() {
 		fmt.Fprintf(&b, "  call: %s\n", CallString(c))
 	}
-	for _, e := range r.Enqueued {
+	for _, e := range r.Enqueued() {
 		if e.After > 0 {
 			fmt.Fprintf(&b, "  enqueue: %s %s after %s\n", e.Queue, e.Item, e.After)
 		} else {

@@ -276,7 +276,7 @@ func (s *session) settleChunk(run *settleRun, limit int) (over bool, err error) 
 // breakpoint returns why rec should stop autoplay or a run, or "".
 func (s *session) breakpoint(rec engine.Record) string {
 	if s.breakOrphan {
-		for _, e := range rec.Enqueued {
+		for _, e := range rec.Enqueued() {
 			if e.Queue == engine.QueueAttemptToOrphan {
 				return fmt.Sprintf("breakpoint: attemptToOrphan got %s at step %d", e.Item, s.h.Pos())
 			}

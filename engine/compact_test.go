@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// TestCompactEnqueueRoundTrip checks that every queue and delay, up to the
+// largest backoff and far beyond, comes back from the compact form unchanged.
+func TestCompactEnqueueRoundTrip(t *testing.T) {
+	for _, q := range queueNames {
+		for _, d := range []time.Duration{0, 1, 5 * time.Millisecond, 1000 * time.Second, 100 * 365 * 24 * time.Hour, math.MaxInt64} {
+			want := Enqueue{Queue: q, Item: "Pod/p", After: d}
+			if got := packEnqueue(q, want.Item, d).unpack(); got != want {
+				t.Errorf("%+v came back as %+v", want, got)
+			}
+		}
+	}
+}
+
+// TestCompactCallRoundTrip checks that a request, failed or not, comes
+// back from a record as it was made, and that requests of one kind share
+// their callKind.
+func TestCompactCallRoundTrip(t *testing.T) {
+	var kinds callKinds
+	reqs := []fakeapi.Request{
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "a"}, Code: 200},
+		{Verb: "delete", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "a"}, Detail: "propagationPolicy=Background", Code: 200},
+		{Verb: "patch", Client: "user", Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "ns", Name: "r"}, Code: 409,
+			Reason: fakeapi.ReasonConflict, Message: "injected fault: Conflict", Injected: true},
+		{Verb: "list", Client: "replicaset", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod"}, Code: 200},
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "b"}, Code: 404,
+			Reason: fakeapi.ReasonNotFound, Message: `pods "b" not found`},
+	}
+	var rec Record
+	for i := range reqs {
+		rec.calls = append(rec.calls, kinds.compact(&reqs[i]))
+	}
+	got := rec.Calls()
+	if len(got) != len(reqs) {
+		t.Fatalf("%d calls back, want %d", len(got), len(reqs))
+	}
+	for i := range reqs {
+		if got[i] != reqs[i] {
+			t.Errorf("call %d came back as %+v, want %+v", i, got[i], reqs[i])
+		}
+	}
+	if rec.calls[0].kind != rec.calls[4].kind {
+		t.Error("two GETs of Pods by the collector do not share their callKind")
+	}
+	if rec.calls[0].fail != nil || rec.calls[4].fail == nil {
+		t.Error("only a failed call should keep failure details")
+	}
+}
