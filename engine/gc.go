@@ -32,6 +32,9 @@ type garbageCollector struct {
 	texts textCache
 	// kinds remembers the REST mappings last looked up.
 	kinds fakeapi.KindCache
+	// spareEvents are graphChanges items already processed, for reuse
+	// (see newGraphEvent).
+	spareEvents []*graphEvent
 }
 
 // deleteScratch is a DELETE's options and the values they point to.
@@ -93,13 +96,13 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 	var ge *graphEvent
 	switch ev.Type {
 	case fakeapi.Added:
-		ge = newGraphEvent(&g.env.text, addEvent, false, obj, nil)
+		ge = g.newGraphEvent(addEvent, false, obj, nil)
 		g.informer.Set(k, obj)
 	case fakeapi.Modified:
-		ge = newGraphEvent(&g.env.text, updateEvent, false, obj, ev.Old)
+		ge = g.newGraphEvent(updateEvent, false, obj, ev.Old)
 		g.informer.Set(k, obj)
 	default:
-		ge = newGraphEvent(&g.env.text, deleteEvent, false, obj, nil)
+		ge = g.newGraphEvent(deleteEvent, false, obj, nil)
 		g.informer.Delete(k)
 	}
 	g.graphChanges.Add(ge)
@@ -112,7 +115,7 @@ func (g *garbageCollector) touch(uid string) { g.env.touch(uid) }
 func (g *garbageCollector) enqueueVirtualDeleteEvent(id objectReference) {
 	obj := &fakeapi.Object{APIVersion: id.APIVersion, Kind: id.Kind,
 		Metadata: fakeapi.ObjectMeta{Name: id.Name, Namespace: id.Namespace, UID: id.UID}}
-	g.graphChanges.Add(newGraphEvent(&g.env.text, deleteEvent, true, obj, nil))
+	g.graphChanges.Add(g.newGraphEvent(deleteEvent, true, obj, nil))
 }
 
 // apiResource is the REST mapping of an apiVersion/kind (R57).

@@ -46,10 +46,34 @@ type graphEvent struct {
 	label string
 }
 
-func newGraphEvent(text *strarena.Arena, t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
-	e := &graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
-	e.label = e.describe(text)
+// newGraphEvent makes a graphChanges item, reusing one already processed
+// when there is one: a cascade makes two for every object it collects.
+func (g *garbageCollector) newGraphEvent(t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
+	var e *graphEvent
+	if n := len(g.spareEvents); n > 0 {
+		e = g.spareEvents[n-1]
+		g.spareEvents = g.spareEvents[:n-1]
+	} else {
+		e = new(graphEvent)
+	}
+	*e = graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
+	e.label = e.describe(&g.env.text)
 	return e
+}
+
+// maxSpareEvents bounds spareEvents: items are made and processed a few
+// steps apart, so a handful of spares is enough.
+const maxSpareEvents = 64
+
+// doneWithEvent ends the processing of ev and keeps it for reuse once no
+// queue holds it. Nothing else keeps a graphChanges item: records copy its
+// label, nodes its object's owners, and a cloned world its own copies.
+func (g *garbageCollector) doneWithEvent(ev *graphEvent) {
+	g.graphChanges.Done(ev)
+	if ev.queued == 0 && len(g.spareEvents) < maxSpareEvents && !g.graphChanges.holds(ev) {
+		*ev = graphEvent{}
+		g.spareEvents = append(g.spareEvents, ev)
+	}
 }
 
 func (e *graphEvent) String() string { return e.label }
@@ -89,7 +113,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 	if !ok {
 		return
 	}
-	defer g.graphChanges.Done(ev)
+	defer g.doneWithEvent(ev)
 	rec.Item = ev.String()
 	obj := ev.obj
 	uid := obj.Metadata.UID

@@ -221,6 +221,21 @@ func (q *workqueue[T]) backoff(item T) time.Duration {
 	return time.Duration(b)
 }
 
+// holds reports whether item waits for a delay or has a failure count.
+func (q *workqueue[T]) holds(item T) bool {
+	if len(q.waitingAt) > 0 {
+		if _, ok := q.waitingAt[item]; ok {
+			return true
+		}
+	}
+	if len(q.failures) > 0 {
+		if _, ok := q.failures[item]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Forget clears item's failure count.
 func (q *workqueue[T]) Forget(item T) { delete(q.failures, item) }
 
