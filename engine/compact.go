@@ -11,19 +11,22 @@ import (
 // call is an API request as a step's record keeps it; Record.Calls gives
 // it back as a fakeapi.Request. A cascade records two requests for every
 // object it collects, and kept as fakeapi.Request (160 bytes each) they
-// were a fifth of all it allocated. Here the strings that repeat from one
-// request to the next (verb, client, apiVersion, kind) are one shared
-// callKind, and the details of the rare failure are kept apart: 72 bytes.
+// were a fifth of all it allocated. Here what repeats from one request to
+// the next (verb, client, apiVersion, kind, namespace and status code) is
+// one shared callKind, and the details of the rare failure are kept
+// apart: 48 bytes.
 type call struct {
-	kind            *callKind
-	namespace, name string
-	detail          string
-	fail            *callFailure
-	code            int
+	kind   *callKind
+	name   string
+	detail string
+	fail   *callFailure
 }
 
 // callKind is what many requests share. It is never modified once made.
-type callKind struct{ verb, client, apiVersion, kind string }
+type callKind struct {
+	verb, client, apiVersion, kind, namespace string
+	code                                      int
+}
 
 // callFailure is the answer of a request that failed.
 type callFailure struct {
@@ -33,12 +36,13 @@ type callFailure struct {
 }
 
 func (c *call) request() fakeapi.Request {
+	k := c.kind
 	r := fakeapi.Request{
-		Verb:   c.kind.verb,
-		Client: c.kind.client,
-		Ref:    fakeapi.Ref{APIVersion: c.kind.apiVersion, Kind: c.kind.kind, Namespace: c.namespace, Name: c.name},
+		Verb:   k.verb,
+		Client: k.client,
+		Ref:    fakeapi.Ref{APIVersion: k.apiVersion, Kind: k.kind, Namespace: k.namespace, Name: c.name},
 		Detail: c.detail,
-		Code:   c.code,
+		Code:   k.code,
 	}
 	if f := c.fail; f != nil {
 		r.Reason, r.Message, r.Injected = f.reason, f.message, f.injected
@@ -46,21 +50,22 @@ func (c *call) request() fakeapi.Request {
 	return r
 }
 
-// callKinds hands out one callKind per distinct verb, client, apiVersion
-// and kind. Requests come in runs of a few kinds (the collector's GET and
+// callKinds hands out one callKind for each distinct set of shared
+// values. Requests come in runs of a few kinds (the collector's GET and
 // DELETE of Pods), so the few used last are tried before the map.
 type callKinds struct {
 	recent [4]*callKind
 	all    map[callKind]*callKind
 }
 
-func (t *callKinds) get(verb, client, apiVersion, kind string) *callKind {
+func (t *callKinds) get(r *fakeapi.Request) *callKind {
 	for _, k := range t.recent {
-		if k != nil && k.verb == verb && k.client == client && k.apiVersion == apiVersion && k.kind == kind {
+		if k != nil && k.code == r.Code && k.verb == r.Verb && k.client == r.Client && k.namespace == r.Ref.Namespace &&
+			k.kind == r.Ref.Kind && k.apiVersion == r.Ref.APIVersion {
 			return k
 		}
 	}
-	want := callKind{verb: verb, client: client, apiVersion: apiVersion, kind: kind}
+	want := callKind{verb: r.Verb, client: r.Client, apiVersion: r.Ref.APIVersion, kind: r.Ref.Kind, namespace: r.Ref.Namespace, code: r.Code}
 	k := t.all[want]
 	if k == nil {
 		if t.all == nil {
@@ -76,13 +81,7 @@ func (t *callKinds) get(verb, client, apiVersion, kind string) *callKind {
 
 // compact is r as a record keeps it.
 func (t *callKinds) compact(r *fakeapi.Request) call {
-	c := call{
-		kind:      t.get(r.Verb, r.Client, r.Ref.APIVersion, r.Ref.Kind),
-		namespace: r.Ref.Namespace,
-		name:      r.Ref.Name,
-		detail:    r.Detail,
-		code:      r.Code,
-	}
+	c := call{kind: t.get(r), name: r.Ref.Name, detail: r.Detail}
 	if r.Reason != "" || r.Message != "" || r.Injected {
 		c.fail = &callFailure{reason: r.Reason, message: r.Message, injected: r.Injected}
 	}

@@ -34,6 +34,8 @@ func TestCompactCallRoundTrip(t *testing.T) {
 		{Verb: "list", Client: "replicaset", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod"}, Code: 200},
 		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "b"}, Code: 404,
 			Reason: fakeapi.ReasonNotFound, Message: `pods "b" not found`},
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "c"}, Code: 200},
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "other", Name: "c"}, Code: 200},
 	}
 	var rec Record
 	for i := range reqs {
@@ -48,8 +50,11 @@ func TestCompactCallRoundTrip(t *testing.T) {
 			t.Errorf("call %d came back as %+v, want %+v", i, got[i], reqs[i])
 		}
 	}
-	if rec.calls[0].kind != rec.calls[4].kind {
-		t.Error("two GETs of Pods by the collector do not share their callKind")
+	if rec.calls[0].kind != rec.calls[5].kind {
+		t.Error("two GETs of Pods by the collector, both found, do not share their callKind")
+	}
+	if rec.calls[0].kind == rec.calls[4].kind || rec.calls[5].kind == rec.calls[6].kind {
+		t.Error("calls with another status code or namespace share a callKind")
 	}
 	if rec.calls[0].fail != nil || rec.calls[4].fail == nil {
 		t.Error("only a failed call should keep failure details")
