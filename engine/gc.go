@@ -23,9 +23,6 @@ type garbageCollector struct {
 	attemptToDelete *workqueue[*node]
 	attemptToOrphan *workqueue[*node]
 	absent          *absentOwnerCache
-	// informer is the collector's informer store: the last observed state
-	// of each object, used by the JSON merge patch fallbacks (R53).
-	informer objtable.Table[*fakeapi.Object]
 	// deleteScratch holds the options of the DELETE being sent.
 	deleteScratch deleteScratch
 	// texts shares the sentences that repeat.
@@ -92,18 +89,14 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 	if ignoredKind(obj) {
 		return
 	}
-	k := keyOf(obj.APIVersion, obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name)
 	var ge *graphEvent
 	switch ev.Type {
 	case fakeapi.Added:
 		ge = g.newGraphEvent(addEvent, false, obj, nil)
-		g.informer.Set(k, obj)
 	case fakeapi.Modified:
 		ge = g.newGraphEvent(updateEvent, false, obj, ev.Old)
-		g.informer.Set(k, obj)
 	default:
 		ge = g.newGraphEvent(deleteEvent, false, obj, nil)
-		g.informer.Delete(k)
 	}
 	g.graphChanges.Add(ge)
 }
@@ -539,10 +532,28 @@ func unblockOwnerRefsPatch(n *node) []byte {
 // getMetadata reads an object from the informer store, or live when it is
 // not cached.
 func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, error) {
-	if o, ok := g.informer.Get(keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)); ok {
+	if o := g.informerGet(keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)); o != nil {
 		return o, nil
 	}
 	return g.getObject(id)
+}
+
+// informerGet returns the state the collector's informers last observed
+// for key k, or nil. The store delivers every watch event before the
+// request that caused it returns, so between two steps the informers have
+// observed exactly what storage holds, and the collector reads storage
+// for them rather than keeping a second copy of every object, written on
+// every event. The kinds it ignores (R23) have no informer. A kind whose
+// LIST failed at the last (re)start is the one exception: its informer
+// holds only what events have shown it since. But getMetadata is only
+// asked for nodes the collector has observed, and an object observed since
+// the restart has shown every later change, so storage answers for that
+// informer too.
+func (g *garbageCollector) informerGet(k objtable.Key) *fakeapi.Object {
+	if o := g.env.store.LookupKey(k); o != nil && !ignoredKind(o) {
+		return o
+	}
+	return nil
 }
 
 func (g *garbageCollector) deleteOwnerRefJSONMergePatch(n *node, ownerUIDs ...string) ([]byte, error) {

@@ -100,7 +100,7 @@ func (g *garbageCollector) relist() {
 		}
 		objs, err := g.env.store.List(gcClient, k.APIVersion, k.Kind, "")
 		if err != nil {
-			continue
+			continue // this informer has only what events show it (see informerGet)
 		}
 		for _, o := range objs {
 			if o.APIVersion != k.APIVersion {
@@ -615,7 +615,6 @@ func (g *garbageCollector) clone(e *env) *garbageCollector {
 		env:       e,
 		uidToNode: g.uidToNode.Clone(get),
 		absent:    g.absent.clone(),
-		informer:  g.informer.Clone(),
 	}
 	// Queued events are copied: they carry the queue's flags, which each
 	// world changes as it takes them.

@@ -299,6 +299,10 @@ func (s *Store) nextRV() string {
 	return strconv.FormatUint(s.rv, 10)
 }
 
+// LookupKey returns the stored object at k (its group, kind, namespace
+// and name), or nil. Like Lookup it is not a request.
+func (s *Store) LookupKey(k objtable.Key) *Object { return s.object(k) }
+
 // object returns the stored object at k, or nil.
 func (s *Store) object(k objKey) *Object {
 	o, _ := s.objects.Get(k)
