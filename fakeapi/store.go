@@ -90,8 +90,10 @@ type Store struct {
 	// removals are kept in blocks of removalBlock, each full block never
 	// changed again, so that a clone shares them and appending never
 	// copies the whole history.
-	removals [][]Removal
-	events   []Event
+	removals [][]removal
+	// lastPlace is the place of the last removal (see removal).
+	lastPlace *place
+	events    []Event
 
 	watchers  []watcher
 	observers []observer
@@ -240,21 +242,42 @@ func (s *Store) Lookup(ref Ref) *Object {
 func (s *Store) Removals() []Removal {
 	var out []Removal
 	for _, b := range s.removals {
-		out = append(out, b...)
+		for _, r := range b {
+			out = append(out, Removal{Ref: Ref{APIVersion: r.place.apiVersion, Kind: r.place.kind, Namespace: r.place.namespace, Name: r.name},
+				UID: r.uid, Seq: r.seq})
+		}
 	}
 	return out
 }
 
+// removal is a Removal as the store keeps it: a cascade removes thousands
+// of objects of one kind in one namespace, and they share one place, for
+// 48 bytes each instead of 88.
+type removal struct {
+	place     *place
+	name, uid string
+	seq       int
+}
+
+// place is an apiVersion, kind and namespace that removals share. It is
+// never modified once made.
+type place struct{ apiVersion, kind, namespace string }
+
 // removalBlock is the size of a block of removals.
 const removalBlock = 1024
 
-func (s *Store) addRemoval(r Removal) {
+func (s *Store) addRemoval(last *Object, seq int) {
+	p := s.lastPlace
+	if p == nil || p.apiVersion != last.APIVersion || p.kind != last.Kind || p.namespace != last.Metadata.Namespace {
+		p = &place{apiVersion: last.APIVersion, kind: last.Kind, namespace: last.Metadata.Namespace}
+		s.lastPlace = p
+	}
 	n := len(s.removals)
 	if n == 0 || len(s.removals[n-1]) == cap(s.removals[n-1]) {
-		s.removals = append(s.removals, make([]Removal, 0, removalBlock))
+		s.removals = append(s.removals, make([]removal, 0, removalBlock))
 		n++
 	}
-	s.removals[n-1] = append(s.removals[n-1], r)
+	s.removals[n-1] = append(s.removals[n-1], removal{place: p, name: last.Metadata.Name, uid: last.Metadata.UID, seq: seq})
 }
 
 // Clone returns an independent copy with no watchers or observers: the
@@ -296,7 +319,8 @@ func (s *Store) now() time.Time { return s.clock.Now().UTC().Truncate(time.Secon
 
 func (s *Store) nextRV() string {
 	s.rv++
-	return strconv.FormatUint(s.rv, 10)
+	var digits [20]byte
+	return s.text.String(strconv.AppendUint(digits[:0], s.rv, 10))
 }
 
 // LookupKey returns the stored object at k (its group, kind, namespace
@@ -443,5 +467,5 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 	// A live object's UID is its own (create refuses a UID in use).
 	s.byUID.Delete(last.Metadata.UID)
 	s.emit(Deleted, last, last, s.nextRV())
-	s.addRemoval(Removal{Ref: RefOf(last), UID: last.Metadata.UID, Seq: s.seq})
+	s.addRemoval(last, s.seq)
 }
