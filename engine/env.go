@@ -22,9 +22,10 @@ type env struct {
 	clock *virtualClock
 	rec   *Record
 	// changed collects the UIDs the current step touched (with repeats,
-	// sorted and compacted at the end of the step).
-	changed []string
-	active  bool
+	// sorted and compacted at the end of the step); lastChanged is the
+	// list the last record got.
+	changed, lastChanged []string
+	active               bool
 	// cur is the record being written during a step, and idle the one
 	// that collects what happens between steps (and is thrown away): rec
 	// points at one of them. Both are reused, so no one may keep a
@@ -81,7 +82,16 @@ func (e *env) end() *Record {
 		if len(e.changed) > 1 {
 			sort.Strings(e.changed)
 		}
-		r.Changed = e.strs.clone(slices.Compact(e.changed))
+		changed := slices.Compact(e.changed)
+		if slices.Equal(changed, e.lastChanged) {
+			// Consecutive steps often change the same object (a Pod's
+			// deletion, then its two events): they share the list, which
+			// is capped, so no record can write into another's.
+			r.Changed = e.lastChanged
+		} else {
+			r.Changed = e.strs.clone(changed)
+			e.lastChanged = r.Changed
+		}
 	}
 	// The lists are capped, so appending to a returned record's list
 	// copies it rather than writing into a chunk.
