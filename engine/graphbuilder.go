@@ -44,7 +44,18 @@ type graphEvent struct {
 	oldObj *fakeapi.Object
 	// label is String, computed once when the event is made.
 	label string
+	// said is the object's reference followed by the sentence processing
+	// the event most likely writes, written with the label so that they
+	// share the reference's bytes (see sentence); or "".
+	said string
 }
+
+// The sentences that most update and delete events end with, after the
+// object's reference.
+const (
+	updatedSentence = " updated; owners unchanged"
+	removedSentence = " removed from storage: node removed"
+)
 
 // newGraphEvent makes a graphChanges item, reusing one already processed
 // when there is one: a cascade makes two for every object it collects.
@@ -57,8 +68,21 @@ func (g *garbageCollector) newGraphEvent(t eventType, virtual bool, obj, old *fa
 		e = new(graphEvent)
 	}
 	*e = graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
-	e.label = e.describe(&g.env.text)
+	e.label, e.said = e.describe(&g.env.text)
 	return e
+}
+
+// sentence returns id's reference followed by suffix, as env.around does.
+// When ev was labelled with exactly that sentence, it returns those bytes
+// rather than writing them again: a cascade writes one such sentence for
+// each of its 200,000 events.
+func (g *garbageCollector) sentence(ev *graphEvent, id objectReference, suffix string) string {
+	s, k, n := ev.said, len(id.Kind), len(id.Name)
+	if len(s) == k+1+n+len(suffix) && (id.Namespace == "" || id.Namespace == "default") &&
+		s[:k] == id.Kind && s[k] == '/' && s[k+1:k+1+n] == id.Name && s[k+1+n:] == suffix {
+		return s
+	}
+	return g.env.around("", id, suffix)
 }
 
 // maxSpareEvents bounds spareEvents: items are made and processed a few
@@ -78,15 +102,29 @@ func (g *garbageCollector) doneWithEvent(ev *graphEvent) {
 
 func (e *graphEvent) String() string { return e.label }
 
-func (e *graphEvent) describe(text *strarena.Arena) string {
+// describe returns the event's label and what it said (see said).
+func (e *graphEvent) describe(text *strarena.Arena) (label, said string) {
 	m := &e.obj.Metadata
 	if e.virtual {
-		return "virtual " + e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")"
+		return "virtual " + e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")", ""
 	}
-	if m.Namespace == "" || m.Namespace == "default" {
-		return text.Join(e.eventType.String(), " ", e.obj.Kind, "/", m.Name)
+	if m.Namespace != "" && m.Namespace != "default" {
+		return e.eventType.String() + " " + e.obj.Kind + "/" + m.Namespace + "/" + m.Name, ""
 	}
-	return e.eventType.String() + " " + e.obj.Kind + "/" + m.Namespace + "/" + m.Name
+	var likely string
+	switch e.eventType {
+	case updateEvent:
+		likely = updatedSentence
+	case deleteEvent:
+		likely = removedSentence
+	}
+	t := e.eventType.String()
+	s := text.Join(t, " ", e.obj.Kind, "/", m.Name, likely)
+	label = s[:len(s)-len(likely)]
+	if likely != "" {
+		said = s[len(t)+1:]
+	}
+	return label, said
 }
 
 // identityFromEvent is the identity an event shows: its apiVersion/kind and
@@ -159,7 +197,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			existing = c
 		}
 		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges",
-			Message: g.env.around("", existing.identity, " updated; owners unchanged")}
+			Message: g.sentence(ev, existing.identity, updatedSentence)}
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -250,14 +288,14 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 		waiting++
 		g.attemptToDelete.Add(owner)
 	}
-	what, rule := " removed from storage: node removed", "R30"
+	what, rule := removedSentence, "R30"
 	if ev.virtual {
 		what, rule = " verified absent by a worker: node removed", "R31"
 	}
 	var msg string
 	switch {
 	case len(deps) == 0 && waiting == 0:
-		msg = g.env.around("", existing.identity, what)
+		msg = g.sentence(ev, existing.identity, what)
 	default:
 		msg = existing.identity.ref() + what
 		if len(deps) > 0 {
