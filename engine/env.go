@@ -35,10 +35,10 @@ type env struct {
 	// The lists of the records are carved from shared chunks, so that a
 	// step's record costs a few allocations per hundred steps rather than
 	// one per list (see chunks). Calls and enqueued items are gathered in
-	// stepCalls and stepEnqueued, reused from step to step, and copied to
-	// a chunk once the step ends: a step that queues the 1,000 dependents
-	// of a ReplicaSet takes exactly 1,000 entries of a chunk, where
-	// growing the list in place took four times that.
+	// stepCalls and stepEnqueued, reused from step to step, and copied
+	// once the step ends, at their exact length: a step that queues the
+	// 1,000 dependents of a ReplicaSet no longer moves its growing list
+	// from chunk to chunk.
 	calls        chunks[call]
 	kinds        callKinds
 	enqueues     chunks[enqueue]

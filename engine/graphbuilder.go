@@ -29,7 +29,8 @@ func (t eventType) String() string {
 }
 
 // graphEvent is one item of graphChanges: an informer event, or a virtual
-// delete event queued by a worker. Events are immutable once queued.
+// delete event queued by a worker. Events are immutable once queued, and
+// reused once processed (see doneWithEvent).
 type graphEvent struct {
 	eventType eventType
 	virtual   bool
