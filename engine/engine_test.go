@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +102,47 @@ func TestAbsentOwnerCache_R36(t *testing.T) {
 	c.Add(other)
 	if c.Has(deploy) || !c.Has(secret) || !c.Has(other) {
 		t.Fatal("LRU eviction must drop the least recently used entry")
+	}
+}
+
+// TestAbsentOwnerCache_AgainstModel checks the cache, its shortcuts for
+// the most recent entry and for keys without a namespace included, against
+// a plain LRU list, through random adds and lookups that evict entries of
+// both shapes, and through a clone.
+func TestAbsentOwnerCache_AgainstModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	c := newAbsentOwnerCache(8)
+	var model []objectReference // most recent first
+	find := func(ref objectReference) int { return slices.Index(model, ref) }
+	for i := range 20000 {
+		ref := objectReference{APIVersion: "v1", Kind: "ConfigMap", Name: fmt.Sprintf("o%d", r.IntN(12)), UID: "u"}
+		if r.IntN(3) > 0 {
+			ref.Namespace = "default"
+		}
+		if r.IntN(2) == 0 {
+			c.Add(ref)
+			if j := find(ref); j >= 0 {
+				model = slices.Delete(model, j, j+1)
+			}
+			model = slices.Insert(model, 0, ref)
+			if len(model) > 8 {
+				model = model[:8]
+			}
+		} else {
+			j := find(ref)
+			if got := c.Has(ref); got != (j >= 0) {
+				t.Fatalf("op %d: Has(%+v) = %v, want %v", i, ref, got, j >= 0)
+			}
+			if j >= 0 {
+				model = slices.Insert(slices.Delete(model, j, j+1), 0, ref)
+			}
+		}
+		if i%1000 == 999 {
+			c = c.clone()
+		}
+		if got := c.entries(); !slices.Equal(got, model) {
+			t.Fatalf("op %d: entries %v, want %v", i, got, model)
+		}
 	}
 }
 

@@ -141,6 +141,11 @@ type absentOwnerCache struct {
 	size  int
 	ll    *list.List // of objectReference, most recently used at the front
 	index map[objectReference]*list.Element
+	// noNamespace counts the entries without a namespace. The collector
+	// asks about an owner's cluster-scoped key before its namespaced one,
+	// for every dependent; while no entry has that shape, the answer is
+	// known without hashing the key.
+	noNamespace int
 }
 
 const absentOwnerCacheSize = 500
@@ -156,10 +161,17 @@ func (c *absentOwnerCache) Add(ref objectReference) {
 		return
 	}
 	c.index[ref] = c.ll.PushFront(ref)
+	if ref.Namespace == "" {
+		c.noNamespace++
+	}
 	if c.ll.Len() > c.size {
 		last := c.ll.Back()
 		c.ll.Remove(last)
-		delete(c.index, last.Value.(objectReference))
+		gone := last.Value.(objectReference)
+		delete(c.index, gone)
+		if gone.Namespace == "" {
+			c.noNamespace--
+		}
 	}
 }
 
@@ -170,6 +182,9 @@ func (c *absentOwnerCache) Has(ref objectReference) bool {
 	// found without hashing its five strings.
 	if f := c.ll.Front(); f != nil && f.Value.(objectReference) == ref {
 		return true
+	}
+	if ref.Namespace == "" && c.noNamespace == 0 {
+		return false
 	}
 	e, ok := c.index[ref]
 	if ok {
@@ -192,5 +207,6 @@ func (c *absentOwnerCache) clone() *absentOwnerCache {
 	for e := c.ll.Back(); e != nil; e = e.Prev() {
 		n.index[e.Value.(objectReference)] = n.ll.PushFront(e.Value)
 	}
+	n.noNamespace = c.noNamespace
 	return n
 }

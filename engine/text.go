@@ -22,12 +22,29 @@ func (e *env) ref(r objectReference) string { return e.around("", r, "") }
 // ReplicaSet get the same reason and the same note, and each such
 // sentence is allocated once. It holds at most textCacheSize sentences,
 // and starts again when full.
-type textCache struct{ m map[string]string }
+type textCache struct {
+	m map[string]string
+	// recent are the sentences returned last: the collector's reason
+	// and note for the Pods of one owner alternate, and comparing with
+	// them is cheaper than hashing.
+	recent [2]string
+}
 
 const textCacheSize = 1024
 
 // get returns b as a string, the same one as for an earlier equal b.
 func (c *textCache) get(b []byte) string {
+	for _, s := range c.recent {
+		if s == string(b) {
+			return s
+		}
+	}
+	s := c.lookup(b)
+	c.recent[1], c.recent[0] = c.recent[0], s
+	return s
+}
+
+func (c *textCache) lookup(b []byte) string {
 	if s, ok := c.m[string(b)]; ok {
 		return s
 	}
