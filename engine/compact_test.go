@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 	"unsafe"
@@ -100,6 +102,35 @@ func TestEventSentence(t *testing.T) {
 		}
 		if shared := tt.ev.said != "" && unsafe.StringData(got) == unsafe.StringData(tt.ev.said); shared != tt.shared {
 			t.Errorf("%s, %s%s: shared the event's bytes = %v, want %v", tt.ev, tt.id.ref(), tt.suffix, shared, tt.shared)
+		}
+	}
+}
+
+// TestRecordNotesKeepTheirText checks that a record's notes, written both
+// through env.note (carved from a chunk) and Record.note (a plain append),
+// keep their text while later records are written: an uncapped list from
+// a chunk let the plain append write into the chunk's free end, which the
+// next record's list then overwrote.
+func TestRecordNotesKeepTheirText(t *testing.T) {
+	e := newEnv(nil, &virtualClock{})
+	var kept []Record
+	for i := range 300 {
+		r := e.begin("step")
+		e.touch(fmt.Sprintf("uid-%d", i))
+		e.note(r, fmt.Sprintf("env %d", i))
+		r.note("plain %d", i)
+		if i%2 == 1 {
+			e.note(r, fmt.Sprintf("env again %d", i))
+		}
+		kept = append(kept, *e.end())
+	}
+	for i, r := range kept {
+		want := []string{fmt.Sprintf("env %d", i), fmt.Sprintf("plain %d", i)}
+		if i%2 == 1 {
+			want = append(want, fmt.Sprintf("env again %d", i))
+		}
+		if !slices.Equal(r.Notes, want) || !slices.Equal(r.Changed, []string{fmt.Sprintf("uid-%d", i)}) {
+			t.Fatalf("record %d: notes %q, changed %q; want notes %q", i, r.Notes, r.Changed, want)
 		}
 	}
 }

@@ -154,18 +154,23 @@ func (c *chunks[T]) room(n int) {
 	}
 }
 
-// add appends v to list, which is nil or a list that add returned.
+// add appends v to list, which is nil, a list that add returned, or any
+// other slice. The list returned is capped, like every list carved from a
+// chunk: a plain append to it (Record.note appends to Notes that way)
+// copies it, where an uncapped one wrote into the chunk's free end, which
+// the next list carved from the chunk then overwrote.
 func (c *chunks[T]) add(list []T, v T) []T {
 	n := len(list)
-	if n > 0 && cap(list) > n && len(c.cur) > 0 && &list[n-1] == &c.cur[len(c.cur)-1] && len(c.cur) < cap(c.cur) {
+	if n > 0 && len(c.cur) > 0 && &list[n-1] == &c.cur[len(c.cur)-1] && len(c.cur) < cap(c.cur) {
+		// list is the last thing carved: it grows in place.
 		c.cur = append(c.cur, v)
-		return list[:n+1]
+		return c.cur[len(c.cur)-n-1 : len(c.cur) : len(c.cur)]
 	}
 	c.room(n + 1)
 	start := len(c.cur)
 	c.cur = append(c.cur, list...)
 	c.cur = append(c.cur, v)
-	return c.cur[start:len(c.cur)]
+	return c.cur[start:len(c.cur):len(c.cur)]
 }
 
 // clone copies list into a chunk; the copy is capped. A list longer than
