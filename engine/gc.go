@@ -42,12 +42,6 @@ type deleteScratch struct {
 	opts    fakeapi.DeleteOptions
 }
 
-// keyOf is the informer store's key of an object.
-func keyOf(apiVersion, kind, namespace, name string) objtable.Key {
-	g, _ := fakeapi.SplitAPIVersion(apiVersion)
-	return objtable.Key{Scope: objtable.Scope{Group: g, Kind: kind, Namespace: namespace}, Name: name}
-}
-
 const gcClient = ControllerGC
 
 var (
@@ -532,14 +526,14 @@ func unblockOwnerRefsPatch(n *node) []byte {
 // getMetadata reads an object from the informer store, or live when it is
 // not cached.
 func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, error) {
-	if o := g.informerGet(keyOf(id.APIVersion, id.Kind, id.Namespace, id.Name)); o != nil {
+	if o := g.informerGet(id); o != nil {
 		return o, nil
 	}
 	return g.getObject(id)
 }
 
 // informerGet returns the state the collector's informers last observed
-// for key k, or nil. The store delivers every watch event before the
+// at id's group, kind, namespace and name, or nil. The store delivers every watch event before the
 // request that caused it returns, so between two steps the informers have
 // observed exactly what storage holds, and the collector reads storage
 // for them rather than keeping a second copy of every object, written on
@@ -549,7 +543,9 @@ func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, err
 // asked for nodes the collector has observed, and an object observed since
 // the restart has shown every later change, so storage answers for that
 // informer too.
-func (g *garbageCollector) informerGet(k objtable.Key) *fakeapi.Object {
+func (g *garbageCollector) informerGet(id objectReference) *fakeapi.Object {
+	group, _ := fakeapi.SplitAPIVersion(id.APIVersion)
+	k := objtable.Key{Scope: objtable.Scope{Group: group, Kind: id.Kind, Namespace: id.Namespace}, Name: id.Name}
 	if o := g.env.store.LookupKey(k); o != nil && !ignoredKind(o) {
 		return o
 	}

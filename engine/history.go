@@ -54,8 +54,8 @@ const (
 	// minCheckpoints are kept whatever their size.
 	minCheckpoints = 8
 	// nearReplay is the length of replay beyond which clones are left
-	// behind its target, at nearGap, 2*nearGap, 4*nearGap and 8*nearGap
-	// steps before it.
+	// behind its target, at nearGap (a power of two), 2*nearGap, 4*nearGap
+	// and 8*nearGap steps before it.
 	nearReplay = 256
 	nearGap    = 32
 	nearCount  = 4
@@ -174,7 +174,7 @@ func (h *History) Goto(pos int) error {
 	for i := base; i < pos; i++ {
 		h.live.Do(h.actions[i]) //nolint:errcheck // the record is already kept
 		if near != nil {
-			if back := pos - (i + 1); back >= nearGap && back <= nearGap<<(nearCount-1) && back&(back-1) == 0 && back%nearGap == 0 {
+			if back := pos - (i + 1); back >= nearGap && back <= nearGap<<(nearCount-1) && back&(back-1) == 0 { // a power of two
 				near[i+1] = h.live.Clone()
 			}
 		}

@@ -66,7 +66,7 @@ type Store struct {
 	// text holds the request details the store writes (see strarena).
 	text strarena.Arena
 	// stamps shares the deletionTimestamp and grace period values of
-	// objects deleted at the same instant (see deletionStamp).
+	// objects deleted at the same instant (see deletionStamps).
 	stamps deletionStamps
 	// byUID finds a stored object by UID, with the revision at which it
 	// was created (for listing objects in creation order). Every write to
@@ -419,40 +419,41 @@ func (s *Store) insert(k objKey, o *Object) {
 // no new resourceVersion, no event, and old is returned. A dry run returns
 // the would-be object without storing it.
 func (s *Store) writeUpdate(k objKey, old, next *Object, dryRun bool) *Object {
-	normalizeMeta(&next.Metadata)
-	next.Metadata.ResourceVersion = old.Metadata.ResourceVersion
-	if sameObject(old, next) {
-		return old
+	stored, written := s.announceUpdate(old, next, dryRun)
+	if written {
+		s.objects.Set(k, stored)
+		e, _ := s.byUID.Get(stored.Metadata.UID)
+		e.obj = stored
+		s.byUID.Set(stored.Metadata.UID, e)
 	}
-	if dryRun {
-		return next
-	}
-	next.Metadata.ResourceVersion = s.nextRV()
-	s.objects.Set(k, next)
-	e, _ := s.byUID.Get(next.Metadata.UID)
-	e.obj = next
-	s.byUID.Set(next.Metadata.UID, e)
-	s.emit(Modified, next, old, next.Metadata.ResourceVersion)
-	return next
+	return stored
 }
 
 // writeUpdateThenRemove is writeUpdate followed by remove, with the same
 // events (MODIFIED, then DELETED) and the same end state, for a request
-// that does both before anyone can read storage.
+// that does both before anyone can read storage: the written state is not
+// put in the tables only to be taken out again.
 func (s *Store) writeUpdateThenRemove(k objKey, old, next *Object, dryRun bool) *Object {
+	stored, _ := s.announceUpdate(old, next, dryRun)
+	s.remove(k, stored, dryRun)
+	return stored
+}
+
+// announceUpdate gives next its resourceVersion and queues its MODIFIED
+// event, unless the write changes nothing (old is returned) or is a dry
+// run (next is returned unwritten); written says which.
+func (s *Store) announceUpdate(old, next *Object, dryRun bool) (stored *Object, written bool) {
 	normalizeMeta(&next.Metadata)
 	next.Metadata.ResourceVersion = old.Metadata.ResourceVersion
 	if sameObject(old, next) {
-		s.remove(k, old, dryRun)
-		return old
+		return old, false
 	}
 	if dryRun {
-		return next
+		return next, false
 	}
 	next.Metadata.ResourceVersion = s.nextRV()
 	s.emit(Modified, next, old, next.Metadata.ResourceVersion)
-	s.remove(k, next, false)
-	return next
+	return next, true
 }
 
 // remove takes the object at k out of storage and announces it (DELETED).
