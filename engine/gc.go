@@ -509,7 +509,10 @@ type patchMeta struct {
 }
 
 // unblockOwnerRefsPatch sets blockOwnerDeletion=false on the node's
-// blocking references, merged by uid (R55).
+// blocking references, merged by uid (R55). A node with no blocking
+// reference gets a patch with no ownerReferences key at all, as upstream's
+// (the list is omitted when empty): a null or empty list would be a
+// strategic-merge instruction to delete every reference.
 func unblockOwnerRefsPatch(n *node) []byte {
 	var refs []fakeapi.OwnerReference
 	for _, o := range n.owners {
@@ -519,7 +522,11 @@ func unblockOwnerRefsPatch(n *node) []byte {
 			refs = append(refs, c)
 		}
 	}
-	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"ownerReferences": refs, "uid": n.identity.UID}})
+	meta := map[string]any{"uid": n.identity.UID}
+	if len(refs) != 0 {
+		meta["ownerReferences"] = refs
+	}
+	body, _ := json.Marshal(map[string]any{"metadata": meta})
 	return body
 }
 
