@@ -182,7 +182,7 @@ func (p *parser) refMap(n *yaml.Node, path string, reg *fakeapi.Registry) []refE
 
 func (p *parser) ownerExpectation(n *yaml.Node, path string, reg *fakeapi.Registry) (OwnerExpectation, bool) {
 	if n != nil && n.Kind == yaml.ScalarNode {
-		r, ok := p.ref(n, path, reg)
+		r, ok := p.ownerRef(n, path, reg)
 		return OwnerExpectation{Owner: r}, ok
 	}
 	f, ok := p.fields(n, path, []string{"owner", "controller", "blockOwnerDeletion"})
@@ -195,7 +195,7 @@ func (p *parser) ownerExpectation(n *yaml.Node, path string, reg *fakeapi.Regist
 		return OwnerExpectation{}, false
 	}
 	var oe OwnerExpectation
-	if oe.Owner, ok = p.ref(e.Value, path+".owner", reg); !ok {
+	if oe.Owner, ok = p.ownerRef(e.Value, path+".owner", reg); !ok {
 		return oe, false
 	}
 	if e, ok := f["controller"]; ok {
@@ -282,4 +282,18 @@ func (p *parser) countCheck(n *yaml.Node, path string, reg *fakeapi.Registry) (C
 		}
 	}
 	return c, good
+}
+
+// ownerRef reads an owner of expect.ownerReferences (see ResolveOwnerRef).
+func (p *parser) ownerRef(n *yaml.Node, path string, reg *fakeapi.Registry) (Ref, bool) {
+	s, ok := p.str(n, path)
+	if !ok {
+		return Ref{}, false
+	}
+	r, err := ResolveOwnerRef(reg, s)
+	if err != nil {
+		p.errorf(deref(n), path, "%v", err)
+		return Ref{}, false
+	}
+	return r, true
 }

@@ -93,6 +93,25 @@ func ResolveRef(reg *fakeapi.Registry, s string) (Ref, error) {
 	return r, nil
 }
 
+// ResolveOwnerRef resolves a reference to an owner as expect.ownerReferences
+// writes it. An ownerReference may name a kind no API serves (the apiserver
+// accepts it, R3, and manifests may write one), and owners are compared by
+// kind and name, so a kind gcplay does not know is kept as written, to be
+// compared exactly with the reference's kind; its scope is unknown, so only
+// a namespace written in the reference is checked. Known kinds resolve as
+// in ResolveRef; an ambiguous short name is still an error.
+func ResolveOwnerRef(reg *fakeapi.Registry, s string) (Ref, error) {
+	r, err := ResolveRef(reg, s)
+	if err == nil {
+		return r, nil
+	}
+	p, perr := ParseRef(s)
+	if perr != nil || slices.Contains(reg.Names(), strings.ToLower(p.Kind)) {
+		return Ref{}, err // a known name: ambiguous, or written with the wrong scope
+	}
+	return p, nil
+}
+
 // kindByName resolves a kind name, plural or short name, with a
 // suggestion when it is unknown.
 func kindByName(reg *fakeapi.Registry, name string) (fakeapi.KindInfo, error) {

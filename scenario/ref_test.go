@@ -77,3 +77,29 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveOwnerRef: an owner in expect.ownerReferences may be of a kind
+// gcplay does not know (an ownerReference may name any kind); known kinds
+// resolve as everywhere, and the wrong scope is still an error.
+func TestResolveOwnerRef(t *testing.T) {
+	reg := fakeapi.NewRegistry()
+	for _, tc := range []struct{ in, want, ns, err string }{
+		{in: "rs/web", want: "ReplicaSet/web", ns: "default"},
+		{in: "Gizmo/g", want: "Gizmo/g"},
+		{in: "Gizmo/other/g", want: "Gizmo/other/g", ns: "other"},
+		{in: "ns/a/b", err: `invalid reference "ns/a/b": Namespace is cluster-scoped, write Namespace/b`},
+		{in: "Gizmo", err: `invalid reference "Gizmo": write Kind/name, Kind/namespace/name or uid:<uid>`},
+	} {
+		r, err := ResolveOwnerRef(reg, tc.in)
+		switch {
+		case tc.err != "":
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("ResolveOwnerRef(%q) error = %v, want %s", tc.in, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("ResolveOwnerRef(%q): %v", tc.in, err)
+		case r.String() != tc.want || r.Namespace != tc.ns:
+			t.Errorf("ResolveOwnerRef(%q) = %s in %q, want %s in %q", tc.in, r, r.Namespace, tc.want, tc.ns)
+		}
+	}
+}
