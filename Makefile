@@ -1,9 +1,14 @@
-# gcplay: the two commands a new user needs are `make run` and `make test`.
+# gcplay: the commands a new user needs are `make install`, `make run` and `make test`.
 GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
+# gotestsum runs the tests and ends with a summary of what failed and what
+# was skipped, with each skip's reason; `go run` fetches it from the Go
+# module proxy, so nothing has to be installed first.
+GOTESTSUM_VERSION ?= v1.13.0
+GOTESTSUM = $(GO) run gotest.tools/gotestsum@$(GOTESTSUM_VERSION) --format pkgname-and-test-fails --format-hide-empty-pkg --
 export GOFLAGS ?= -mod=mod
 
-.PHONY: run build test unit race lint bench fuzz clean web web-serve web-bench
+.PHONY: run build install test unit race gotestsum-version lint bench fuzz clean web web-serve web-bench
 
 ## run: open the playground (TUI) on the built-in starter world
 run:
@@ -13,16 +18,28 @@ run:
 build:
 	$(GO) build -o bin/gcplay ./cmd/gcplay
 
-## test: every check CI runs (lint, unit, data-driven, scenario, CLI and end-to-end tests)
+## install: put the gcplay command on your PATH (in `go env GOBIN`, else `go env GOPATH`/bin)
+install:
+	$(GO) install ./cmd/gcplay
+	@dir="$$($(GO) env GOBIN)"; [ -n "$$dir" ] || dir="$$($(GO) env GOPATH)/bin"; \
+	echo "installed $$dir/gcplay"; \
+	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "$$dir is not on your PATH: add it, e.g. export PATH=\"$$dir:\$$PATH\"";; esac
+
+## test: every check CI runs (lint, unit, data-driven, scenario, CLI and end-to-end tests).
+## It ends with the tests skipped and why; with CI=true a test that needs a
+## missing tool (tmux, Chromium) fails instead of skipping.
 test: lint unit race
 
 # unit needs the browser page built: webtest drives it in headless Chromium.
 unit: web
-	GCPLAY_SITE=$(CURDIR)/$(SITE) $(GO) test -count=1 ./...
+	GCPLAY_SITE=$(CURDIR)/$(SITE) $(GOTESTSUM) -count=1 ./...
+
+gotestsum-version:
+	@$(GO) run gotest.tools/gotestsum@$(GOTESTSUM_VERSION) --version
 
 ## race: the packages where goroutines run, under the race detector
 race:
-	$(GO) test -count=1 -race ./tui/... ./cmd/... ./internal/...
+	$(GOTESTSUM) -count=1 -race ./tui/... ./cmd/... ./internal/...
 
 ## lint: gofmt, go vet and staticcheck
 lint:
@@ -71,7 +88,7 @@ clean:
 ## conformance: run every scenario and lesson gcplay ships against real Kubernetes: an
 ## in-process etcd, kube-apiserver and garbage collector of the release in
 ## conformance/VERSION (docs/CONFORMANCE.md). The first build compiles Kubernetes: minutes.
-CONFORMANCE_INPUTS ?= ../../shared/scenarios ../scenario/testdata ../cmd/gcplay/testdata/script testdata
+CONFORMANCE_INPUTS ?= ../../shared/scenarios ../examples ../scenario/testdata ../cmd/gcplay/testdata/script testdata
 CONFORMANCE_FLAGS ?= -lessons
 .PHONY: conformance
 conformance:

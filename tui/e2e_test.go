@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gcplay/gcplay/internal/testenv"
 )
 
 // TestEndToEndTmux runs the gcplay binary in a real terminal (tmux) and
@@ -17,7 +19,7 @@ import (
 // rewind to the delete, quit. It reads the screen with capture-pane.
 func TestEndToEndTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed, so the end-to-end test cannot run (CI installs it: apt-get install tmux)")
+		testenv.MissingTool(t, "tmux", "apt-get install tmux; .ci/run does it")
 	}
 	if testing.Short() {
 		t.Skip("end-to-end test skipped with -short")

@@ -17,7 +17,7 @@ var (
 func extractRules(spec string) string {
 	var b strings.Builder
 	b.WriteString("# The rules of ../shared/docs/GC-RULES.md, one block per rule, for the\n")
-	b.WriteString("# timeline's explain view. Generated: go test ./tui -run TestRulesText -update-rules\n")
+	b.WriteString("# timeline's explain view. Generated: go test ./tui -run TestRulesText -rules-from=PATH\n")
 	var id string
 	var lines []string
 	clean := strings.NewReplacer("**", "", "`", "")

@@ -19,6 +19,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/gcplay/gcplay/internal/testenv"
 )
 
 var (
@@ -143,7 +145,7 @@ func newPage(t *testing.T, w, h int) *page {
 	t.Helper()
 	path := chromium()
 	if path == "" {
-		t.Skip("Chromium is not installed (apt-get install -y chromium; .ci/run does it): the browser tests need it")
+		testenv.MissingTool(t, "Chromium", "apt-get install -y chromium; .ci/run does it")
 	}
 	// The flags keep Chromium off the network (this machine has none):
 	// no background updates, sync, QUIC; a fresh profile every time.

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,19 +23,42 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
-			// The project's shared scenarios, when present beside the repository.
-			env.Setenv("SHARED", sharedScenarios())
-			return nil
+			// The repository's examples, which the README's tour runs.
+			dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+			env.Setenv("EXAMPLES", dir)
+			return err
 		},
 	})
 }
 
-func sharedScenarios() string {
-	dir, err := os.Getwd()
+// TestReadmeInstalls checks the README's way to a gcplay on the PATH: it
+// names make install and go install from the module path, and the
+// Makefile's install target installs this command.
+func TestReadmeInstalls(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
-		return ""
+		t.Fatal(err)
 	}
-	return dir + "/../../../shared/scenarios"
+	makefile, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"make install", "go install github.com/gcplay/gcplay/cmd/gcplay@latest", "gcplay lessons start 1", "gcplay run examples/"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("the README does not say %q", want)
+		}
+	}
+	target := regexp.MustCompile(`(?m)^install:\n\t\$\(GO\) install \./cmd/gcplay$`)
+	if !target.Match(makefile) {
+		t.Error("the Makefile has no install target running $(GO) install ./cmd/gcplay")
+	}
+	// make test ends with the skipped tests and their reasons: gotestsum's summary.
+	for _, t2 := range []string{"unit", "race"} {
+		re := regexp.MustCompile(`(?m)^` + t2 + `:.*\n(\t.*\n)*?\t.*\$\(GOTESTSUM\)`)
+		if !re.Match(makefile) {
+			t.Errorf("make %s does not run the tests through $(GOTESTSUM)", t2)
+		}
+	}
 }
 
 // TestPanicBecomesInternalError: a panic anywhere in a command ends
