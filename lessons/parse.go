@@ -391,11 +391,7 @@ func (s *source) root(p *lessonParser) *yaml.Node {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(s.data))
 	if err := dec.Decode(&doc); err != nil {
-		line := 1
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
-		p.errs = append(p.errs, &scenario.Error{File: s.file, Line: line, Message: "invalid YAML: " + yamlLineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")})
+		p.errs = append(p.errs, scenario.YAMLError(s.file, s.data, err))
 		return nil
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {

@@ -49,6 +49,9 @@ func (p *parser) manifest(n *yaml.Node, path string, reg *fakeapi.Registry) *Man
 	if e, ok := top["metadata"]; ok {
 		p.metadata(e.Value, path+".metadata", reg, info, known)
 	}
+	if known {
+		p.checkTypedFields(n, path, info)
+	}
 	if len(p.errs) > before {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,7 +22,9 @@ import (
 var (
 	nameRE     = regexp.MustCompile(`^[a-z0-9-]+$`)
 	kindNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
-	yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	// durationRE is the syntax time.ParseDuration reads; a string that has
+	// it but does not parse is out of range.
+	durationRE = regexp.MustCompile(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
 )
 
 var topLevelKeys = []string{"name", "description", "kinds", "controllers", "objects", "steps"}
@@ -94,7 +97,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 		if errors.Is(err, io.EOF) {
 			p.errs = append(p.errs, &Error{File: p.file, Line: 1, Message: "the file is empty: a scenario needs at least a name"})
 		} else {
-			p.yamlError(err)
+			p.errs = append(p.errs, YAMLError(p.file, data, err))
 		}
 		return nil
 	}
@@ -102,7 +105,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 	if err := dec.Decode(&extra); err == nil {
 		p.errorf(&extra, "", "a scenario file holds one YAML document; remove the second one (---)")
 	} else if !errors.Is(err, io.EOF) {
-		p.yamlError(err)
+		p.errs = append(p.errs, YAMLError(p.file, data, err))
 	}
 	root := deref(&doc)
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -120,16 +123,6 @@ func (p *parser) document(data []byte) *yaml.Node {
 		return nil
 	}
 	return root
-}
-
-func (p *parser) yamlError(err error) {
-	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		p.errs = append(p.errs, &Error{File: p.file, Line: line, Message: "invalid YAML: " + m[2]})
-		return
-	}
-	p.errs = append(p.errs, &Error{File: p.file, Message: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")})
 }
 
 func (p *parser) scenario(root *yaml.Node, s *Scenario) {
@@ -381,6 +374,8 @@ func (p *parser) step(n *yaml.Node, i int, reg *fakeapi.Registry, controllers []
 		}
 		d, err := time.ParseDuration(s)
 		switch {
+		case err != nil && durationRE.MatchString(s):
+			p.errorf(deref(v), apath, "duration %q is out of range: the clock moves at most %s (about 292 years) at a time", s, time.Duration(math.MaxInt64))
 		case err != nil:
 			p.errorf(deref(v), apath, "invalid duration %q: write a number with a unit, such as 30s, 2m or 1h30m", s)
 		case d <= 0:

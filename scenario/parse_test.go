@@ -42,7 +42,7 @@ func TestParseErrors(t *testing.T) {
 		{"not a mapping", "- a\n- b\n", []string{
 			`t.yaml:1: a scenario is a mapping with name, objects and steps; found a list`}},
 		{"yaml syntax", "name: \"a\n", []string{
-			`t.yaml:2: invalid YAML: found unexpected end of stream`}},
+			`t.yaml:1: invalid YAML: found unexpected end of stream`}},
 		{"two documents", "name: a\n---\nname: b\n", []string{
 			`t.yaml:2: a scenario file holds one YAML document; remove the second one (---)`}},
 		{"missing name", "description: x\n", []string{

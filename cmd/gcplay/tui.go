@@ -72,6 +72,13 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		return err
 	}
 	out, in := cmd.OutOrStdout(), cmd.InOrStdin()
+	if o.File != "" {
+		// A file that cannot be opened is an error wherever gcplay runs,
+		// before any word about terminals.
+		if _, err := os.Stat(o.File); err != nil {
+			return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%s: %s", o.File, readError(err))}
+		}
+	}
 	if !isTerminal(out) {
 		fmt.Fprintln(out, "gcplay opens its playground only in a terminal; for scripts use gcplay run FILE.")
 		fmt.Fprintln(out)
