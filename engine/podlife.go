@@ -327,6 +327,8 @@ func lifeStage(o *fakeapi.Object) string {
 			return "terminating"
 		}
 		return ""
+	case podFinished(o):
+		return "" // its containers ended (an exit step): nothing to start
 	case nodeName(o) == "":
 		if controllerOf(o) != nil {
 			return "unscheduled"

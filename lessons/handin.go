@@ -131,6 +131,22 @@ func actionYAML(a engine.Action) ([]string, error) {
 		return []string{"  - restart: " + a.Controller}, nil
 	case engine.Inject:
 		return []string{"  - inject: " + faultYAML(a.Fault)}, nil
+	case engine.Exit:
+		ex := &scenario.ExitStep{Namespace: a.Namespace, Count: a.Count, Code: a.Code}
+		if a.Pod != nil {
+			ex.Target = scenario.Ref{Ref: *a.Pod}
+		} else if a.Selector != nil {
+			sel, err := scenario.ParseSelector(a.Selector.String())
+			if err != nil {
+				return nil, err
+			}
+			ex.Selector = sel
+		}
+		out := []string{"  - exit: " + exitYAML(ex)}
+		if a.Code != 0 {
+			out = append(out, fmt.Sprintf("    code: %d", a.Code))
+		}
+		return out, nil
 	}
 	return nil, fmt.Errorf("cannot write %q as a scenario step", a.String())
 }
@@ -207,6 +223,11 @@ func stepYAML(st *scenario.Step) []string {
 			out = []string{fmt.Sprintf("  - inject: {verb: %s, object: %s, error: %s, times: %d}", f.Verb, st.Target.String(), f.Reason, max(f.Times, 1))}
 		} else {
 			out = []string{"  - inject: " + faultYAML(f)}
+		}
+	case scenario.ActionExit:
+		out = []string{"  - exit: " + exitYAML(st.Exit)}
+		if st.Exit.Code != 0 {
+			out = append(out, fmt.Sprintf("    code: %d", st.Exit.Code))
 		}
 	}
 	if st.ExpectError != "" && len(out) > 0 {
@@ -298,4 +319,17 @@ func controllersText(c []string) string {
 		return "(all)"
 	}
 	return "[" + strings.Join(c, ", ") + "]"
+}
+
+// exitYAML is the body of an exit step: the Pod, or the selector form.
+func exitYAML(ex *scenario.ExitStep) string {
+	if ex.Target.Name != "" || ex.Target.UID != "" {
+		return ex.Target.String()
+	}
+	b, _ := json.Marshal(ex.Selector.String())
+	s := "{selector: " + string(b) + ", namespace: " + ex.Namespace
+	if ex.Count > 0 {
+		s += fmt.Sprintf(", count: %d", ex.Count)
+	}
+	return s + "}"
 }

@@ -71,6 +71,12 @@ func Apply(d engine.Doer, st *Step) ([]engine.Record, error) {
 		return one(engine.Inject{Fault: f})
 	case ActionExpect:
 		return nil, nil
+	case ActionExit:
+		a, err := st.Exit.Action(store)
+		if err != nil {
+			return nil, err
+		}
+		return one(a)
 	}
 	return nil, fmt.Errorf("unknown action %q", st.Action)
 }

@@ -52,6 +52,7 @@ var stepOptions = map[Action][]string{
 	ActionRestart: {"expectError"},
 	ActionInject:  {"expectError"},
 	ActionExpect:  {},
+	ActionExit:    {"code", "expectError"},
 }
 
 // allStepKeys is every key a step may have, for suggestions.
@@ -398,6 +399,8 @@ func (p *parser) step(n *yaml.Node, i int, reg *fakeapi.Registry, controllers []
 		p.inject(v, apath, reg, st)
 	case ActionExpect:
 		st.Expect = p.expect(v, apath, reg)
+	case ActionExit:
+		p.exitStep(v, opts, path, reg, st)
 	}
 	return st
 }

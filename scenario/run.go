@@ -310,6 +310,8 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 		return "restarted", nil
 	case ActionInject:
 		return "armed", nil
+	case ActionExit:
+		return "reported", nil
 	}
 	return "", fmt.Errorf("unknown action %q", st.Action)
 }

@@ -47,11 +47,12 @@ const (
 	ActionRestart Action = "restart"
 	ActionInject  Action = "inject"
 	ActionExpect  Action = "expect"
+	ActionExit    Action = "exit"
 )
 
 // actions lists every action key, in the spec's order.
 var actions = []Action{ActionCreate, ActionDelete, ActionPatch, ActionStep, ActionSettle,
-	ActionAdvance, ActionRestart, ActionInject, ActionExpect}
+	ActionAdvance, ActionRestart, ActionInject, ActionExpect, ActionExit}
 
 // DefaultMaxSteps is the settle bound when a step gives no maxSteps.
 const DefaultMaxSteps = 100000
@@ -89,6 +90,8 @@ type Step struct {
 	Fault fakeapi.Fault
 	// Expect holds the checks of an expect step.
 	Expect *Expect
+	// Exit is the body of an exit step.
+	Exit *ExitStep
 }
 
 // Describe returns the step in one line, as the trace shows it.
@@ -121,6 +124,8 @@ func (s *Step) Describe() string {
 		return "inject " + string(f.Reason) + " on " + f.Verb + " " + describeFaultTarget(s) + " x" + itoa(f.Times)
 	case ActionExpect:
 		return "expect"
+	case ActionExit:
+		return s.Exit.describe()
 	}
 	return string(s.Action)
 }

@@ -110,6 +110,17 @@ type Action struct {
 	Advance string          `json:"advance,omitempty"`
 	Restart string          `json:"restart,omitempty"`
 	Inject  *fakeapi.Fault  `json:"inject,omitempty"`
+	Exit    *Exit           `json:"exit,omitempty"`
+}
+
+// Exit is the kubelet's report made by hand (engine.Exit): one Pod, or
+// Count of the running Pods Selector matches in Namespace.
+type Exit struct {
+	Pod       *fakeapi.Ref `json:"pod,omitempty"`
+	Selector  string       `json:"selector,omitempty"`
+	Namespace string       `json:"namespace,omitempty"`
+	Count     int          `json:"count,omitempty"`
+	Code      int          `json:"code,omitempty"`
 }
 
 // Delete is a DELETE request of the timeline.
@@ -156,6 +167,11 @@ func New(file string, source []byte, h *engine.History) (*Link, error) {
 		case engine.Inject:
 			f := a.Fault
 			e.Inject = &f
+		case engine.Exit:
+			e.Exit = &Exit{Pod: a.Pod, Namespace: a.Namespace, Count: a.Count, Code: a.Code}
+			if a.Selector != nil {
+				e.Exit.Selector = a.Selector.String()
+			}
 		default:
 			return nil, fmt.Errorf("the timeline holds an action a link cannot carry: %s", a)
 		}
@@ -256,6 +272,17 @@ func (l *Link) Open() (*Opened, error) {
 			acts = []engine.Action{engine.Restart{Controller: e.Restart}}
 		case e.Inject != nil:
 			acts = []engine.Action{engine.Inject{Fault: *e.Inject}}
+		case e.Exit != nil:
+			a := engine.Exit{Pod: e.Exit.Pod, Namespace: e.Exit.Namespace, Count: e.Exit.Count, Code: e.Exit.Code}
+			if a.Pod == nil {
+				sel, err := scenario.ParseSelector(e.Exit.Selector)
+				if err != nil {
+					o.Note = fmt.Sprintf("entry %d of the timeline has a bad selector (%v); the replay stopped there", i, err)
+					break
+				}
+				a.Selector = &sel
+			}
+			acts = []engine.Action{a}
 		default:
 			o.Note = fmt.Sprintf("entry %d of the timeline is empty or of a kind this gcplay does not know; the replay stopped there", i)
 		}

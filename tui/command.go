@@ -96,7 +96,11 @@ func init() {
 		{name: "break", usage: "break orphan|REF|list|clear  (stop autoplay and run when attemptToOrphan gets an item, or when REF changes)", example: "break orphan",
 			flags: []flagDef{nsFlag}, args: []string{"target"}, min: 1, max: 2, run: (*Model).cmdBreak},
 		{name: "help", aliases: []string{"h", "?"}, usage: "help  (every key and command)", example: "help", run: (*Model).cmdHelp},
-		{name: "quit", aliases: []string{"exit", "q"}, usage: "quit", example: "quit", run: func(*Model, *invocation) (tea.Cmd, error) { return tea.Quit, nil }},
+		{name: "exit", usage: "exit pod/NAME | exit -l SELECTOR [--count N]  [--code N] [-n NS]  (the kubelet reports that the Pods' containers ended: 0 Succeeded, else Failed)",
+			example: "exit -l job-name=pi --count 2",
+			flags:   []flagDef{{name: "code", value: true}, {name: "labels", short: "l", value: true}, {name: "count", value: true}, nsFlag},
+			args:    []string{"ref"}, max: 2, run: (*Model).cmdExit},
+		{name: "quit", aliases: []string{"q"}, usage: "quit", example: "quit", run: func(*Model, *invocation) (tea.Cmd, error) { return tea.Quit, nil }},
 	}
 }
 
@@ -677,6 +681,65 @@ func (m *Model) cmdStep(in *invocation) (tea.Cmd, error) {
 			break
 		}
 	}
+	return nil, nil
+}
+
+// cmdExit is the kubelet's report made by hand, as the scenario format's
+// exit step: one Pod, or --count of the running Pods a selector matches.
+func (m *Model) cmdExit(in *invocation) (tea.Cmd, error) {
+	a := engine.Exit{}
+	if v, ok := in.flag("code"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 255 {
+			return nil, usagef("--code is an exit code from 0 to 255, not %q", v)
+		}
+		a.Code = n
+	}
+	sel, hasSel := in.flag("labels")
+	switch {
+	case hasSel && len(in.args) > 0:
+		return nil, usagef("exit takes a Pod or -l SELECTOR, not both")
+	case hasSel:
+		parsed, err := scenario.ParseSelector(sel)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		a.Selector = &parsed
+		a.Namespace = "default"
+		if ns, ok := in.flag("namespace"); ok {
+			a.Namespace = ns
+		}
+		if v, ok := in.flag("count"); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return nil, usagef("--count is a number of Pods, at least 1, not %q", v)
+			}
+			a.Count = n
+		}
+	default:
+		if _, ok := in.flag("count"); ok {
+			return nil, usagef("--count goes with -l SELECTOR")
+		}
+		if len(in.args) == 0 {
+			return nil, usagef("exit needs a Pod or -l SELECTOR (quit, or q, leaves gcplay)")
+		}
+		ref, rest, err := m.takeRef(in.args, in)
+		if err != nil {
+			return nil, err
+		}
+		if len(rest) > 0 {
+			return nil, usagef("exit takes one Pod, not %q too", strings.Join(rest, " "))
+		}
+		if ref.Kind != "Pod" {
+			return nil, usagef("exit ends the containers of a Pod, not of a %s", ref.Kind)
+		}
+		a.Pod = &ref
+	}
+	r, err := m.s.act(a)
+	if err != nil {
+		return nil, err
+	}
+	m.reportAct(r, nil, "")
 	return nil, nil
 }
 

@@ -225,5 +225,5 @@ func (m *Model) commandHint() string {
 			return "usage: " + c.usage
 		}
 	}
-	return "commands: create delete patch finalizer label step run advance undo back forward goto reset save load export restart break help quit (tab completes)"
+	return "commands: create delete patch finalizer label step run advance undo back forward goto reset save load export restart break exit help quit (tab completes)"
 }
