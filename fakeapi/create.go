@@ -57,6 +57,10 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		return nil, NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
 	}
 	obj.Fields = fields
+	namespace := isNamespaceKind(info)
+	if namespace {
+		prepareNamespaceCreate(obj)
+	}
 	obj.APIVersion = s.storageVersion(info)
 	obj.Kind = info.Kind
 
@@ -64,7 +68,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
 	m.Generation = 0
-	if _, ok := obj.Fields["spec"]; ok {
+	if _, ok := obj.Fields["spec"]; ok && !namespace {
 		m.Generation = 1
 	}
 	normalizeMeta(m)
@@ -79,7 +83,14 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		if generate {
 			m.Name = s.generateName(m.GenerateName)
 		}
-		if errs := validateObjectMeta(info, m); len(errs) > 0 {
+		errs := validateObjectMeta(info, m)
+		if namespace {
+			setNameLabel(m)
+			for i, f := range NamespaceFinalizers(obj) {
+				errs = append(errs, validateNamespaceFinalizerName(f, i)...)
+			}
+		}
+		if len(errs) > 0 {
 			return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 		}
 		if m.ResourceVersion != "" {
@@ -121,7 +132,8 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 }
 
 // admitCreate is the part of the NamespaceLifecycle admission plugin that
-// guards creates: the namespace must exist, and must not be terminating.
+// guards creates: the namespace must exist, and its phase must not be
+// Terminating.
 func (s *Store) admitCreate(info KindInfo, namespace, name string) *StatusError {
 	if !info.Namespaced() || namespace == "" {
 		return nil
@@ -130,7 +142,7 @@ func (s *Store) admitCreate(info KindInfo, namespace, name string) *StatusError 
 	if ns == nil {
 		return NewNotFound("namespaces", namespace)
 	}
-	if ns.Metadata.DeletionTimestamp != nil {
+	if NamespacePhase(ns) == NamespaceTerminating {
 		return newForbidden(qualifiedResource(info), name,
 			"unable to create new content in namespace "+namespace+" because it is being terminated")
 	}

@@ -17,8 +17,9 @@ import (
 //     the object is read, so bad options on a missing object are 422;
 //   - a missing object is 404 (R11);
 //   - Namespaces: the NamespaceLifecycle admission plugin refuses default,
-//     kube-system and kube-public; a namespace that still holds objects is
-//     refused because gcplay has no namespace controller;
+//     kube-system and kube-public; the namespace registry marks a namespace
+//     Terminating on the first DELETE and keeps it while spec.finalizers
+//     remain (deleteNamespace);
 //   - preconditions are checked (R12, 409);
 //   - the grace period of graceful kinds (Pods) is worked out (R18), and a
 //     deletion already pending with an equal or shorter grace leaves the
@@ -153,9 +154,18 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 	if se != nil {
 		return DeleteResult{}, se
 	}
-	if info.Group() == "" && info.Kind == "Namespace" {
-		if se := s.admitNamespaceDelete(ref.Name); se != nil {
-			return DeleteResult{}, se
+	code := func(removed bool) int {
+		if !removed && opts.OrphanDependents != nil && !*opts.OrphanDependents {
+			return 202
+		}
+		return 200
+	}
+	if isNamespaceKind(info) {
+		if slices.Contains(immortalNamespaces, ref.Name) {
+			return DeleteResult{}, newForbidden("namespaces", ref.Name, "this namespace may not be deleted")
+		}
+		if res, done, se := s.deleteNamespace(info, cur, opts, code); done {
+			return res, se
 		}
 	}
 	key := keyOf(info, ns, ref.Name)
@@ -211,12 +221,6 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 			newDeletionTimestamp = &Time{t}
 			newGrace = Int64(period)
 		}
-	}
-	code := func(removed bool) int {
-		if !removed && opts.OrphanDependents != nil && !*opts.OrphanDependents {
-			return 202
-		}
-		return 200
 	}
 	// pendingGraceful: the object is returned unchanged; the finalizers
 	// cannot be changed through DeleteOptions then (R16, R19).
@@ -407,26 +411,6 @@ func markAsDeleting(m *ObjectMeta, now time.Time) {
 		m.DeletionTimestamp = &Time{now}
 	}
 	m.DeletionGracePeriodSeconds = Int64(0)
-}
-
-// admitNamespaceDelete guards namespace deletion: the NamespaceLifecycle
-// admission plugin refuses the immortal namespaces, and gcplay, which has
-// no namespace controller to empty a namespace, refuses one that still
-// holds objects.
-func (s *Store) admitNamespaceDelete(name string) *StatusError {
-	if slices.Contains(immortalNamespaces, name) {
-		return newForbidden("namespaces", name, "this namespace may not be deleted")
-	}
-	for _, sc := range s.objects.Scopes() {
-		if sc.Namespace != name {
-			continue
-		}
-		for range s.objects.In(sc) {
-			return newForbidden("namespaces", name,
-				"gcplay does not model the namespace controller: delete the objects in namespace "+name+" first")
-		}
-	}
-	return nil
 }
 
 // deletionStamps hands out the deletionTimestamp and

@@ -427,30 +427,3 @@ func TestDelete_R21_DryRunWritesNothing(t *testing.T) {
 		})
 	}
 }
-
-func TestDelete_Namespaces(t *testing.T) {
-	w := newWorld(t)
-	nsRef := func(name string) Ref { return Ref{APIVersion: "v1", Kind: "Namespace", Name: name} }
-	for i, name := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
-		o := w.stored(nsRef(name))
-		if o == nil || o.Metadata.UID != []string{"uid-0001", "uid-0002", "uid-0003", "uid-0004"}[i] {
-			t.Errorf("namespace %s = %s", name, describe(o))
-		}
-	}
-	for _, name := range []string{"default", "kube-system", "kube-public"} {
-		_, err := w.s.Delete("test", nsRef(name), nil)
-		wantStatus(t, err, ReasonForbidden, 403, `namespaces "`+name+`" is forbidden: this namespace may not be deleted`)
-	}
-	w.create(obj("v1", "Namespace", "", "team"))
-	w.create(obj("v1", "ConfigMap", "team", "x"))
-	_, err := w.s.Delete("test", nsRef("team"), nil)
-	wantStatus(t, err, ReasonForbidden, 403,
-		`namespaces "team" is forbidden: gcplay does not model the namespace controller: delete the objects in namespace team first`)
-	w.delete(Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team", Name: "x"}, nil)
-	if res := w.delete(nsRef("team"), nil); !res.Removed {
-		t.Errorf("empty namespace not removed: %s", describe(res.Object))
-	}
-	if res := w.delete(nsRef("kube-node-lease"), nil); !res.Removed {
-		t.Errorf("kube-node-lease is not immortal upstream, but was kept: %s", describe(res.Object))
-	}
-}

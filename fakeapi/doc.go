@@ -31,8 +31,16 @@
 //     merge as in a merge patch;
 //   - namespaces: default, kube-system, kube-public and kube-node-lease
 //     exist from the start; the NamespaceLifecycle admission checks
-//     (creates need an existing, non-terminating namespace; the first three
-//     cannot be deleted);
+//     (creates need an existing namespace whose phase is not Terminating;
+//     the first three cannot be deleted); the namespace registry (every
+//     namespace gets status.phase Active, spec.finalizers [kubernetes] and
+//     the kubernetes.io/metadata.name label; a DELETE marks it Terminating
+//     and leaves its content alone; an update keeps spec.finalizers and
+//     status; it leaves storage once spec.finalizers and
+//     metadata.finalizers are both empty), and its status and finalize
+//     subresources (UpdateStatus, Finalize);
+//   - DeleteCollection, as the registry does it: each object deleted as by
+//     its own DELETE, within one request;
 //   - a watch stream of every change and a record of every request, both
 //     delivered synchronously and in order;
 //   - Kubernetes Events as the garbage collector records them (R60);
@@ -45,23 +53,44 @@
 //     everything), and admission webhooks or any admission plugin other
 //     than the NamespaceLifecycle checks above (so not
 //     OwnerReferencesPermissionEnforcement, R6);
-//   - label and field selectors, pagination, watch resumption from a
-//     resourceVersion, bookmarks, DeleteCollection;
+//   - label and field selectors (on list and deletecollection), pagination,
+//     watch resumption from a resourceVersion, bookmarks;
 //   - server-side apply and managedFields, JSON patch (RFC 6902), the
 //     strategic merge directives other than $patch: delete/replace in
 //     ownerReferences and $deleteFromPrimitiveList for finalizers, and
 //     strategic semantics outside metadata (container lists and the like);
-//   - subresources (status, scale): status is written like any field;
+//   - subresources other than a Namespace's status and finalize (no
+//     scale, and the status of other kinds is written like any field:
+//     UpdateStatus on another kind answers 404);
 //   - defaulting and per-kind validation of spec and status (only metadata
 //     is validated), label and annotation validation, warnings;
 //   - dryRun on create, update and patch (only DELETE takes options);
-//   - the namespace controller: deleting a namespace that still holds
-//     objects is refused instead of emptying it, and spec.finalizers of
-//     namespaces are not modelled;
+//   - the namespace controller: it is a client (package engine); without
+//     it a deleted namespace stays Terminating with its content, as on a
+//     cluster whose controller manager is down. Finalizing a namespace by
+//     hand leaves its objects in storage, as etcd does;
 //   - the kubelet: a terminating Pod stays until some client deletes it
 //     again with grace period 0;
 //   - conversion between versions: all versions of a group/kind share one
 //     stored object and differ only in apiVersion.
+//
+// Error texts a real apiserver would not return (every other message is
+// worded as kube-apiserver words it):
+//
+//   - "injected fault: <reason> on <verb> <object>": fault injection, which
+//     a real cluster cannot do;
+//   - "the object cannot be written as JSON: ..." and "the body of the
+//     request was empty": a Go caller passed a value no HTTP body can carry
+//     (a channel in Fields, a nil object);
+//   - "gcplay does not model <type> patches" (415) and "gcplay does not
+//     model the strategic merge patch directive <d>" (400): JSON patch,
+//     apply patches and the rarer strategic directives, which the real
+//     apiserver accepts; the message says so rather than pretend;
+//   - `metadata.uid: Duplicate value` on create: a UID given in
+//     metadata.uid that a stored object holds (see below);
+//   - 404 "the server could not find the requested resource" from
+//     UpdateStatus or Finalize on a kind other than Namespace, where the
+//     real apiserver serves /status for most kinds.
 //
 // Differences a learner could notice: a UID given in metadata.uid on
 // create is kept (scenario files use it for stable UIDs) where the real

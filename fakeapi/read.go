@@ -90,6 +90,11 @@ func (s *Store) list(req *Request, apiVersion, kind, namespace string) ([]*Objec
 	if se := s.takeFault(req, info, namespace, ""); se != nil {
 		return nil, se
 	}
+	return s.listObjects(info, apiVersion, namespace), nil
+}
+
+// listObjects is what a LIST of a kind answers, without the request.
+func (s *Store) listObjects(info KindInfo, apiVersion, namespace string) []*Object {
 	var keys []objKey
 	group := info.Group()
 	for k := range s.objects.Where(func(sc objtable.Scope) bool {
@@ -104,5 +109,5 @@ func (s *Store) list(req *Request, apiVersion, kind, namespace string) ([]*Objec
 	for i, k := range keys {
 		out[i] = view(s.object(k), apiVersion)
 	}
-	return out, nil
+	return out
 }

@@ -140,6 +140,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 			UID:               s.newUID(),
 			CreationTimestamp: &Time{now},
 		}}
+		prepareNamespaceCreate(o)
 		o.Metadata.ResourceVersion = s.nextRV()
 		s.objects.Set(namespaceKey(ns), o)
 		s.byUID.Set(o.Metadata.UID, uidEntry{obj: o, created: s.rv})

@@ -70,6 +70,12 @@ func (s *Store) update(req *Request, in *Object) (*Object, *StatusError) {
 // the store from here on. It returns the stored result, or for R9 the
 // would-be object whose emptied finalizers removed it.
 func (s *Store) applyUpdate(info KindInfo, cur, next *Object) (*Object, *StatusError) {
+	return s.applyUpdateTo(mainResource, info, cur, next)
+}
+
+// applyUpdateTo is applyUpdate through the object itself or one of a
+// Namespace's subresources.
+func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object) (*Object, *StatusError) {
 	m, old := &next.Metadata, &cur.Metadata
 	// R10: the resourceVersion is an optimistic lock.
 	if m.ResourceVersion == "" {
@@ -87,6 +93,9 @@ func (s *Store) applyUpdate(info KindInfo, cur, next *Object) (*Object, *StatusE
 		return nil, NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
 	}
 	next.Fields = fields
+	if isNamespaceKind(info) {
+		prepareNamespaceUpdate(sub, cur, next)
+	}
 	next.APIVersion = cur.APIVersion
 	next.Kind = cur.Kind
 
@@ -111,8 +120,9 @@ func (s *Store) applyUpdate(info KindInfo, cur, next *Object) (*Object, *StatusE
 	normalizeMeta(m)
 
 	// R9: emptied finalizers on an object deleting without a pending grace
-	// period remove it; watchers see DELETED with the last stored state.
-	if len(m.Finalizers) == 0 && old.DeletionTimestamp != nil &&
+	// period remove it; watchers see DELETED with the last stored state. A
+	// namespace also needs empty spec.finalizers.
+	if len(m.Finalizers) == 0 && old.DeletionTimestamp != nil && !namespaceHeld(info, next) &&
 		(old.DeletionGracePeriodSeconds == nil || *old.DeletionGracePeriodSeconds == 0) {
 		s.remove(keyOf(info, cur.Metadata.Namespace, cur.Metadata.Name), cur, false)
 		return next, nil

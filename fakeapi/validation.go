@@ -87,8 +87,12 @@ func newConflict(qualifiedResource, name, detail string) *StatusError {
 	return NewError(ReasonConflict, "Operation cannot be fulfilled on %s %q: %s", qualifiedResource, name, detail)
 }
 
-// newForbidden words a 403 as errors.NewForbidden does.
+// newForbidden words a 403 as errors.NewForbidden does (without the name
+// when there is none yet, as for a create with generateName).
 func newForbidden(qualifiedResource, name, detail string) *StatusError {
+	if name == "" {
+		return NewError(ReasonForbidden, "%s is forbidden: %s", qualifiedResource, detail)
+	}
 	return NewError(ReasonForbidden, "%s %q is forbidden: %s", qualifiedResource, name, detail)
 }
 
