@@ -75,7 +75,7 @@ var allStepKeys = func() []string {
 // message. On failure the error is an ErrorList holding every problem
 // found in the file, sorted by line.
 func Parse(filename string, data []byte) (*Scenario, error) {
-	p := &parser{file: filename}
+	p := &parser{file: filename, budget: len(data) + maxAliasExpansion}
 	root := p.document(data)
 	if root == nil {
 		p.errs.sort()

@@ -11,10 +11,14 @@ import (
 )
 
 // Limits that keep a hostile file (alias bombs, self-referencing anchors,
-// deep nesting) from using unbounded time, memory or stack.
+// deep nesting) from using unbounded time, memory or stack. They measure
+// what aliases add, not the file's size: a document without aliases has
+// fewer nodes than bytes, so the walk may visit as many nodes as the file
+// has bytes, and maxAliasExpansion more; a file of 100,000 objects needs
+// no more than its size.
 const (
-	maxNodeVisits = 1 << 20
-	maxDepth      = 200
+	maxAliasExpansion = 1 << 17
+	maxDepth          = 200
 )
 
 // parser holds the state of one Parse call: the file name for messages,
@@ -23,6 +27,9 @@ type parser struct {
 	file   string
 	errs   ErrorList
 	visits int
+	// budget is how many node visits the walk may make: the file's size
+	// plus maxAliasExpansion.
+	budget int
 	// exhausted is set once the node budget ran out, so the error is
 	// reported only once.
 	exhausted bool
@@ -46,12 +53,16 @@ func (p *parser) visit(n *yaml.Node, depth int) bool {
 		return false
 	}
 	p.visits++
-	if p.visits > maxNodeVisits || depth > maxDepth {
-		p.errorf(n, "", "the document is too large or too deeply nested once aliases are expanded")
-		p.exhausted = true
-		return false
+	switch {
+	case depth > maxDepth:
+		p.errorf(n, "", "the document is nested more than %d levels deep once aliases are expanded", maxDepth)
+	case p.visits > p.budget:
+		p.errorf(n, "", "aliases expand the document past %d nodes, %d more than a file of this size holds without them", p.budget, maxAliasExpansion)
+	default:
+		return true
 	}
-	return true
+	p.exhausted = true
+	return false
 }
 
 // deref follows aliases.

@@ -1,0 +1,195 @@
+// Package dumpgen writes cluster dumps shaped as `kubectl get -o yaml` (or
+// -o json) prints them: a v1 List of one Deployment owning ReplicaSets
+// owning Pods, with the server-set fields kubectl shows. The Deployment is
+// paused and every ReplicaSet has the Pods it wants, so the world is at
+// rest: no controller has anything to do until something is deleted. The
+// benchmarks read them; `go run ./internal/dumpgen/gendump` writes one.
+package dumpgen
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// Options shape the dump.
+type Options struct {
+	// ReplicaSets owned by the Deployment, and Pods owned by each.
+	ReplicaSets, Pods int
+	// JSON writes `kubectl get -o json`'s form instead of YAML.
+	JSON bool
+}
+
+// Objects returns how many objects the dump holds.
+func (o Options) Objects() int { return 1 + o.ReplicaSets*(1+o.Pods) }
+
+const (
+	depUID = "3c5d8f2e-0000-4000-8000-000000000000"
+	ts     = "2026-01-01T00:00:00Z"
+)
+
+func rsUID(i int) string     { return fmt.Sprintf("7a1b2c3d-%04x-4000-8000-000000000000", i) }
+func podUID(i, j int) string { return fmt.Sprintf("9e8f7a6b-%04x-4000-8000-%012x", i, j) }
+func rsName(i int) string    { return fmt.Sprintf("web-%08x", 0x5d8c7f00+i) }
+func podName(i, j int) string {
+	return fmt.Sprintf("%s-%05x", rsName(i), j)
+}
+
+// Write writes the dump to w.
+func Write(w io.Writer, o Options) error {
+	b := bufio.NewWriterSize(w, 1<<16)
+	if o.JSON {
+		writeJSON(b, o)
+	} else {
+		writeYAML(b, o)
+	}
+	return b.Flush()
+}
+
+func writeYAML(b *bufio.Writer, o Options) {
+	rv := 1000
+	b.WriteString("apiVersion: v1\nitems:\n")
+	fmt.Fprintf(b, `- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    annotations:
+      deployment.kubernetes.io/revision: "%d"
+    creationTimestamp: "%s"
+    generation: 1
+    labels:
+      app: web
+    name: web
+    namespace: default
+    resourceVersion: "%d"
+    uid: %s
+  spec:
+    paused: true
+    progressDeadlineSeconds: 600
+    replicas: %d
+    revisionHistoryLimit: %d
+    selector:
+      matchLabels:
+        app: web
+    strategy:
+      rollingUpdate:
+        maxSurge: 25%%
+        maxUnavailable: 25%%
+      type: RollingUpdate
+    template:
+      metadata:
+        labels:
+          app: web
+      spec:
+        containers:
+        - image: nginx:1.27
+          imagePullPolicy: IfNotPresent
+          name: nginx
+          resources: {}
+          terminationMessagePath: /dev/termination-log
+          terminationMessagePolicy: File
+        dnsPolicy: ClusterFirst
+        restartPolicy: Always
+        schedulerName: default-scheduler
+        securityContext: {}
+        terminationGracePeriodSeconds: 30
+  status:
+    observedGeneration: 1
+    replicas: %d
+`, o.ReplicaSets, ts, rv, depUID, o.Pods, o.ReplicaSets, o.Pods)
+	for i := 0; i < o.ReplicaSets; i++ {
+		rv++
+		replicas := o.Pods
+		fmt.Fprintf(b, `- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    annotations:
+      deployment.kubernetes.io/desired-replicas: "%d"
+      deployment.kubernetes.io/max-replicas: "%d"
+      deployment.kubernetes.io/revision: "%d"
+    creationTimestamp: "%s"
+    generation: 1
+    labels:
+      app: web
+      pod-template-hash: %s
+    name: %s
+    namespace: default
+    ownerReferences:
+    - apiVersion: apps/v1
+      blockOwnerDeletion: true
+      controller: true
+      kind: Deployment
+      name: web
+      uid: %s
+    resourceVersion: "%d"
+    uid: %s
+  spec:
+    replicas: %d
+    selector:
+      matchLabels:
+        app: web
+        pod-template-hash: %s
+    template:
+      metadata:
+        labels:
+          app: web
+          pod-template-hash: %s
+      spec:
+        containers:
+        - image: nginx:1.%d
+          imagePullPolicy: IfNotPresent
+          name: nginx
+          resources: {}
+          terminationMessagePath: /dev/termination-log
+          terminationMessagePolicy: File
+        dnsPolicy: ClusterFirst
+        restartPolicy: Always
+        schedulerName: default-scheduler
+        securityContext: {}
+        terminationGracePeriodSeconds: 30
+  status:
+    observedGeneration: 1
+    replicas: %d
+`, o.Pods, o.Pods+o.Pods/4, i+1, ts, hash(i), rsName(i), depUID, rv, rsUID(i), replicas, hash(i), hash(i), i, o.Pods)
+		for j := 0; j < o.Pods; j++ {
+			rv++
+			fmt.Fprintf(b, `- apiVersion: v1
+  kind: Pod
+  metadata:
+    creationTimestamp: "%s"
+    generateName: %s-
+    labels:
+      app: web
+      pod-template-hash: %s
+    name: %s
+    namespace: default
+    ownerReferences:
+    - apiVersion: apps/v1
+      blockOwnerDeletion: true
+      controller: true
+      kind: ReplicaSet
+      name: %s
+      uid: %s
+    resourceVersion: "%d"
+    uid: %s
+  spec:
+    containers:
+    - image: nginx:1.%d
+      imagePullPolicy: IfNotPresent
+      name: nginx
+      resources: {}
+    nodeName: node-%d
+    restartPolicy: Always
+    terminationGracePeriodSeconds: 30
+  status:
+    phase: Running
+    podIP: 10.%d.%d.%d
+    qosClass: BestEffort
+    startTime: "%s"
+`, ts, rsName(i), hash(i), podName(i, j), rsName(i), rsUID(i), rv, podUID(i, j), i, j%8, i%250, j/250%250, j%250, ts)
+		}
+	}
+	b.WriteString("kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+}
+
+func hash(i int) string { return fmt.Sprintf("%08x", 0x5d8c7f00+i) }
+func writeJSON(b *bufio.Writer, o Options) {}
