@@ -8,8 +8,12 @@ package dumpgen
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+
+	"sigs.k8s.io/yaml"
 )
 
 // Options shape the dump.
@@ -37,12 +41,26 @@ func podName(i, j int) string {
 
 // Write writes the dump to w.
 func Write(w io.Writer, o Options) error {
-	b := bufio.NewWriterSize(w, 1<<16)
 	if o.JSON {
-		writeJSON(b, o)
-	} else {
+		// kubectl get -o json: the same List, indented by four spaces.
+		var y bytes.Buffer
+		b := bufio.NewWriter(&y)
 		writeYAML(b, o)
+		b.Flush()
+		j, err := yaml.YAMLToJSON(y.Bytes())
+		if err != nil {
+			return err
+		}
+		var out bytes.Buffer
+		if err := json.Indent(&out, j, "", "    "); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+		_, err = w.Write(out.Bytes())
+		return err
 	}
+	b := bufio.NewWriterSize(w, 1<<16)
+	writeYAML(b, o)
 	return b.Flush()
 }
 
@@ -192,4 +210,3 @@ func writeYAML(b *bufio.Writer, o Options) {
 }
 
 func hash(i int) string { return fmt.Sprintf("%08x", 0x5d8c7f00+i) }
-func writeJSON(b *bufio.Writer, o Options) {}
