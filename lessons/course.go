@@ -29,7 +29,13 @@ type Course struct {
 	Lessons []*Lesson
 	// Locales are the locales with text, DefaultLocale first.
 	Locales []string
+	// Pending lists, by locale, the lessons still waiting for their
+	// translation (text/<locale>/PENDING, one id a line): lint lets them
+	// lack the locale's text, and says so.
+	Pending map[string][]string
 	phrases map[string]phrases
+	// phraseFiles names each locale's phrases file, for messages.
+	phraseFiles map[string]string
 }
 
 // Builtin returns the course embedded in gcplay. It panics if the
@@ -56,7 +62,7 @@ var courseFileRE = regexp.MustCompile(`^(\d+)-([a-z0-9-]+)\.yaml$`)
 // Load reads a course from fsys, laid out as the built-in one: course/,
 // text/<locale>/ and phrases/.
 func Load(fsys fs.FS) (*Course, error) {
-	c := &Course{phrases: map[string]phrases{}}
+	c := &Course{phrases: map[string]phrases{}, phraseFiles: map[string]string{}, Pending: map[string][]string{}}
 	var errs scenario.ErrorList
 	add := func(err error) {
 		if l, ok := err.(scenario.ErrorList); ok {
@@ -103,6 +109,9 @@ func Load(fsys fs.FS) (*Course, error) {
 	for _, dir := range locales {
 		loc := path.Base(dir)
 		c.Locales = append(c.Locales, loc)
+		if data, err := fs.ReadFile(fsys, dir+"/PENDING"); err == nil {
+			c.Pending[loc] = parsePending(string(data))
+		}
 		texts, _ := fs.Glob(fsys, dir+"/*.yaml")
 		for _, f := range texts {
 			id := strings.TrimSuffix(path.Base(f), ".yaml")
@@ -153,6 +162,7 @@ func Load(fsys fs.FS) (*Course, error) {
 			continue
 		}
 		c.phrases[strings.TrimSuffix(path.Base(f), ".yaml")] = p
+		c.phraseFiles[strings.TrimSuffix(path.Base(f), ".yaml")] = f
 	}
 	if c.phrases[DefaultLocale] == nil {
 		add(fmt.Errorf("phrases/%s.yaml is missing", DefaultLocale))
@@ -161,6 +171,19 @@ func Load(fsys fs.FS) (*Course, error) {
 		return nil, errs
 	}
 	return c, nil
+}
+
+// parsePending reads a PENDING file: one lesson id a line; # starts a
+// comment.
+func parsePending(s string) []string {
+	var ids []string
+	for _, line := range strings.Split(s, "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		if line = strings.TrimSpace(line); line != "" {
+			ids = append(ids, line)
+		}
+	}
+	return ids
 }
 
 func (c *Course) byID(id string) *Lesson {

@@ -113,6 +113,9 @@ func Lint(g *Grader, l *Lesson) []Problem {
 	slices.Sort(locs)
 	for _, loc := range locs {
 		ps = append(ps, lintText(l, loc, l.Text[loc])...)
+		if loc != DefaultLocale && l.Text[DefaultLocale] != nil {
+			ps = append(ps, lintTranslation(l, loc, l.Text[loc], l.Text[DefaultLocale])...)
+		}
 	}
 	if l.Text[DefaultLocale] == nil {
 		add(0, "", "no English text (text/%s/%s.yaml)", DefaultLocale, l.ID)
@@ -171,6 +174,160 @@ func lintText(l *Lesson, locale string, t *Text) []Problem {
 		}
 	}
 	return ps
+}
+
+// objectRE matches an object named in a lesson's text: Kind/name or
+// Kind/namespace/name (ConfigMap/app, Pod/web-7d4b9-x2x).
+var objectRE = regexp.MustCompile(`\b[A-Z][A-Za-z]+/[a-z0-9][a-z0-9.-]*[a-z0-9](/[a-z0-9][a-z0-9.-]*[a-z0-9])?`)
+
+// lintTranslation checks a lesson's words in locale against English:
+// every field English has is translated, with as many hints, and each
+// field cites the same rules and names the same objects (a translation
+// that drops R44(c) or names another object teaches something else).
+func lintTranslation(l *Lesson, locale string, t, en *Text) []Problem {
+	var ps []Problem
+	file := t.file
+	if file == "" {
+		file = fmt.Sprintf("text/%s/%s.yaml", locale, l.ID)
+	}
+	add := func(path, format string, args ...any) {
+		ps = append(ps, Problem{File: file, Path: path, Message: fmt.Sprintf(format, args...)})
+	}
+	type field struct{ name, en, tr string }
+	fields := []field{{"title", en.Title, t.Title}, {"summary", en.Summary, t.Summary}, {"intro", en.Intro, t.Intro},
+		{"goal", en.Goal, t.Goal}, {"predict", en.Predict, t.Predict}, {"solution", en.Solution, t.Solution},
+		{"explanation", en.Explanation, t.Explanation}, {"simplified", en.Simplified, t.Simplified}, {"notes", en.Notes, t.Notes}}
+	if len(t.Hints) != len(en.Hints) {
+		add("hints", "%d hints, but the English text has %d: a translation has every hint", len(t.Hints), len(en.Hints))
+	}
+	for i := range min(len(t.Hints), len(en.Hints)) {
+		fields = append(fields, field{fmt.Sprintf("hints[%d]", i), en.Hints[i], t.Hints[i]})
+	}
+	for _, f := range fields {
+		switch {
+		case f.en == "" && f.tr == "":
+			continue
+		case f.tr == "":
+			add(f.name, "missing: the English text has it, so the %s text needs it too", locale)
+			continue
+		case f.en == "":
+			add(f.name, "the English text has no %s: a translation says what English says", f.name)
+			continue
+		}
+		if a, b := tokens(ruleRE, f.en), tokens(ruleRE, f.tr); !slices.Equal(a, b) {
+			add(f.name, "cites %s, but the English text cites %s", orNone(b), orNone(a))
+		}
+		if a, b := tokens(objectRE, f.en), tokens(objectRE, f.tr); !slices.Equal(a, b) {
+			add(f.name, "names %s, but the English text names %s", orNone(b), orNone(a))
+		}
+	}
+	return ps
+}
+
+// tokens returns the distinct matches of re in s, sorted.
+func tokens(re *regexp.Regexp, s string) []string {
+	out := re.FindAllString(s, -1)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, " ")
+}
+
+// placeholderRE matches a phrase's placeholder: {owner}.
+var placeholderRE = regexp.MustCompile(`\{[a-zA-Z]+\}`)
+
+// LintLocales checks the course's locales: every lesson has a text in
+// every locale the course has, unless the locale's PENDING file lists it
+// (then Pending says so, and it is no problem); a PENDING file names only
+// lessons that exist and lack the text; every locale's phrases have the
+// English keys, no others, each with the same placeholders.
+func (c *Course) LintLocales() []Problem {
+	var ps []Problem
+	for _, loc := range c.Locales {
+		if loc == DefaultLocale {
+			continue
+		}
+		pending := c.Pending[loc]
+		for _, l := range c.Lessons {
+			if l.Text[loc] == nil && !slices.Contains(pending, l.ID) {
+				ps = append(ps, Problem{File: l.File, Message: fmt.Sprintf(
+					"no %s text: every lesson has a text in every locale the course has; add text/%s/%s.yaml (or list %s in text/%s/PENDING until it is translated)",
+					loc, loc, l.ID, l.ID, loc)})
+			}
+		}
+		for _, id := range pending {
+			switch l := c.byID(id); {
+			case l == nil:
+				ps = append(ps, Problem{File: "text/" + loc + "/PENDING", Message: fmt.Sprintf("no lesson %q in course/", id)})
+			case l.Text[loc] != nil:
+				ps = append(ps, Problem{File: "text/" + loc + "/PENDING", Message: fmt.Sprintf("%s is translated (text/%s/%s.yaml): take it off the list", id, loc, id)})
+			}
+		}
+	}
+	en := c.phrases[DefaultLocale]
+	keys := make([]string, 0, len(en))
+	for k := range en {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	locs := make([]string, 0, len(c.phrases))
+	for loc := range c.phrases {
+		if loc != DefaultLocale {
+			locs = append(locs, loc)
+		}
+	}
+	slices.Sort(locs)
+	for _, loc := range locs {
+		p, file := c.phrases[loc], c.phraseFiles[loc]
+		for _, k := range keys {
+			tr, ok := p[k]
+			if !ok {
+				ps = append(ps, Problem{File: file, Path: k, Message: "missing: English has this phrase"})
+				continue
+			}
+			if a, b := tokens(placeholderRE, en[k]), tokens(placeholderRE, tr); !slices.Equal(a, b) {
+				ps = append(ps, Problem{File: file, Path: k, Message: fmt.Sprintf("placeholders %s, but English has %s", orNone(b), orNone(a))})
+			}
+			if a, b := tokens(ruleRE, en[k]), tokens(ruleRE, tr); !slices.Equal(a, b) {
+				ps = append(ps, Problem{File: file, Path: k, Message: fmt.Sprintf("cites %s, but English cites %s", orNone(b), orNone(a))})
+			}
+		}
+		var extra []string
+		for k := range p {
+			if _, ok := en[k]; !ok {
+				extra = append(extra, k)
+			}
+		}
+		slices.Sort(extra)
+		for _, k := range extra {
+			ps = append(ps, Problem{File: file, Path: k, Message: "English has no such phrase"})
+		}
+	}
+	return ps
+}
+
+// PendingNote says which lessons still wait for a translation, one line a
+// locale ("" when none do).
+func (c *Course) PendingNote() string {
+	var lines []string
+	for _, loc := range c.Locales {
+		var ids []string
+		for _, id := range c.Pending[loc] {
+			if l := c.byID(id); l != nil && l.Text[loc] == nil {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) > 0 {
+			lines = append(lines, fmt.Sprintf("note: %d %s without %s text yet (text/%s/PENDING): %s",
+				len(ids), map[bool]string{true: "lesson", false: "lessons"}[len(ids) == 1], loc, loc, strings.Join(ids, ", ")))
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // TextFile is a lesson text file to lint: its name and content.

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/gcplay/gcplay/internal/locale"
+
 	"charm.land/bubbles/v2/key"
 	"errors"
 	"fmt"
@@ -800,6 +802,14 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 	return box(t, title, false, body, w, ll.pane.h)
 }
 
+// outcome names a prediction's outcome in the lesson's language.
+func (m *LessonModel) outcome(o lessons.Outcome) string {
+	if o == "" {
+		return m.say("tui-outcome-none")
+	}
+	return m.say("tui-outcome-" + string(o))
+}
+
 // checkText is one goal check in plain words: "Secret/app-token: gone".
 func checkText(c lessons.Check) string {
 	switch c.Key {
@@ -821,23 +831,8 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // reflow joins the lines of each paragraph of s (paragraphs are separated
 // by blank lines; lines starting with "- " stay lines), so the text can be
-// wrapped to any width.
-func reflow(s string) string {
-	var paras []string
-	for _, p := range strings.Split(strings.TrimSpace(s), "\n\n") {
-		var lines []string
-		for _, l := range strings.Split(p, "\n") {
-			l = strings.TrimSpace(l)
-			if len(lines) > 0 && !strings.HasPrefix(l, "- ") {
-				lines[len(lines)-1] += " " + l
-			} else {
-				lines = append(lines, l)
-			}
-		}
-		paras = append(paras, strings.Join(lines, "\n"))
-	}
-	return strings.Join(paras, "\n\n")
-}
+// wrapped to any width. Chinese lines join without a space.
+func reflow(s string) string { return locale.Reflow(s) }
 
 func firstLine(s string, width int) string {
 	if ansi.StringWidth(s) <= width {
@@ -968,11 +963,11 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 		out = append(out, "")
 		p := m.pred
 		for i, ref := range m.l.Predict.Refs() {
-			mk := string(p.marks[ref])
-			if mk == "" {
-				mk = "?"
+			mk := "?"
+			if p.marks[ref] != "" {
+				mk = m.outcome(p.marks[ref])
 			}
-			if mk == string(lessons.Deleted) && m.l.Predict.Order {
+			if p.marks[ref] == lessons.Deleted && m.l.Predict.Order {
 				mk += fmt.Sprintf(" #%d", indexOf(p.order, ref)+1)
 			}
 			var ln line
@@ -997,7 +992,7 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 		return m.say("tui-predict-title"), out, foot
 	case overResult:
 		r := m.pred.result
-		para(&t.bold, m.say("tui-result-score", "score", r.Score()))
+		para(&t.bold, m.say("tui-result-score", "score", m.say("tui-score", "right", fmt.Sprint(r.Right), "total", fmt.Sprint(r.Total))))
 		for _, o := range r.Objects {
 			out = append(out, "")
 			mark, st := "✓", &t.ok
@@ -1005,9 +1000,9 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 				mark, st = "✗", &t.err
 			}
 			var ln line
-			ln.add(st, mark+" ").add(&t.bold, o.Ref).add(&t.text, ": "+string(o.Actual))
+			ln.add(st, mark+" ").add(&t.bold, o.Ref).add(&t.text, ": "+m.outcome(o.Actual))
 			if !o.Right {
-				ln.add(&t.warn, " "+m.say("tui-result-you-said", "said", string(o.Predicted)))
+				ln.add(&t.warn, " "+m.say("tui-result-you-said", "said", m.outcome(o.Predicted)))
 			}
 			out = append(out, ln.render(width, nil))
 			para(&t.dim, o.Why)

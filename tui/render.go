@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/gcplay/gcplay/internal/locale"
+
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -190,10 +192,25 @@ func wrap(s string, width int) []string {
 	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
+		if hasWide(para) {
+			// Chinese breaks between characters, not at spaces
+			out = append(out, locale.Wrap(para, width)...)
+			continue
+		}
 		w := ansi.Wrap(para, width, " ")
 		out = append(out, strings.Split(w, "\n")...)
 	}
 	return out
+}
+
+// hasWide reports whether s has a CJK character.
+func hasWide(s string) bool {
+	for _, r := range s {
+		if r >= 0x1100 && locale.Wide(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // Widths of the runes below narrowLimit, from the same grapheme rules the

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gcplay/gcplay/internal/locale"
 	"github.com/gcplay/gcplay/lessons"
 	"github.com/gcplay/gcplay/scenario"
 	"github.com/gcplay/gcplay/tui"
@@ -59,7 +60,7 @@ Without a subcommand it lists the lessons with your progress.`,
 // AddFlags adds the shared flags.
 func (o *LessonsOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Progress, "progress", "", "progress file (default: your config directory's gcplay/progress.json)")
-	fs.StringVar(&o.Lang, "lang", "", "language of the lessons' words (default: from $LANG when the course has it, else en)")
+	fs.StringVar(&o.Lang, "lang", "", "language of the lessons' words: en or zh (default: from LC_ALL, LC_MESSAGES or LANG when the course has it, else en)")
 }
 
 func (o *LessonsOptions) load() *lessons.Course {
@@ -69,24 +70,14 @@ func (o *LessonsOptions) load() *lessons.Course {
 	return o.course
 }
 
-// locale resolves --lang, or $LANG when the course has that language.
+// locale resolves --lang, else LC_ALL / LC_MESSAGES / LANG when the
+// course has that language, else English.
 func (o *LessonsOptions) locale() (string, error) {
-	c := o.load()
-	if o.Lang != "" {
-		for _, l := range c.Locales {
-			if l == o.Lang {
-				return l, nil
-			}
-		}
-		return "", &ExitError{Code: ExitInvalid, Err: fmt.Errorf("--lang %s: the course has %s", o.Lang, strings.Join(c.Locales, ", "))}
+	loc, err := locale.Pick(o.Lang, os.Getenv, o.load().Locales)
+	if err != nil {
+		return "", &ExitError{Code: ExitInvalid, Err: err}
 	}
-	env := strings.ToLower(os.Getenv("LANG"))
-	for _, l := range c.Locales {
-		if strings.HasPrefix(env, l) {
-			return l, nil
-		}
-	}
-	return lessons.DefaultLocale, nil
+	return loc, nil
 }
 
 func (o *LessonsOptions) store() (*lessons.FileStore, error) {
@@ -153,16 +144,19 @@ func (o *LessonsOptions) List(cmd *cobra.Command) error {
 		return err
 	}
 	c := o.load()
+	say := func(key string, pairs ...string) string { return c.Say(loc, key, pairs...) }
 	out := cmd.OutOrStdout()
 	var ids []string
 	for _, l := range c.Lessons {
 		ids = append(ids, l.ID)
 	}
-	fmt.Fprintf(out, "gcplay course: %d lessons, %d done (progress: %s)\n\n", len(c.Lessons), p.Done(ids), s.Where())
+	fmt.Fprintln(out, say("cli-list-head", "n", fmt.Sprint(len(c.Lessons)), "done", fmt.Sprint(p.Done(ids)), "where", s.Where()))
+	fmt.Fprintln(out)
 	next := ""
-	width := 0
+	width, minutes := 0, 0
 	for _, l := range c.Lessons {
-		width = max(width, len([]rune(l.T(loc).Title)))
+		width = max(width, locale.Width(l.T(loc).Title))
+		minutes = max(minutes, locale.Width(say("cli-minutes", "n", fmt.Sprint(l.Minutes))))
 	}
 	for _, l := range c.Lessons {
 		lp := p.Of(l.ID)
@@ -173,26 +167,30 @@ func (o *LessonsOptions) List(cmd *cobra.Command) error {
 			next = fmt.Sprint(l.Number)
 		}
 		var extra []string
-		if lp.Hints > 0 {
-			extra = append(extra, fmt.Sprintf("%d %s", lp.Hints, plural(lp.Hints, "hint")))
+		if lp.Hints == 1 {
+			extra = append(extra, say("cli-one-hint"))
+		} else if lp.Hints > 1 {
+			extra = append(extra, say("cli-hints", "n", fmt.Sprint(lp.Hints)))
 		}
 		if lp.SolutionSeen {
-			extra = append(extra, "solution seen")
+			extra = append(extra, say("cli-solution-seen"))
 		}
 		if lp.Prediction != "" {
-			extra = append(extra, "predicted "+lp.Prediction)
+			extra = append(extra, say("cli-predicted", "score", lp.Prediction))
 		}
 		tail := ""
 		if len(extra) > 0 {
 			tail = "  (" + strings.Join(extra, ", ") + ")"
 		}
-		fmt.Fprintf(out, " %s %2d  %-*s %3d min  %s%s\n", mark, l.Number, width, l.T(loc).Title, l.Minutes, l.ID, tail)
+		mins := say("cli-minutes", "n", fmt.Sprint(l.Minutes))
+		fmt.Fprintf(out, " %s %2d  %s %s  %s%s\n", mark, l.Number, locale.Pad(l.T(loc).Title, width),
+			strings.Repeat(" ", minutes-locale.Width(mins))+mins, l.ID, tail)
 	}
 	fmt.Fprintln(out)
 	if next == "" {
-		fmt.Fprintln(out, "Every lesson is done. gcplay lessons start NAME opens any of them again.")
+		fmt.Fprintln(out, say("cli-list-all-done"))
 	} else {
-		fmt.Fprintf(out, "Start the next one with: gcplay lessons start %s\n", next)
+		fmt.Fprintln(out, say("cli-list-next", "n", next))
 	}
 	return nil
 }
@@ -243,7 +241,7 @@ func (o *LessonsOptions) start(cmd *cobra.Command, play *PlayOptions, l *lessons
 		if l == nil {
 			return o.List(cmd)
 		}
-		fmt.Fprintf(out, "gcplay opens lessons only in a terminal. Here is lesson %d; gcplay lessons world %s prints its world.\n\n", l.Number, l.ID)
+		fmt.Fprintf(out, "%s\n\n", o.load().Say(loc, "cli-not-terminal", "n", fmt.Sprint(l.Number), "id", l.ID))
 		return o.show(out, l, loc, false, false, false)
 	}
 	s, _, err := o.progress(cmd)
@@ -280,7 +278,8 @@ func (o *LessonsOptions) newCmdShow() *cobra.Command {
 
 func (o *LessonsOptions) show(out io.Writer, l *lessons.Lesson, loc string, hints, solution, notes bool) error {
 	t := l.T(loc)
-	fmt.Fprintf(out, "Lesson %d: %s (%s, %d min)\n\n", l.Number, t.Title, l.ID, l.Minutes)
+	say := func(key string, pairs ...string) string { return o.load().Say(loc, key, pairs...) }
+	fmt.Fprintf(out, "%s\n\n", say("cli-show-head", "n", fmt.Sprint(l.Number), "title", t.Title, "id", l.ID, "minutes", fmt.Sprint(l.Minutes)))
 	section := func(title, body string) {
 		if strings.TrimSpace(body) == "" {
 			return
@@ -295,14 +294,14 @@ func (o *LessonsOptions) show(out io.Writer, l *lessons.Lesson, loc string, hint
 		}
 		fmt.Fprintf(out, "%s\n%s\n\n", title, indent(strings.Join(paras, "\n\n")))
 	}
-	section("Introduction", t.Intro)
-	section("Goal", t.Goal)
+	section(say("cli-intro"), t.Intro)
+	section(say("cli-goal"), t.Goal)
 	if l.Predict != nil {
-		section("Predict", t.Predict)
+		section(say("cli-predict"), t.Predict)
 	}
 	if hints {
 		for i, h := range t.Hints {
-			section(fmt.Sprintf("Hint %d", i+1), h)
+			section(say("cli-hint", "n", fmt.Sprint(i+1)), h)
 		}
 	}
 	if solution {
@@ -310,12 +309,12 @@ func (o *LessonsOptions) show(out io.Writer, l *lessons.Lesson, loc string, hint
 		for _, st := range l.Solution {
 			steps = append(steps, "- "+st.Describe())
 		}
-		section("Solution", t.Solution+"\n\n"+strings.Join(steps, "\n"))
-		section("Why", t.Explanation)
-		section("Where gcplay simplifies", t.Simplified)
+		section(say("cli-solution"), t.Solution+"\n\n"+strings.Join(steps, "\n"))
+		section(say("tui-why"), t.Explanation)
+		section(say("tui-simplified"), t.Simplified)
 	}
 	if notes {
-		section("Instructor notes", t.Notes)
+		section(say("cli-notes"), t.Notes)
 		var wrong []string
 		for _, w := range l.Wrong {
 			var steps []string
@@ -324,7 +323,7 @@ func (o *LessonsOptions) show(out io.Writer, l *lessons.Lesson, loc string, hint
 			}
 			wrong = append(wrong, fmt.Sprintf("- %s: %s", w.ID, strings.Join(steps, "; ")))
 		}
-		section("Wrong answers the lesson is tested with", strings.Join(wrong, "\n"))
+		section(say("cli-wrong"), strings.Join(wrong, "\n"))
 	}
 	return nil
 }
@@ -428,25 +427,10 @@ func printCheck(out io.Writer, file string, l *lessons.Lesson, res *lessons.Chec
 	return &ExitError{Code: ExitFailed}
 }
 
-// wrapText wraps a paragraph at width columns.
+// wrapText wraps a paragraph at width columns (a CJK character takes
+// two); its lines are joined first, without a space between CJK lines.
 func wrapText(s string, width int) string {
-	var lines []string
-	var cur string
-	for _, w := range strings.Fields(s) {
-		switch {
-		case cur == "":
-			cur = w
-		case len(cur)+1+len(w) > width:
-			lines = append(lines, cur)
-			cur = w
-		default:
-			cur += " " + w
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(locale.Wrap(locale.Reflow(s), width), "\n")
 }
 
 func (o *LessonsOptions) newCmdLint() *cobra.Command {
@@ -479,18 +463,23 @@ Exit status: 0 when nothing is wrong, 1 when something is.`,
 			if err != nil {
 				return err
 			}
-			g := o.load().Grader(loc)
+			// A wrong answer's explains are the English grader's words;
+			// -v reports in the reader's language.
+			en, g := o.load().Grader(lessons.DefaultLocale), o.load().Grader(loc)
 			out := cmd.OutOrStdout()
 			var problems []lessons.Problem
 			checked := 0
+			note := ""
 			if len(args) == 0 {
 				for _, l := range o.load().Lessons {
-					problems = append(problems, lessons.Lint(g, l)...)
+					problems = append(problems, lessons.Lint(en, l)...)
 					checked++
 					if verbose || trace {
 						lessons.Report(out, g, l, trace)
 					}
 				}
+				problems = append(problems, o.load().LintLocales()...)
+				note = o.load().PendingNote()
 			}
 			extra, err := parseTexts(texts)
 			if err != nil {
@@ -505,7 +494,7 @@ Exit status: 0 when nothing is wrong, 1 when something is.`,
 				for loc, b := range extra {
 					ts[loc] = b
 				}
-				problems = append(problems, lessons.LintFile(g, f, data, ts)...)
+				problems = append(problems, lessons.LintFile(en, f, data, ts)...)
 				checked++
 				if verbose || trace {
 					if l, err := lessons.ParseLesson(f, data); err == nil {
@@ -515,6 +504,9 @@ Exit status: 0 when nothing is wrong, 1 when something is.`,
 			}
 			for _, p := range problems {
 				fmt.Fprintln(out, p)
+			}
+			if note != "" {
+				fmt.Fprintln(out, note)
 			}
 			if len(problems) > 0 {
 				fmt.Fprintf(out, "--- FAIL: %d %s in %d %s\n", len(problems), plural(len(problems), "problem"), checked, plural(checked, "lesson"))

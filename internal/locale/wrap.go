@@ -1,0 +1,184 @@
+package locale
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Wide reports whether r belongs to a script written without spaces
+// between words (Han, kana, Hangul, and the full-width punctuation that
+// goes with them): text may break before or after it, and lines of such
+// text join without a space.
+func Wide(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) ||
+		unicode.Is(unicode.Hangul, r) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+}
+
+// JoinLines joins two lines of one paragraph: with a space, unless both
+// sides of the join are CJK (Chinese puts no space between its words).
+func JoinLines(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" {
+		return a
+	}
+	last, _ := utf8.DecodeLastRuneInString(a)
+	first, _ := utf8.DecodeRuneInString(b)
+	if (tight(last) && tight(first)) || fullWidthPunct(last) || fullWidthPunct(first) {
+		return a + b
+	}
+	return a + " " + b
+}
+
+// tight reports whether r sits against a CJK neighbour without a space.
+func tight(r rune) bool { return Wide(r) || strings.ContainsRune("“”‘’", r) }
+
+// fullWidthPunct reports whether r is CJK punctuation, which carries its
+// own space.
+func fullWidthPunct(r rune) bool {
+	return (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xff0f) || (r >= 0xff1a && r <= 0xff20) ||
+		(r >= 0xff3b && r <= 0xff40) || (r >= 0xff5b && r <= 0xff65)
+}
+
+// Reflow joins the lines of each paragraph of s (paragraphs are separated
+// by blank lines; lines starting with "- " stay lines), so the text can be
+// wrapped to any width.
+func Reflow(s string) string {
+	var paras []string
+	for _, p := range strings.Split(strings.TrimSpace(s), "\n\n") {
+		var lines []string
+		for _, l := range strings.Split(p, "\n") {
+			l = strings.TrimSpace(l)
+			if len(lines) > 0 && !strings.HasPrefix(l, "- ") {
+				lines[len(lines)-1] = JoinLines(lines[len(lines)-1], l)
+			} else {
+				lines = append(lines, l)
+			}
+		}
+		paras = append(paras, strings.Join(lines, "\n"))
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+// noLineStart are the punctuation marks a line may not begin with
+// (Chinese line-breaking rules: a closing mark stays with the word before
+// it); noLineEnd are those a line may not end with.
+const (
+	noLineStart = "，。、；：！？）》」』】〕”’…·%,.;:!?)]}"
+	noLineEnd   = "（《「『【〔“‘([{"
+)
+
+// token is a piece of text no line breaks inside: a word of Latin script,
+// or one CJK character with the punctuation that clings to it.
+type token struct {
+	text  string
+	space bool // a space comes before it
+}
+
+func tokenize(para string) []token {
+	var toks []token
+	var cur strings.Builder
+	space, glue := false, false
+	flush := func() {
+		if cur.Len() > 0 {
+			toks = append(toks, token{cur.String(), space})
+			cur.Reset()
+			space = false
+		}
+	}
+	for _, r := range para {
+		switch {
+		case r == ' ' || r == '\t':
+			flush()
+			space = len(toks) > 0
+			glue = false
+		case strings.ContainsRune(noLineStart, r):
+			if cur.Len() == 0 && len(toks) > 0 && !space {
+				toks[len(toks)-1].text += string(r)
+			} else {
+				cur.WriteRune(r)
+			}
+		case Wide(r):
+			if !glue {
+				flush()
+			}
+			cur.WriteRune(r)
+			glue = strings.ContainsRune(noLineEnd, r)
+		default:
+			if cur.Len() > 0 && !glue {
+				last, _ := utf8.DecodeLastRuneInString(cur.String())
+				if Wide(last) {
+					flush()
+				}
+			}
+			cur.WriteRune(r)
+			glue = strings.ContainsRune(noLineEnd, r)
+		}
+	}
+	flush()
+	return toks
+}
+
+// Wrap breaks one paragraph of plain text into lines of at most width
+// terminal cells (a CJK character is two): at spaces, and between CJK
+// characters. A line never starts with a closing punctuation mark nor
+// ends with an opening one; a word longer than a line is cut.
+func Wrap(para string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	var lines []string
+	var line strings.Builder
+	lw := 0
+	for _, t := range tokenize(para) {
+		tw := Width(t.text)
+		sep := 0
+		if t.space && lw > 0 {
+			sep = 1
+		}
+		if lw > 0 && lw+sep+tw > width {
+			lines = append(lines, line.String())
+			line.Reset()
+			lw, sep = 0, 0
+		}
+		if sep == 1 {
+			line.WriteByte(' ')
+			lw++
+		}
+		for tw > width-lw {
+			// a word longer than the line: cut it
+			cut := ansi.Truncate(t.text, width-lw, "")
+			if cut == "" && lw == 0 {
+				cut = string([]rune(t.text)[:1])
+			}
+			line.WriteString(cut)
+			lines = append(lines, line.String())
+			line.Reset()
+			lw = 0
+			t.text = t.text[len(cut):]
+			tw = Width(t.text)
+		}
+		line.WriteString(t.text)
+		lw += tw
+	}
+	if line.Len() > 0 || len(lines) == 0 {
+		lines = append(lines, line.String())
+	}
+	return lines
+}
+
+// Width returns the number of terminal cells s takes (a CJK character is
+// two).
+func Width(s string) int { return ansi.StringWidth(s) }
+
+// Pad pads s with spaces to width cells.
+func Pad(s string, width int) string {
+	if w := Width(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
