@@ -7,21 +7,6 @@ import (
 	"github.com/gcplay/gcplay/fakeapi"
 )
 
-// Controller names, as a scenario's `controllers:` key lists them.
-const (
-	ControllerGC         = "garbagecollector"
-	ControllerReplicaSet = "replicaset"
-	ControllerDeployment = "deployment"
-	ControllerKubelet    = "kubelet"
-)
-
-// Queue names, as `step: {queue: ...}` and the trace name them.
-const (
-	QueueGraphChanges    = "graphChanges"
-	QueueAttemptToDelete = "attemptToDelete"
-	QueueAttemptToOrphan = "attemptToOrphan"
-)
-
 // Config describes a new world.
 type Config struct {
 	// Kinds are extra (custom) kinds to serve besides the built-in ones.

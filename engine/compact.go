@@ -89,18 +89,13 @@ func (t *callKinds) compact(r *fakeapi.Request) call {
 }
 
 // enqueue is an Enqueue as a record keeps it (see Record.Enqueued): the
-// queue, one of six, is an index rather than a string, for 32 bytes
+// queue is an index in queueNames rather than a string, for 32 bytes
 // instead of 40. A cascade records three for every object.
 type enqueue struct {
 	item  string
 	after time.Duration
 	queue uint8 // index in queueNames
 }
-
-// queueNames are the queues a world has: the collector's three and one
-// for each other controller.
-var queueNames = [...]string{QueueGraphChanges, QueueAttemptToDelete, QueueAttemptToOrphan,
-	ControllerReplicaSet, ControllerDeployment, ControllerKubelet}
 
 func packEnqueue(queue, item string, after time.Duration) enqueue {
 	for i, q := range queueNames {

@@ -72,7 +72,7 @@ func TestEventSentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := w.gc
+	g := w.collector()
 	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "web-1", Namespace: "default", UID: "u1"}}
 	other := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "web-1", Namespace: "prod", UID: "u2"}}
 	id := func(kind, ns, name string) objectReference {

@@ -67,7 +67,7 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 			}
 		}
 	case "expectations":
-		rsc, ok := w.controller(ControllerReplicaSet).(*replicaSetController)
+		rsc, ok := w.queueOwner(ControllerReplicaSet).(*replicaSetController)
 		if !ok {
 			return "", fmt.Errorf("the replicaset controller is not running")
 		}

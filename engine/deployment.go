@@ -53,6 +53,16 @@ const (
 	defaultProgressDeadline  = 600
 )
 
+// ControllerDeployment is the Deployment controller's name in `controllers:`.
+const ControllerDeployment = "deployment"
+
+var deploymentRegistration = registration{
+	name:        ControllerDeployment,
+	queues:      []string{ControllerDeployment},
+	restartable: true,
+	new:         newDeploymentController,
+}
+
 // deploymentController is kube-controller-manager's Deployment controller,
 // made steppable: one step is one syncDeployment of one queued key. It
 // owns ReplicaSets named <deployment>-<pod-template-hash>, adopts and
@@ -101,8 +111,6 @@ func (c *deploymentController) setQueue(q *workqueue[string]) {
 	c.q = q
 	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerDeployment, keyRef("Deployment", key), d) }
 }
-
-func (c *deploymentController) name() string { return ControllerDeployment }
 
 // observe is the controller's event handlers (add/update/delete of
 // Deployments and ReplicaSets, delete of Pods).
@@ -268,18 +276,18 @@ func (c *deploymentController) rsIn(namespace string) []*fakeapi.Object {
 }
 
 func (c *deploymentController) promote(now time.Duration)      { c.q.Promote(now) }
-func (c *deploymentController) ready() bool                    { return c.q.Len() > 0 }
+func (c *deploymentController) ready(string) bool              { return c.q.Len() > 0 }
 func (c *deploymentController) nextDue() (time.Duration, bool) { return c.q.NextDue() }
-func (c *deploymentController) queue() []QueueItem             { return keyQueueItems(c.q, "Deployment") }
+func (c *deploymentController) items(string) []QueueItem       { return keyQueueItems(c.q, "Deployment") }
 
-func (c *deploymentController) describeNext() string {
+func (c *deploymentController) describeNext(string) string {
 	if items := c.q.Items(); len(items) > 0 {
 		return "deployment: sync " + keyRef("Deployment", items[0])
 	}
 	return ""
 }
 
-func (c *deploymentController) step(rec *Record) {
+func (c *deploymentController) step(_ string, rec *Record) {
 	key, ok := c.q.Get()
 	if !ok {
 		return

@@ -50,10 +50,10 @@ func (v dotVertex) attributes() [][2]string {
 // transitive closure (over owners and dependents) of uids when given, in
 // the shape of kube-controller-manager's debug handler (R66-R69).
 func (w *World) graphSelection(uids []string) ([]dotVertex, []dotEdge) {
-	if w.gc == nil {
+	if w.collector() == nil {
 		return nil, nil
 	}
-	g := w.gc
+	g := w.collector()
 	selected := map[string]bool{}
 	if len(uids) > 0 {
 		var stack []string

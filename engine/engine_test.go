@@ -176,7 +176,7 @@ func TestDeleteObject_R46(t *testing.T) {
 	// An unrelated change (a label) moves the resourceVersion on.
 	mustDo(t, w, Patch{Ref: fakeapi.RefOf(stale), Merge: []byte(`{"metadata":{"labels":{"a":"b"}}}`)})
 	rec := w.env.begin("test")
-	err := w.gc.deleteObject(id, rv, owners, fakeapi.DeletePropagationBackground)
+	err := w.collector().deleteObject(id, rv, owners, fakeapi.DeletePropagationBackground)
 	w.env.end()
 	if err != nil {
 		t.Fatalf("an unrelated change must not stop the delete: %v", err)
@@ -192,7 +192,7 @@ func TestDeleteObject_R46(t *testing.T) {
 	mustDo(t, w, Patch{Ref: fakeapi.RefOf(stale), Merge: []byte(`{"metadata":{"ownerReferences":[]}}`)})
 	id.Name, id.UID = "dep2", "dep2-uid"
 	w.env.begin("test")
-	err = w.gc.deleteObject(id, rv, owners, fakeapi.DeletePropagationBackground)
+	err = w.collector().deleteObject(id, rv, owners, fakeapi.DeletePropagationBackground)
 	w.env.end()
 	if !fakeapi.IsConflict(err) {
 		t.Fatalf("changed ownerReferences must return the conflict, got %v", err)

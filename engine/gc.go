@@ -62,13 +62,15 @@ func (e *restMappingError) Error() string {
 }
 
 func newGarbageCollector(e *env) *garbageCollector {
-	return &garbageCollector{
+	g := &garbageCollector{
 		env:             e,
 		graphChanges:    newGraphChanges(),
 		attemptToDelete: newNodeQueue(QueueAttemptToDelete, dirtyInAttemptToDelete, processingInAttemptToDelete),
 		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, dirtyInAttemptToOrphan, processingInAttemptToOrphan),
 		absent:          newAbsentOwnerCache(absentOwnerCacheSize),
 	}
+	g.hook()
+	return g
 }
 
 // ignoredKind reports the resources the collector does not monitor (R23).

@@ -10,10 +10,10 @@ import (
 // dependent is the current node for its UID. It returns nil when the world
 // runs no collector.
 func (w *World) CheckGraphInvariants() error {
-	if w.gc == nil {
+	if w.collector() == nil {
 		return nil
 	}
-	g := w.gc
+	g := w.collector()
 	uids := make([]string, 0, g.uidToNode.Len())
 	for uid := range g.uidToNode.All() {
 		uids = append(uids, uid)

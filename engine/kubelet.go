@@ -7,6 +7,17 @@ import (
 	"github.com/gcplay/gcplay/fakeapi"
 )
 
+// ControllerKubelet is the kubelet's name in `controllers:`.
+const ControllerKubelet = "kubelet"
+
+// kubeletRegistration registers the kubelet. It is no controller of
+// kube-controller-manager, so a scenario cannot restart it.
+var kubeletRegistration = registration{
+	name:   ControllerKubelet,
+	queues: []string{ControllerKubelet},
+	new:    newKubelet,
+}
+
 // kubelet is the simulated kubelet of every node: it finishes the graceful
 // deletion of scheduled Pods (those with spec.nodeName) once their grace
 // period has passed, by deleting them with grace 0 (R18). Without it, such
@@ -28,8 +39,6 @@ func (k *kubelet) setQueue(q *workqueue[string]) {
 	k.q = q
 	q.onAdd = func(key string, d time.Duration) { k.env.enqueued(ControllerKubelet, podRef(key), d) }
 }
-
-func (k *kubelet) name() string { return ControllerKubelet }
 
 func podKey(o *fakeapi.Object) string { return o.Metadata.Namespace + "/" + o.Metadata.Name }
 
@@ -61,10 +70,10 @@ func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 }
 
 func (k *kubelet) promote(now time.Duration)      { k.q.Promote(now) }
-func (k *kubelet) ready() bool                    { return k.q.Len() > 0 }
+func (k *kubelet) ready(string) bool              { return k.q.Len() > 0 }
 func (k *kubelet) nextDue() (time.Duration, bool) { return k.q.NextDue() }
 
-func (k *kubelet) describeNext() string {
+func (k *kubelet) describeNext(string) string {
 	if items := k.q.Items(); len(items) > 0 {
 		ns, name := splitKey(items[0])
 		if p := k.env.store.Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}); p != nil {
@@ -80,7 +89,7 @@ func (k *kubelet) describeNext() string {
 	return ""
 }
 
-func (k *kubelet) queue() []QueueItem {
+func (k *kubelet) items(string) []QueueItem {
 	var out []QueueItem
 	for _, it := range k.q.Items() {
 		out = append(out, QueueItem{Item: podRef(it)})
@@ -100,7 +109,7 @@ func podRef(key string) string {
 	return "Pod/" + key
 }
 
-func (k *kubelet) step(rec *Record) {
+func (k *kubelet) step(_ string, rec *Record) {
 	key, ok := k.q.Get()
 	if !ok {
 		return

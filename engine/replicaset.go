@@ -25,6 +25,16 @@ const (
 
 const rsFuncPrefix = "ReplicaSetController."
 
+// ControllerReplicaSet is the ReplicaSet controller's name in `controllers:`.
+const ControllerReplicaSet = "replicaset"
+
+var replicaSetRegistration = registration{
+	name:        ControllerReplicaSet,
+	queues:      []string{ControllerReplicaSet},
+	restartable: true,
+	new:         newReplicaSetController,
+}
+
 // replicaSetController is kube-controller-manager's ReplicaSet controller
 // (pkg/controller/replicaset/replica_set.go), made steppable: one step is
 // one syncReplicaSet of one queued key. Its informer caches (ReplicaSets
@@ -54,8 +64,6 @@ func keyRef(kind, key string) string {
 	ns, name := splitKey(key)
 	return fakeapi.RefString(kind, ns, name)
 }
-
-func (c *replicaSetController) name() string { return ControllerReplicaSet }
 
 func isKind(o *fakeapi.Object, apiVersion, kind string) bool {
 	return o.Kind == kind && o.APIVersion == apiVersion
@@ -218,17 +226,17 @@ func (c *replicaSetController) deletePod(pod *fakeapi.Object) {
 }
 
 func (c *replicaSetController) promote(now time.Duration)      { c.q.Promote(now) }
-func (c *replicaSetController) ready() bool                    { return c.q.Len() > 0 }
+func (c *replicaSetController) ready(string) bool              { return c.q.Len() > 0 }
 func (c *replicaSetController) nextDue() (time.Duration, bool) { return c.q.NextDue() }
 
-func (c *replicaSetController) describeNext() string {
+func (c *replicaSetController) describeNext(string) string {
 	if items := c.q.Items(); len(items) > 0 {
 		return "replicaset: sync " + keyRef("ReplicaSet", items[0])
 	}
 	return ""
 }
 
-func (c *replicaSetController) queue() []QueueItem { return keyQueueItems(c.q, "ReplicaSet") }
+func (c *replicaSetController) items(string) []QueueItem { return keyQueueItems(c.q, "ReplicaSet") }
 
 func keyQueueItems(q *workqueue[string], kind string) []QueueItem {
 	var out []QueueItem
@@ -241,7 +249,7 @@ func keyQueueItems(q *workqueue[string], kind string) []QueueItem {
 	return out
 }
 
-func (c *replicaSetController) step(rec *Record) {
+func (c *replicaSetController) step(_ string, rec *Record) {
 	key, ok := c.q.Get()
 	if !ok {
 		return

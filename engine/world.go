@@ -13,13 +13,19 @@ import (
 // that run against it, under one scheduler on a virtual clock. It is a pure,
 // single-threaded state machine: the same actions give the same records.
 type World struct {
-	cfg         Config
-	clock       *virtualClock
-	store       *fakeapi.Store
-	env         *env
-	gc          *garbageCollector
-	controllers []controller
-	seq         int
+	cfg   Config
+	clock *virtualClock
+	store *fakeapi.Store
+	env   *env
+	// running are the world's controllers, in registry order.
+	running []running
+	seq     int
+}
+
+// running is one controller a world runs.
+type running struct {
+	reg *registration
+	c   controller
 }
 
 // NewWorld returns a world with the configured kinds and controllers.
@@ -36,79 +42,49 @@ func NewWorld(cfg Config) (*World, error) {
 		names = AllControllers()
 	}
 	for _, n := range names {
-		if !slices.Contains(AllControllers(), n) {
+		if lookupRegistration(n) == nil {
 			return nil, fmt.Errorf("unknown controller %q (gcplay has %s)", n, strings.Join(AllControllers(), ", "))
 		}
 	}
 	w := &World{cfg: cfg, clock: &virtualClock{}}
 	w.store = fakeapi.NewStore(reg, w.clock)
 	w.env = newEnv(w.store, w.clock)
-	if slices.Contains(names, ControllerGC) {
-		w.gc = newGarbageCollector(w.env)
-	}
-	for _, f := range controllerFactories {
-		if slices.Contains(names, f.name) {
-			w.controllers = append(w.controllers, f.make(w.env))
+	for _, r := range registry {
+		if slices.Contains(names, r.name) {
+			w.running = append(w.running, running{reg: r, c: r.new(w.env)})
 		}
 	}
 	w.wire()
 	// The controllers start after the namespaces exist, with a list.
-	if w.gc != nil {
-		w.gc.relist()
-	}
-	for _, c := range w.controllers {
-		c.restart(&Record{})
+	for _, r := range w.running {
+		r.c.restart(&Record{})
 	}
 	return w, nil
 }
 
-// wire connects the store's watch and request hooks, once per store, and
-// the collector's queue hooks to the world.
+// wire connects the store's watch and request hooks, once per store.
 func (w *World) wire() {
 	w.store.Watch(w.dispatch)
 	w.store.OnRequest(func(r fakeapi.Request) { w.env.called(&r) })
-	w.wireGC()
-}
-
-// wireGC points the collector's queue hooks at the record being written.
-func (w *World) wireGC() {
-	if g := w.gc; g != nil {
-		g.env = w.env
-		g.graphChanges.onAdd = func(e *graphEvent, d time.Duration) { w.env.enqueued(QueueGraphChanges, e.String(), d) }
-		g.attemptToDelete.onAdd = func(n *node, d time.Duration) { w.env.enqueued(QueueAttemptToDelete, w.env.ref(n.identity), d) }
-		g.attemptToOrphan.onAdd = func(n *node, d time.Duration) { w.env.enqueued(QueueAttemptToOrphan, n.identity.ref(), d) }
-	}
 }
 
 // dispatch delivers one watch event to every informer, in a fixed order.
 func (w *World) dispatch(ev fakeapi.WatchEvent) {
 	w.env.touch(ev.Object.Metadata.UID)
-	if w.gc != nil {
-		w.gc.observe(ev)
-	}
-	for _, c := range w.controllers {
-		c.observe(ev)
+	for _, r := range w.running {
+		r.c.observe(ev)
 	}
 }
 
-// relist rebuilds the collector's informers from a fresh list: every object
-// becomes an add event, kinds in discovery order (R64).
-func (g *garbageCollector) relist() {
-	for _, k := range g.env.store.Registry().Kinds() {
-		if k.Kind == "Event" {
-			continue
-		}
-		objs, err := g.env.store.List(gcClient, k.APIVersion, k.Kind, "")
-		if err != nil {
-			continue // this informer has only what events show it (see informerGet)
-		}
-		for _, o := range objs {
-			if o.APIVersion != k.APIVersion {
-				continue // seen through its preferred version only
-			}
-			g.observe(fakeapi.WatchEvent{Type: fakeapi.Added, Object: o})
+// collector returns the world's garbage collector, or nil when it does not
+// run one (for the views of its graph).
+func (w *World) collector() *garbageCollector {
+	for _, r := range w.running {
+		if g, ok := r.c.(*garbageCollector); ok {
+			return g
 		}
 	}
+	return nil
 }
 
 // Store returns the world's apiserver (for reads and introspection).
@@ -123,11 +99,8 @@ func (w *World) Seq() int { return w.seq }
 // Controllers returns the names of the running controllers.
 func (w *World) Controllers() []string {
 	var out []string
-	if w.gc != nil {
-		out = append(out, ControllerGC)
-	}
-	for _, c := range w.controllers {
-		out = append(out, c.name())
+	for _, r := range w.running {
+		out = append(out, r.reg.name)
 	}
 	return out
 }
@@ -292,22 +265,13 @@ func (a Restart) String() string { return "restart " + a.Controller }
 func (a Restart) apply(w *World) (*Record, error) {
 	rec := w.begin("user")
 	rec.Item = a.String()
-	switch {
-	case a.Controller == ControllerGC && w.gc != nil:
-		old := w.gc
-		w.gc = newGarbageCollector(w.env)
-		w.wireGC()
-		w.gc.relist()
-		rec.Reason = Reason{Code: "Restarted", Rule: "R64", Func: "GarbageCollector.Run",
-			Message: fmt.Sprintf("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", old.uidToNode.Len())}
-		return w.end(), nil
-	default:
-		for _, c := range w.controllers {
-			if c.name() == a.Controller {
-				c.restart(rec)
+	for _, r := range w.running {
+		if r.reg.name == a.Controller {
+			r.c.restart(rec)
+			if rec.Reason.Code == "" {
 				rec.Reason = Reason{Code: "Restarted", Message: fmt.Sprintf("%s's in-memory state was thrown away; it relisted", a.Controller)}
-				return w.end(), nil
 			}
+			return w.end(), nil
 		}
 	}
 	return w.userEnd(fmt.Errorf("controller %q is not running (running: %s)", a.Controller, strings.Join(w.Controllers(), ", ")))
@@ -335,40 +299,22 @@ func (a Step) apply(w *World) (*Record, error) {
 		}
 	}
 	rec := w.begin(q)
-	g := w.gc
-	switch {
-	case g != nil && q == QueueGraphChanges:
-		if g.graphChanges.Len() == 0 {
-			return w.userEnd(fmt.Errorf("queue %s is empty", q))
-		}
-		g.processGraphChanges(rec)
-	case g != nil && q == QueueAttemptToDelete:
-		if g.attemptToDelete.Len() == 0 {
-			return w.userEnd(fmt.Errorf("queue %s is empty", q))
-		}
-		g.stepAttemptToDelete(rec)
-	case g != nil && q == QueueAttemptToOrphan:
-		if g.attemptToOrphan.Len() == 0 {
-			return w.userEnd(fmt.Errorf("queue %s is empty", q))
-		}
-		g.stepAttemptToOrphan(rec)
-	default:
-		c := w.controller(q)
-		if c == nil {
-			return w.userEnd(fmt.Errorf("no queue or controller named %q (there are %s)", q, strings.Join(w.QueueNames(), ", ")))
-		}
-		if !c.ready() {
-			return w.userEnd(fmt.Errorf("%s has nothing ready", q))
-		}
-		c.step(rec)
+	c := w.queueOwner(q)
+	if c == nil {
+		return w.userEnd(fmt.Errorf("no queue or controller named %q (there are %s)", q, strings.Join(w.QueueNames(), ", ")))
 	}
+	if !c.ready(q) {
+		return w.userEnd(fmt.Errorf("queue %s has nothing ready", q))
+	}
+	c.step(q, rec)
 	return w.end(), nil
 }
 
-func (w *World) controller(name string) controller {
-	for _, c := range w.controllers {
-		if c.name() == name {
-			return c
+// queueOwner returns the running controller that owns queue, or nil.
+func (w *World) queueOwner(queue string) controller {
+	for _, r := range w.running {
+		if slices.Contains(r.reg.queues, queue) {
+			return r.c
 		}
 	}
 	return nil
@@ -377,45 +323,28 @@ func (w *World) controller(name string) controller {
 // QueueNames lists every queue a Step can name, in the default order.
 func (w *World) QueueNames() []string {
 	var out []string
-	if w.gc != nil {
-		out = append(out, QueueGraphChanges, QueueAttemptToDelete, QueueAttemptToOrphan)
-	}
-	for _, c := range w.controllers {
-		out = append(out, c.name())
+	for _, r := range w.running {
+		out = append(out, r.reg.queues...)
 	}
 	return out
 }
 
 // promote moves every delayed item that is due into its queue.
 func (w *World) promote() {
-	now := w.clock.now
-	if g := w.gc; g != nil {
-		g.graphChanges.Promote(now)
-		g.attemptToDelete.Promote(now)
-		g.attemptToOrphan.Promote(now)
-	}
-	for _, c := range w.controllers {
-		c.promote(now)
+	for _, r := range w.running {
+		r.c.promote(w.clock.now)
 	}
 }
 
-// nextQueue picks the default step: graphChanges first (the graph builder
-// keeps up with events), then the collector's workers, then the workload
-// controllers, in a fixed order.
+// nextQueue picks the default step: the first ready queue of the first
+// controller in registry order (the graph builder keeps up with events
+// first, then the collector's workers, then the workload controllers).
 func (w *World) nextQueue() string {
-	if g := w.gc; g != nil {
-		switch {
-		case g.graphChanges.Len() > 0:
-			return QueueGraphChanges
-		case g.attemptToDelete.Len() > 0:
-			return QueueAttemptToDelete
-		case g.attemptToOrphan.Len() > 0:
-			return QueueAttemptToOrphan
-		}
-	}
-	for _, c := range w.controllers {
-		if c.ready() {
-			return c.name()
+	for _, r := range w.running {
+		for _, q := range r.reg.queues {
+			if r.c.ready(q) {
+				return q
+			}
 		}
 	}
 	return ""
@@ -437,81 +366,53 @@ func (w *World) NextDue() (time.Duration, bool) {
 			best, found = d, true
 		}
 	}
-	if g := w.gc; g != nil {
-		consider(g.graphChanges.NextDue())
-		consider(g.attemptToDelete.NextDue())
-		consider(g.attemptToOrphan.NextDue())
-	}
-	for _, c := range w.controllers {
-		consider(c.nextDue())
+	for _, r := range w.running {
+		consider(r.c.nextDue())
 	}
 	return best, found
 }
 
-// onlyMaxBackoffLeft reports whether every pending item is a collector
-// retry whose backoff has reached the maximum (settle stops there).
+// onlyMaxBackoffLeft reports whether every pending item is a retry whose
+// backoff has reached the maximum (settle stops there).
 func (w *World) onlyMaxBackoffLeft() bool {
-	for _, c := range w.controllers {
-		if _, ok := c.nextDue(); ok {
-			return false
-		}
-	}
-	g := w.gc
-	if g == nil {
-		return false
-	}
-	capped := func(n int) bool { return n > 0 && float64(backoffBase)*pow2(n-1) >= float64(backoffMax) }
 	any := false
-	for _, q := range []*workqueue[*node]{g.attemptToDelete, g.attemptToOrphan} {
-		for _, wi := range q.Waiting() {
-			if !capped(q.NumRequeues(wi.item)) {
+	for _, r := range w.running {
+		rt, ok := r.c.(retrier)
+		if !ok {
+			if _, pending := r.c.nextDue(); pending {
 				return false
 			}
-			any = true
+			continue
 		}
-	}
-	if len(g.graphChanges.Waiting()) > 0 {
-		return false
+		pending, capped := rt.retriesCapped()
+		if pending && !capped {
+			return false
+		}
+		any = any || pending
 	}
 	return any
-}
-
-func pow2(n int) float64 {
-	f := 1.0
-	for range n {
-		f *= 2
-	}
-	return f
 }
 
 // Describe says in one line what the next default step will do.
 func (w *World) Describe() string {
 	w.promote()
 	q := w.nextQueue()
-	g := w.gc
-	switch {
-	case q == "":
+	if q == "" {
 		if d, ok := w.NextDue(); ok {
 			return fmt.Sprintf("idle until %s, when delayed work is due", fmtElapsed(d))
 		}
 		return "idle: every queue is empty"
-	case g != nil && q == QueueGraphChanges:
-		return "graphChanges: process " + g.graphChanges.Items()[0].String()
-	case g != nil && q == QueueAttemptToDelete:
-		return "attemptToDelete: decide the fate of " + g.attemptToDelete.Items()[0].identity.ref()
-	case g != nil && q == QueueAttemptToOrphan:
-		return "attemptToOrphan: orphan the dependents of " + g.attemptToOrphan.Items()[0].identity.ref()
-	default:
-		return w.controller(q).describeNext()
 	}
+	return w.queueOwner(q).describeNext(q)
 }
 
 // Node returns the collector's uidToNode entry for uid.
 func (w *World) Node(uid string) (NodeView, bool) {
-	if w.gc == nil {
+	g := w.collector()
+	if g == nil {
 		return NodeView{}, false
 	}
-	n, ok := w.gc.uidToNode.Get(uid)
+	n, ok := g.uidToNode.Get(uid)
 	if !ok {
 		return NodeView{}, false
 	}
@@ -520,17 +421,18 @@ func (w *World) Node(uid string) (NodeView, bool) {
 
 // Nodes returns every uidToNode entry, sorted by UID.
 func (w *World) Nodes() []NodeView {
-	if w.gc == nil {
+	g := w.collector()
+	if g == nil {
 		return nil
 	}
-	uids := make([]string, 0, w.gc.uidToNode.Len())
-	for uid := range w.gc.uidToNode.All() {
+	uids := make([]string, 0, g.uidToNode.Len())
+	for uid := range g.uidToNode.All() {
 		uids = append(uids, uid)
 	}
 	slices.Sort(uids)
 	out := make([]NodeView, len(uids))
 	for i, uid := range uids {
-		n, _ := w.gc.uidToNode.Get(uid)
+		n, _ := g.uidToNode.Get(uid)
 		out[i] = n.view()
 	}
 	return out
@@ -538,42 +440,20 @@ func (w *World) Nodes() []NodeView {
 
 // Queue returns a queue's contents, front first, then waiting items by due time.
 func (w *World) Queue(name string) []QueueItem {
-	g := w.gc
-	nodeItems := func(q *workqueue[*node]) []QueueItem {
-		var out []QueueItem
-		for _, n := range q.Items() {
-			out = append(out, QueueItem{Item: n.identity.ref(), UID: n.identity.UID, Failures: q.NumRequeues(n)})
-		}
-		for _, wi := range q.Waiting() {
-			out = append(out, QueueItem{Item: wi.item.identity.ref(), UID: wi.item.identity.UID, Due: wi.due, Waiting: true, Failures: q.NumRequeues(wi.item)})
-		}
-		return out
-	}
-	switch {
-	case g != nil && name == QueueGraphChanges:
-		var out []QueueItem
-		for _, e := range g.graphChanges.Items() {
-			out = append(out, QueueItem{Item: e.String(), UID: e.obj.Metadata.UID})
-		}
-		return out
-	case g != nil && name == QueueAttemptToDelete:
-		return nodeItems(g.attemptToDelete)
-	case g != nil && name == QueueAttemptToOrphan:
-		return nodeItems(g.attemptToOrphan)
-	}
-	if c := w.controller(name); c != nil {
-		return c.queue()
+	if c := w.queueOwner(name); c != nil {
+		return c.items(name)
 	}
 	return nil
 }
 
 // AbsentOwners returns the absentOwnerCache entries, most recent first.
 func (w *World) AbsentOwners() []string {
-	if w.gc == nil {
+	g := w.collector()
+	if g == nil {
 		return nil
 	}
 	var out []string
-	for _, r := range w.gc.absent.entries() {
+	for _, r := range g.absent.entries() {
 		out = append(out, fmt.Sprintf("%s (%s %s)", r.ref(), r.APIVersion, r.UID))
 	}
 	return out
@@ -584,50 +464,9 @@ func (w *World) Clone() *World {
 	c := &World{cfg: w.cfg, clock: &virtualClock{now: w.clock.now}, seq: w.seq}
 	c.store = w.store.Clone(c.clock)
 	c.env = newEnv(c.store, c.clock)
-	if w.gc != nil {
-		c.gc = w.gc.clone(c.env)
-	}
-	for _, ctl := range w.controllers {
-		c.controllers = append(c.controllers, ctl.clone(c.env))
+	for _, r := range w.running {
+		c.running = append(c.running, running{reg: r.reg, c: r.c.clone(c.env)})
 	}
 	c.wire()
-	return c
-}
-
-// clone copies the collector, mapping every node pointer (including stale
-// ones still queued) to a fresh copy.
-func (g *garbageCollector) clone(e *env) *garbageCollector {
-	m := make(map[*node]*node, g.uidToNode.Len())
-	var get func(n *node) *node
-	get = func(n *node) *node {
-		if c, ok := m[n]; ok {
-			return c
-		}
-		c := &node{identity: n.identity, owners: n.owners, beingDeleted: n.beingDeleted,
-			deletingDependents: n.deletingDependents, virtual: n.virtual, queued: n.queued}
-		m[n] = c
-		for d := range n.dependents {
-			c.addDependent(get(d))
-		}
-		return c
-	}
-	c := &garbageCollector{
-		env:       e,
-		uidToNode: g.uidToNode.Clone(get),
-		absent:    g.absent.clone(),
-	}
-	// Queued events are copied: they carry the queue's flags, which each
-	// world changes as it takes them.
-	events := map[*graphEvent]*graphEvent{}
-	c.graphChanges = g.graphChanges.clone(func(ev *graphEvent) *graphEvent {
-		if cp, ok := events[ev]; ok {
-			return cp
-		}
-		cp := *ev
-		events[ev] = &cp
-		return &cp
-	})
-	c.attemptToDelete = g.attemptToDelete.clone(get)
-	c.attemptToOrphan = g.attemptToOrphan.clone(get)
 	return c
 }

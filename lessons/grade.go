@@ -914,21 +914,21 @@ func (st *story) policyMeaning(ref string, call *fakeapi.Request) string {
 	return st.p.say("meaning-background")
 }
 
-// who names the actor of a record.
+// who names the actor of a record: you, or the controller whose queue the
+// step took its item from, by its "who-<controller>" phrase (which may name
+// the queue), or by its name when the phrases file has none.
 func (st *story) who(rec *engine.Record) string {
-	switch rec.Actor {
-	case "user":
+	if rec.Actor == "user" {
 		return st.p.say("who-you")
-	case engine.QueueGraphChanges, engine.QueueAttemptToDelete, engine.QueueAttemptToOrphan:
-		return st.p.say("who-gc", "queue", rec.Actor)
-	case engine.ControllerReplicaSet:
-		return st.p.say("who-replicaset")
-	case engine.ControllerDeployment:
-		return st.p.say("who-deployment")
-	case engine.ControllerKubelet:
-		return st.p.say("who-kubelet")
 	}
-	return rec.Actor
+	name, ok := engine.QueueController(rec.Actor)
+	if !ok {
+		return rec.Actor
+	}
+	if _, ok := st.p["who-"+name]; !ok {
+		return name
+	}
+	return st.p.say("who-"+name, "queue", rec.Actor)
 }
 
 // recText is a record's item and reason, as the trace shows it.

@@ -30,14 +30,16 @@ var (
 var topLevelKeys = []string{"name", "description", "kinds", "controllers", "objects", "steps"}
 
 // AllControllers lists the controllers gcplay has, as `controllers:`
-// names them.
-var AllControllers = []string{engine.ControllerGC, engine.ControllerReplicaSet, engine.ControllerDeployment, engine.ControllerKubelet}
+// names them (the engine's registry, in scheduler order).
+var AllControllers = engine.AllControllers()
 
-// restartable lists the controllers a restart step may name.
-var restartable = []string{engine.ControllerGC, engine.ControllerReplicaSet, engine.ControllerDeployment}
+// restartable lists the controllers a restart step may name: those of
+// kube-controller-manager.
+var restartable = engine.RestartableControllers()
 
-// Queues lists the queues a step or an expectation may name.
-var Queues = []string{engine.QueueGraphChanges, engine.QueueAttemptToDelete, engine.QueueAttemptToOrphan}
+// Queues lists the queues a step or an expectation may name: every queue
+// of every controller, in scheduler order.
+var Queues = engine.AllQueues()
 
 var injectVerbs = []string{"get", "list", "create", "update", "patch", "delete"}
 

@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// ControllerGC is the garbage collector's name in `controllers:`.
+const ControllerGC = "garbagecollector"
+
+// The collector's queues, as `step: {queue: ...}` and the trace name them.
+const (
+	QueueGraphChanges    = "graphChanges"
+	QueueAttemptToDelete = "attemptToDelete"
+	QueueAttemptToOrphan = "attemptToOrphan"
+)
+
+// garbageCollectorRegistration registers the collector: the graph builder
+// keeps up with events first, then the two workers.
+var garbageCollectorRegistration = registration{
+	name:        ControllerGC,
+	queues:      []string{QueueGraphChanges, QueueAttemptToDelete, QueueAttemptToOrphan},
+	restartable: true,
+	new:         func(e *env) controller { return newGarbageCollector(e) },
+}
+
+// hook tells the record being written what the collector's queues take.
+func (g *garbageCollector) hook() {
+	g.graphChanges.onAdd = func(e *graphEvent, d time.Duration) { g.env.enqueued(QueueGraphChanges, e.String(), d) }
+	g.attemptToDelete.onAdd = func(n *node, d time.Duration) { g.env.enqueued(QueueAttemptToDelete, g.env.ref(n.identity), d) }
+	g.attemptToOrphan.onAdd = func(n *node, d time.Duration) { g.env.enqueued(QueueAttemptToOrphan, n.identity.ref(), d) }
+}
+
+func (g *garbageCollector) nodeQueue(queue string) *workqueue[*node] {
+	if queue == QueueAttemptToOrphan {
+		return g.attemptToOrphan
+	}
+	return g.attemptToDelete
+}
+
+func (g *garbageCollector) promote(now time.Duration) {
+	g.graphChanges.Promote(now)
+	g.attemptToDelete.Promote(now)
+	g.attemptToOrphan.Promote(now)
+}
+
+func (g *garbageCollector) ready(queue string) bool {
+	if queue == QueueGraphChanges {
+		return g.graphChanges.Len() > 0
+	}
+	return g.nodeQueue(queue).Len() > 0
+}
+
+func (g *garbageCollector) nextDue() (time.Duration, bool) {
+	var best time.Duration
+	found := false
+	for _, due := range [...]func() (time.Duration, bool){g.graphChanges.NextDue, g.attemptToDelete.NextDue, g.attemptToOrphan.NextDue} {
+		if d, ok := due(); ok && (!found || d < best) {
+			best, found = d, true
+		}
+	}
+	return best, found
+}
+
+func (g *garbageCollector) step(queue string, rec *Record) {
+	switch queue {
+	case QueueGraphChanges:
+		g.processGraphChanges(rec)
+	case QueueAttemptToDelete:
+		g.stepAttemptToDelete(rec)
+	case QueueAttemptToOrphan:
+		g.stepAttemptToOrphan(rec)
+	}
+}
+
+func (g *garbageCollector) items(queue string) []QueueItem {
+	var out []QueueItem
+	if queue == QueueGraphChanges {
+		for _, e := range g.graphChanges.Items() {
+			out = append(out, QueueItem{Item: e.String(), UID: e.obj.Metadata.UID})
+		}
+		return out
+	}
+	q := g.nodeQueue(queue)
+	for _, n := range q.Items() {
+		out = append(out, QueueItem{Item: n.identity.ref(), UID: n.identity.UID, Failures: q.NumRequeues(n)})
+	}
+	for _, wi := range q.Waiting() {
+		out = append(out, QueueItem{Item: wi.item.identity.ref(), UID: wi.item.identity.UID, Due: wi.due, Waiting: true, Failures: q.NumRequeues(wi.item)})
+	}
+	return out
+}
+
+func (g *garbageCollector) describeNext(queue string) string {
+	switch queue {
+	case QueueGraphChanges:
+		return "graphChanges: process " + g.graphChanges.Items()[0].String()
+	case QueueAttemptToDelete:
+		return "attemptToDelete: decide the fate of " + g.attemptToDelete.Items()[0].identity.ref()
+	default:
+		return "attemptToOrphan: orphan the dependents of " + g.attemptToOrphan.Items()[0].identity.ref()
+	}
+}
+
+// retriesCapped: only the workers retry forever; a graphChanges item
+// waiting for its delay is work to wait for.
+func (g *garbageCollector) retriesCapped() (pending, capped bool) {
+	if len(g.graphChanges.Waiting()) > 0 {
+		return true, false
+	}
+	atMax := func(n int) bool { return n > 0 && float64(backoffBase)*pow2(n-1) >= float64(backoffMax) }
+	for _, q := range [...]*workqueue[*node]{g.attemptToDelete, g.attemptToOrphan} {
+		for _, wi := range q.Waiting() {
+			if !atMax(q.NumRequeues(wi.item)) {
+				return true, false
+			}
+			pending = true
+		}
+	}
+	return pending, pending
+}
+
+func pow2(n int) float64 {
+	f := 1.0
+	for range n {
+		f *= 2
+	}
+	return f
+}
+
+// restart throws away the graph, the queues and the absent-owner cache,
+// and relists (R64).
+func (g *garbageCollector) restart(rec *Record) {
+	nodes := g.uidToNode.Len()
+	*g = *newGarbageCollector(g.env)
+	g.hook()
+	g.relist()
+	rec.Reason = Reason{Code: "Restarted", Rule: "R64", Func: "GarbageCollector.Run",
+		Message: fmt.Sprintf("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", nodes)}
+}
+
+// relist rebuilds the collector's informers from a fresh list: every object
+// becomes an add event, kinds in discovery order (R64).
+func (g *garbageCollector) relist() {
+	for _, k := range g.env.store.Registry().Kinds() {
+		if k.Kind == "Event" {
+			continue
+		}
+		objs, err := g.env.store.List(gcClient, k.APIVersion, k.Kind, "")
+		if err != nil {
+			continue // this informer has only what events show it (see informerGet)
+		}
+		for _, o := range objs {
+			if o.APIVersion != k.APIVersion {
+				continue // seen through its preferred version only
+			}
+			g.observe(fakeapi.WatchEvent{Type: fakeapi.Added, Object: o})
+		}
+	}
+}
+
+// clone copies the collector, mapping every node pointer (including stale
+// ones still queued) to a fresh copy.
+func (g *garbageCollector) clone(e *env) controller {
+	m := make(map[*node]*node, g.uidToNode.Len())
+	var get func(n *node) *node
+	get = func(n *node) *node {
+		if c, ok := m[n]; ok {
+			return c
+		}
+		c := &node{identity: n.identity, owners: n.owners, beingDeleted: n.beingDeleted,
+			deletingDependents: n.deletingDependents, virtual: n.virtual, queued: n.queued}
+		m[n] = c
+		for d := range n.dependents {
+			c.addDependent(get(d))
+		}
+		return c
+	}
+	c := &garbageCollector{
+		env:       e,
+		uidToNode: g.uidToNode.Clone(get),
+		absent:    g.absent.clone(),
+	}
+	// Queued events are copied: they carry the queue's flags, which each
+	// world changes as it takes them.
+	events := map[*graphEvent]*graphEvent{}
+	c.graphChanges = g.graphChanges.clone(func(ev *graphEvent) *graphEvent {
+		if cp, ok := events[ev]; ok {
+			return cp
+		}
+		cp := *ev
+		events[ev] = &cp
+		return &cp
+	})
+	c.attemptToDelete = g.attemptToDelete.clone(get)
+	c.attemptToOrphan = g.attemptToOrphan.clone(get)
+	c.hook()
+	return c
+}
