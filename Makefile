@@ -88,7 +88,7 @@ clean:
 ## conformance: run every scenario and lesson gcplay ships against real Kubernetes: an
 ## in-process etcd, kube-apiserver and garbage collector of the release in
 ## conformance/VERSION (docs/CONFORMANCE.md). The first build compiles Kubernetes: minutes.
-CONFORMANCE_INPUTS ?= ../../shared/scenarios ../examples ../scenario/testdata ../cmd/gcplay/testdata/script testdata
+CONFORMANCE_INPUTS ?= ../examples ../scenario/testdata ../cmd/gcplay/testdata/script testdata
 CONFORMANCE_FLAGS ?= -lessons
 .PHONY: conformance
 conformance:

@@ -13,8 +13,7 @@ import (
 
 // collect expands the command-line arguments: a file is taken as is; a
 // directory is walked for *.yaml, *.yml and *.txtar files; a path that
-// does not exist is reported and skipped (a checkout without lessons yet,
-// or without shared/ beside it).
+// does not exist is reported and skipped.
 //
 // A YAML member of a txtar archive (the CLI tests keep their scenarios
 // there) is named "path#member"; those are test fixtures, some invalid or

@@ -1,5 +1,5 @@
 // Package scenario reads, checks and runs gcplay scenario files, the
-// public format described in SCENARIO-FORMAT.md: a starting world of
+// public format described in docs/SCENARIO-FORMAT.md: a starting world of
 // Kubernetes manifests, then steps that act on it (create, delete, patch,
 // step, settle, advance, restart, inject) and check it (expect).
 //

@@ -8,28 +8,24 @@ import (
 	"testing"
 )
 
-// sharedDir is the project's shared scenarios, relative to this package.
-const sharedDir = "../../shared/scenarios"
+// examplesDir is the project's example scenarios, relative to this package.
+const examplesDir = "../examples"
 
-func sharedScenarios(tb testing.TB) []string {
+func exampleScenarios(tb testing.TB) []string {
 	tb.Helper()
-	if _, err := os.Stat(sharedDir); err != nil {
-		tb.Skipf("no shared scenarios at %s (from the repository root: ../shared/scenarios): %v", sharedDir, err)
-	}
-	files, err := filepath.Glob(filepath.Join(sharedDir, "*.yaml"))
+	files, err := filepath.Glob(filepath.Join(examplesDir, "*.yaml"))
 	if err != nil || len(files) == 0 {
-		tb.Fatalf("no scenario files in %s: %v", sharedDir, err)
+		tb.Fatalf("no scenario files in %s: %v", examplesDir, err)
 	}
 	return files
 }
 
 // FuzzParse checks that no input makes Parse panic, that every error
 // names the file, and that parsing is deterministic. Its seeds are this
-// package's scenarios and the project's shared ones.
+// package's scenarios and the project's examples.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.yaml")
-	shared, _ := filepath.Glob(filepath.Join(sharedDir, "*.yaml"))
-	for _, file := range append(files, shared...) {
+	for _, file := range append(files, exampleScenarios(f)...) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

@@ -38,10 +38,10 @@ func runSource(t *testing.T, src string) *Result {
 	return res
 }
 
-// TestSharedScenarios runs every example scenario of the project: each
-// was checked against a real cluster, so each must pass.
-func TestSharedScenarios(t *testing.T) {
-	for _, file := range sharedScenarios(t) {
+// TestExamples runs every example scenario of the project (examples/):
+// make conformance checks each against a real cluster, so each must pass.
+func TestExamples(t *testing.T) {
+	for _, file := range exampleScenarios(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			res := runFile(t, file, RunOptions{Records: true, CheckInvariants: true})
 			if !res.Passed {
@@ -52,7 +52,7 @@ func TestSharedScenarios(t *testing.T) {
 }
 
 // TestTestdataScenarios runs this package's own scenarios, which exercise
-// what the shared ones do not (queues, graph, backoff, events, counts,
+// what the examples do not (queues, graph, backoff, events, counts,
 // restarts, custom kinds).
 func TestTestdataScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.yaml")
@@ -73,9 +73,7 @@ func TestTestdataScenarios(t *testing.T) {
 // trace and the JSON result byte for byte.
 func TestRunIsDeterministic(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.yaml")
-	if _, err := os.Stat(sharedDir); err == nil {
-		files = append(files, sharedScenarios(t)...)
-	}
+	files = append(files, exampleScenarios(t)...)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			render := func() string {

@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// rules.txt is the text of every rule of GC-RULES.md (the specification
-// beside DESIGN.md), one block per rule, so the explain view can show the
+// rules.txt is the text of every rule of docs/GC-RULES.md (the project's
+// specification), one block per rule, so the explain view can show the
 // rule behind a decision without a file system.
 //
 //go:embed rules.txt

@@ -10,16 +10,18 @@ var (
 	listItemRE  = regexp.MustCompile(`^\s*(?:-|\d+\.)\s+`)
 )
 
-// extractRules turns the specification (GC-RULES.md) into the form of
-// rules.txt: a header, then for each rule its id on one line and its text
-// below, Markdown emphasis removed, each list item (sub-bullet or numbered
-// step) and each paragraph on a line of its own.
+// extractRules turns the specification (docs/GC-RULES.md) into the form
+// of rules.txt: a header, then for each rule its id on one line and its
+// text below, Markdown emphasis removed, each list item (sub-bullet or
+// numbered step), table row and paragraph on a line of its own; the
+// lines a paragraph or item is wrapped on are joined.
 func extractRules(spec string) string {
 	var b strings.Builder
-	b.WriteString("# The rules of ../shared/docs/GC-RULES.md, one block per rule, for the\n")
-	b.WriteString("# timeline's explain view. Generated: go test ./tui -run TestRulesText -rules-from=PATH\n")
+	b.WriteString("# The rules of docs/GC-RULES.md, one block per rule, for the\n")
+	b.WriteString("# timeline's explain view. Generated: go test ./tui -run TestRulesText -update-rules\n")
 	var id string
 	var lines []string
+	blank := false // the previous line was empty: a new paragraph starts
 	clean := strings.NewReplacer("**", "", "`", "")
 	flush := func() {
 		if id != "" {
@@ -33,7 +35,7 @@ func extractRules(spec string) string {
 	for _, line := range strings.Split(spec, "\n") {
 		if m := ruleStartRE.FindStringSubmatch(line); m != nil {
 			flush()
-			id, lines = m[1], []string{m[2]}
+			id, lines, blank = m[1], []string{m[2]}, false
 			continue
 		}
 		if id == "" {
@@ -46,14 +48,17 @@ func extractRules(spec string) string {
 			indent == 0 && trimmed != "":
 			flush()
 		case trimmed == "":
+			blank = true
+			continue
 		case listItemRE.MatchString(line):
 			marker := listItemRE.FindString(line)
 			lines = append(lines, strings.TrimSpace(marker)+" "+strings.TrimSpace(line[len(marker):]))
-		case indent == 2:
-			lines = append(lines, trimmed) // a paragraph of the rule
+		case strings.HasPrefix(trimmed, "|"), blank:
+			lines = append(lines, trimmed) // a table row, or a new paragraph of the rule
 		default:
 			lines[len(lines)-1] += " " + trimmed
 		}
+		blank = false
 	}
 	flush()
 	return b.String()

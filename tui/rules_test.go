@@ -3,33 +3,33 @@ package tui
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// rulesFrom is the specification to regenerate rules.txt from. The tests
-// never read it on their own: nothing in the repository depends on files
-// outside it, and rules.txt is the project's copy of the rules' words.
-var rulesFrom = flag.String("rules-from", "", "regenerate rules.txt from this GC-RULES.md (e.g. ../../shared/docs/GC-RULES.md)")
+var updateRules = flag.Bool("update-rules", false, "regenerate rules.txt from docs/GC-RULES.md")
 
-// TestRulesText regenerates rules.txt from the specification and checks
-// that the explain view's words are the specification's own, when
-// -rules-from names it: go test ./tui -run TestRulesText -rules-from=PATH.
+// specPath is the project's specification.
+var specPath = filepath.Join("..", "docs", "GC-RULES.md")
+
+// TestRulesText checks that the rules the explain view shows are the
+// specification's own words: rules.txt must be what extractRules makes of
+// docs/GC-RULES.md.
 func TestRulesText(t *testing.T) {
-	if *rulesFrom == "" {
-		t.Skip("a maintainer's aid: run it with -rules-from=PATH/GC-RULES.md to regenerate rules.txt")
-	}
-	spec, err := os.ReadFile(*rulesFrom)
+	spec, err := os.ReadFile(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := extractRules(string(spec))
-	if rulesText != want {
+	if *updateRules {
 		if err := os.WriteFile("rules.txt", []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("rules.txt rewritten from %s", *rulesFrom)
+	}
+	if rulesText != want {
+		t.Fatalf("rules.txt is out of date with %s: run go test ./tui -run TestRulesText -update-rules", specPath)
 	}
 }
 

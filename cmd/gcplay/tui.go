@@ -36,7 +36,7 @@ and rewind. Press ? inside for every key, : for commands.
 
 Without FILE it opens on a built-in starter world. NO_COLOR is honoured.`,
 		Example: `  gcplay play
-  gcplay play ../shared/scenarios/two-owners.yaml
+  gcplay play examples/two-owners.yaml
   gcplay play --theme high-contrast`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
