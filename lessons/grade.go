@@ -249,6 +249,9 @@ func (st *story) evaluate(x *scenario.Expect) []Check {
 	for _, gc := range x.Graph {
 		out = append(out, st.checkGraph(gc))
 	}
+	for _, fc := range x.Fields {
+		out = append(out, st.checkFields(fc)...)
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }
@@ -274,6 +277,33 @@ func (st *story) checkFinalizers(fc scenario.FinalizersCheck) Check {
 		c.Why += " " + st.waitingWhy(o)
 	}
 	return c
+}
+
+// checkFields grades expect.fields: one check per path.
+func (st *story) checkFields(fc scenario.FieldCheck) []Check {
+	o := st.lookup(fc.Ref)
+	var out []Check
+	for _, fv := range fc.Values {
+		want := scenario.FormatFieldValue(fv.Want, true)
+		c := Check{Key: "fields." + fv.Path, Subject: fc.Ref.String(), Line: fv.Line, Want: want}
+		if o == nil {
+			c.Got = st.p.say("state-absent")
+			c.Why = st.whyGone(fc.Ref, st.p.say("goal-keeps-field", "path", fv.Path, "want", want))
+			out = append(out, c)
+			continue
+		}
+		got, ok := scenario.ObjectValue(o, fv.Segments)
+		c.Got = scenario.FormatFieldValue(got, ok)
+		c.Passed = scenario.FieldValuesEqual(fv.Want, got)
+		if !c.Passed {
+			c.Why = st.p.say("field-differs", "object", o.String(), "path", fv.Path, "got", c.Got, "want", want)
+			if rec := st.lastChange(o.String(), "patch", "update"); rec != nil {
+				c.Why += " " + st.p.say("last-changed", "who", st.who(rec), "at", st.at(rec.Seq), "what", recText(rec))
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func (st *story) checkOwners(oc scenario.OwnersCheck) Check {

@@ -121,6 +121,9 @@ func (x *Expect) evaluate(v view) []Check {
 	for _, cc := range x.Count {
 		add(checkCount(v, cc))
 	}
+	for _, fc := range x.Fields {
+		out = append(out, checkFields(v, fc)...)
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }

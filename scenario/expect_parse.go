@@ -11,7 +11,7 @@ import (
 )
 
 var expectKeys = []string{"exists", "absent", "terminating", "notTerminating", "finalizers", "ownerReferences",
-	"deletionOrder", "events", "noEvents", "graph", "queues", "count"}
+	"deletionOrder", "events", "noEvents", "graph", "queues", "count", "fields"}
 
 func (p *parser) expect(n *yaml.Node, path string, reg *fakeapi.Registry) *Expect {
 	f, ok := p.fields(n, path, expectKeys)
@@ -140,6 +140,9 @@ func (p *parser) expect(n *yaml.Node, path string, reg *fakeapi.Registry) *Expec
 				x.Queues = append(x.Queues, qc)
 			}
 		}
+	}
+	if e, ok := f["fields"]; ok {
+		x.Fields = p.parseFields(e.Value, path+".fields", reg)
 	}
 	if e, ok := f["count"]; ok {
 		for i, c := range p.list(e.Value, path+".count") {

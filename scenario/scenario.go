@@ -152,6 +152,7 @@ type Expect struct {
 	Graph           []GraphCheck
 	Queues          []QueueCheck
 	Count           []CountCheck
+	Fields          []FieldCheck
 }
 
 // RefCheck is one reference of a list check (exists, absent, ...).
