@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"github.com/gcplay/gcplay/internal/locale"
+
 	"fmt"
 	"slices"
 	"sort"
@@ -108,6 +110,15 @@ func (c *Course) Grader(locale string) *Grader {
 	return &Grader{c: c, locale: locale, p: c.phrasesFor(locale), at: func(seq int) string { return fmt.Sprintf("#%d", seq) }}
 }
 
+// tidy joins the sentences of an explanation as the grader's language
+// writes them: Chinese puts no space after its full-width punctuation.
+func (g *Grader) tidy(s string) string {
+	if g.locale == DefaultLocale {
+		return s
+	}
+	return locale.Tidy(s)
+}
+
 // Grade grades world w, reached through records recs (the set-up's and the
 // learner's), against l's goal.
 func (g *Grader) Grade(l *Lesson, w *engine.World, recs []engine.Record) *Grade {
@@ -115,6 +126,9 @@ func (g *Grader) Grade(l *Lesson, w *engine.World, recs []engine.Record) *Grade 
 	gr := &Grade{NeedsSettled: l.Settled, Settled: Settled(w)}
 	if l.Goal != nil {
 		gr.Checks = st.evaluate(l.Goal)
+	}
+	for i := range gr.Checks {
+		gr.Checks[i].Why = g.tidy(gr.Checks[i].Why)
 	}
 	gr.Passed = true
 	for _, c := range gr.Checks {

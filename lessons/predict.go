@@ -117,7 +117,7 @@ func (g *Grader) Score(l *Lesson, p Prediction, w *engine.World, recs []engine.R
 		now := st.lookup(r)
 		o := PredictedObject{Ref: ref, Predicted: p.Outcomes[ref], Actual: ActualOutcome(st.startObject(ref), now)}
 		o.Right = o.Predicted == o.Actual
-		o.Why = st.outcomeWhy(ref, now, o.Actual)
+		o.Why = g.tidy(st.outcomeWhy(ref, now, o.Actual))
 		if o.Right {
 			res.Right++
 		}

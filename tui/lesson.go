@@ -927,7 +927,7 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 			if i == m.pick {
 				cur = "▸ "
 			}
-			ln.add(&t.text, cur).add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, fmt.Sprintf("  %d min", l.Minutes))
+			ln.add(&t.text, cur).add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, "  "+m.say("cli-minutes", "n", fmt.Sprint(l.Minutes)))
 			var over *ink
 			if i == m.pick {
 				over = &t.sel

@@ -15,6 +15,12 @@ import (
 // fixed size, with progress in memory.
 func newLessonTest(t *testing.T, name string, w, h int) (*LessonModel, lessons.MemKV, *MemFiles) {
 	t.Helper()
+	return newLessonTestIn(t, "en", name, w, h)
+}
+
+// newLessonTestIn is newLessonTest in a locale.
+func newLessonTestIn(t *testing.T, locale, name string, w, h int) (*LessonModel, lessons.MemKV, *MemFiles) {
+	t.Helper()
 	c := lessons.Builtin()
 	var l *lessons.Lesson
 	if name != "" {
@@ -26,7 +32,7 @@ func newLessonTest(t *testing.T, name string, w, h int) (*LessonModel, lessons.M
 	kv := lessons.MemKV{}
 	files := NewMemFiles(nil)
 	m, err := NewLesson(Options{Width: w, Height: h, NoColor: true, Theme: ThemeDark, Files: files},
-		LessonOptions{Course: c, Lesson: l, Progress: &lessons.KVStore{KV: kv, Key: "progress"}, Locale: "en",
+		LessonOptions{Course: c, Lesson: l, Progress: &lessons.KVStore{KV: kv, Key: "progress"}, Locale: locale,
 			Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)

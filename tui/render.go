@@ -180,6 +180,15 @@ func overlay(base []string, top []string, x, y int) {
 			left += strings.Repeat(" ", x-lw)
 		}
 		right := ansi.TruncateLeft(b, x+w, "")
+		// A wide (CJK) character of base cut by top's right edge: keep
+		// the columns after the edge where they were, with a space for
+		// the half that top covers.
+		if want, rw := textWidth(b)-(x+w), textWidth(right); want >= 0 && rw != want {
+			if rw > want {
+				right = ansi.TruncateLeft(b, x+w+rw-want, "")
+			}
+			right = strings.Repeat(" ", max(want-textWidth(right), 0)) + right
+		}
 		base[r] = left + "\x1b[m" + l + "\x1b[m" + right
 	}
 }

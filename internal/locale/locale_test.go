@@ -77,3 +77,17 @@ func TestWrapEnglish(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapKeyList(t *testing.T) {
+	got := Wrap("H 提示 · P 预测 · R 重新开始 · L 课程", 22)
+	want := []string{"H 提示 · P 预测 ·", "R 重新开始 · L 课程"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Wrap = %q, want %q", got, want)
+	}
+}
+
+func TestTidy(t *testing.T) {
+	if got, want := Tidy("它只有一个属主。 ConfigMap/app 被你删除（第 1 步）， 使用 R44(c)。  Background"), "它只有一个属主。ConfigMap/app 被你删除（第 1 步），使用 R44(c)。Background"; got != want {
+		t.Errorf("Tidy = %q, want %q", got, want)
+	}
+}

@@ -127,10 +127,37 @@ func tokenize(para string) []token {
 // terminal cells (a CJK character is two): at spaces, and between CJK
 // characters. A line never starts with a closing punctuation mark nor
 // ends with an opening one; a word longer than a line is cut.
+//
+// A list of keys ("H 提示 · P 预测 · A 答案") breaks only between its
+// items, where each item fits a line.
 func Wrap(para string, width int) []string {
 	if width <= 0 {
 		return nil
 	}
+	if items := strings.Split(para, " · "); len(items) > 1 {
+		fits := true
+		for _, it := range items {
+			fits = fits && Width(it)+2 <= width
+		}
+		if fits {
+			var lines []string
+			cur := items[0]
+			for _, it := range items[1:] {
+				if Width(cur)+3+Width(it) > width {
+					lines = append(lines, cur+" ·")
+					cur = it
+					continue
+				}
+				cur += " · " + it
+			}
+			return append(lines, cur)
+		}
+	}
+	return wrapWords(para, width)
+}
+
+// wrapWords is Wrap without the key-list rule.
+func wrapWords(para string, width int) []string {
 	var lines []string
 	var line strings.Builder
 	lw := 0
@@ -181,4 +208,20 @@ func Pad(s string, width int) string {
 		return s + strings.Repeat(" ", width-w)
 	}
 	return s
+}
+
+// Tidy removes the spaces that joining sentences with " " leaves after
+// CJK punctuation ("。 它" → "。它"): the punctuation carries its own space.
+func Tidy(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	prevPunct := false
+	for _, r := range s {
+		if r == ' ' && prevPunct {
+			continue
+		}
+		prevPunct = fullWidthPunct(r)
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -1,0 +1,68 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestLessonZhGolden: lesson 1 in Chinese at 80x24 and 120x40, as a
+// learner meets it: the lesson's text, the pane, a hint, the prediction,
+// the delete picker, the goal reached and the lesson picker. Every line of
+// every screen must be exactly as wide as the terminal (a CJK character
+// is two cells): a line one cell off breaks every border after it.
+// Rewrite with go test ./tui -run TestLessonZhGolden -update.
+func TestLessonZhGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		keys []string
+	}{
+		{"text", nil},
+		{"pane", []string{"enter"}},
+		{"hint", []string{"enter", "H", "H"}},
+		{"predict", []string{"enter", "P", "d", "d"}},
+		{"predict-result", []string{"enter", "P", "d", "d", "d", "s", "enter", "r"}},
+		{"done", []string{"enter", "d", "2", "r"}},
+		{"picker", []string{"enter", "L"}},
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, c := range cases {
+			name := fmt.Sprintf("zh-lesson-%s-%dx%d", c.name, size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				m, _, _ := newLessonTestIn(t, "zh", "1", size[0], size[1])
+				lsPress(t, m, c.keys...)
+				raw := ansi.Strip(m.View().Content)
+				for i, l := range strings.Split(raw, "\n") {
+					if w := ansi.StringWidth(l); w != size[0] && strings.TrimSpace(l) != "" {
+						t.Errorf("line %d is %d cells wide, not %d: %q", i+1, w, size[0], l)
+					}
+				}
+				lines := strings.Split(raw, "\n")
+				for i, l := range lines {
+					lines[i] = strings.TrimRight(l, " ")
+				}
+				golden(t, name, strings.Join(lines, "\n")+"\n")
+			})
+		}
+	}
+}
+
+// TestOverlayWide: an overlay whose edge cuts a wide character of the
+// screen below keeps every column after it in place.
+func TestOverlayWide(t *testing.T) {
+	base := []string{"|中文中文中文|"} // 14 cells
+	for x := 0; x < 6; x++ {
+		for w := 1; w < 8; w++ {
+			b := append([]string(nil), base...)
+			overlay(b, []string{strings.Repeat("x", w)}, x, 0)
+			if got := ansi.StringWidth(b[0]); got != 14 {
+				t.Errorf("x=%d w=%d: %q is %d cells", x, w, b[0], got)
+			}
+			if !strings.HasSuffix(ansi.Strip(b[0]), "|") {
+				t.Errorf("x=%d w=%d: %q lost its right edge", x, w, b[0])
+			}
+		}
+	}
+}
