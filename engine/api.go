@@ -82,6 +82,27 @@ type NodeView struct {
 	Dependents []string
 }
 
+// Flags names the node's flags that are set, in the order of upstream's
+// debug graph (beingDeleted, deletingDependents, virtual): the one form the
+// DOT and Mermaid exports, the TUI and the grader show.
+func (n NodeView) Flags() []string {
+	return nodeFlags(n.BeingDeleted, n.DeletingDependents, n.Virtual)
+}
+
+func nodeFlags(beingDeleted, deletingDependents, virtual bool) []string {
+	var out []string
+	if beingDeleted {
+		out = append(out, "beingDeleted")
+	}
+	if deletingDependents {
+		out = append(out, "deletingDependents")
+	}
+	if virtual {
+		out = append(out, "virtual")
+	}
+	return out
+}
+
 // QueueItem is one entry of a queue, in order.
 type QueueItem struct {
 	Item string

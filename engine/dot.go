@@ -16,26 +16,23 @@ type dotVertex struct {
 
 type dotEdge struct{ from, to string }
 
+// flags are the vertex's node flags, then missingFromGraph for an owner
+// the graph has no node for.
+func (v dotVertex) flags() []string {
+	f := nodeFlags(v.beingDeleted, v.deletingDependents, v.virtual)
+	if v.missing {
+		f = append(f, "missingFromGraph")
+	}
+	return f
+}
+
 func (v dotVertex) attributes() [][2]string {
 	kind := v.kind + "." + v.version
 	if v.group != "" {
 		kind += "." + v.group
 	}
 	label := fmt.Sprintf("uid=%s\nnamespace=%s\n%s/%s\n", v.uid, v.namespace, kind, v.name)
-	var conds []string
-	if v.beingDeleted {
-		conds = append(conds, "beingDeleted")
-	}
-	if v.deletingDependents {
-		conds = append(conds, "deletingDependents")
-	}
-	if v.virtual {
-		conds = append(conds, "virtual")
-	}
-	if v.missing {
-		conds = append(conds, "missingFromGraph")
-	}
-	if len(conds) > 0 {
+	if conds := v.flags(); len(conds) > 0 {
 		label += strings.Join(conds, ",") + "\n"
 	}
 	return [][2]string{
@@ -180,19 +177,7 @@ func (w *World) Mermaid(uids ...string) string {
 	b.WriteString("  classDef missing stroke:#999,color:#999\n")
 	for _, v := range vs {
 		label := fakeapi.RefString(v.kind, v.namespace, v.name)
-		var tags []string
-		if v.virtual {
-			tags = append(tags, "virtual")
-		}
-		if v.deletingDependents {
-			tags = append(tags, "deletingDependents")
-		} else if v.beingDeleted {
-			tags = append(tags, "beingDeleted")
-		}
-		if v.missing {
-			tags = append(tags, "missing")
-		}
-		if len(tags) > 0 {
+		if tags := v.flags(); len(tags) > 0 {
 			label += "<br/>(" + strings.Join(tags, ", ") + ")"
 		}
 		fmt.Fprintf(&b, "  %s[\"%s<br/>%s\"]\n", id(v.uid), strings.ReplaceAll(label, `"`, "#quot;"), v.uid)

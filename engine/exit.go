@@ -37,7 +37,7 @@ func (a Exit) String() string {
 		s += a.Pod.String()
 	} else {
 		s += "-l " + a.Selector.String()
-		if a.Namespace != "" && a.Namespace != "default" {
+		if fakeapi.ShowNamespace(a.Namespace) {
 			s += " -n " + a.Namespace
 		}
 		if a.Count > 0 {

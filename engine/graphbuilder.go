@@ -79,7 +79,7 @@ func (g *garbageCollector) newGraphEvent(t eventType, virtual bool, obj, old *fa
 // each of its 200,000 events.
 func (g *garbageCollector) sentence(ev *graphEvent, id objectReference, suffix string) string {
 	s, k, n := ev.said, len(id.Kind), len(id.Name)
-	if len(s) == k+1+n+len(suffix) && (id.Namespace == "" || id.Namespace == "default") &&
+	if len(s) == k+1+n+len(suffix) && !fakeapi.ShowNamespace(id.Namespace) &&
 		s[:k] == id.Kind && s[k] == '/' && s[k+1:k+1+n] == id.Name && s[k+1+n:] == suffix {
 		return s
 	}
@@ -109,8 +109,8 @@ func (e *graphEvent) describe(text *strarena.Arena) (label, said string) {
 	if e.virtual {
 		return "virtual " + e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")", ""
 	}
-	if m.Namespace != "" && m.Namespace != "default" {
-		return e.eventType.String() + " " + e.obj.Kind + "/" + m.Namespace + "/" + m.Name, ""
+	if fakeapi.ShowNamespace(m.Namespace) {
+		return e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name), ""
 	}
 	var likely string
 	switch e.eventType {

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/gcplay/gcplay/fakeapi"
+
 // The sentences of the records are built here without fmt: a large
 // cascade writes several per collected object, and each is copied into
 // the world's text arena (see strarena) instead of being a Sprintf with
@@ -9,7 +11,7 @@ package engine
 // around returns prefix + r.ref() + suffix, carved from the world's text
 // arena.
 func (e *env) around(prefix string, r objectReference, suffix string) string {
-	if r.Namespace == "" || r.Namespace == "default" {
+	if !fakeapi.ShowNamespace(r.Namespace) {
 		return e.text.Join(prefix, r.Kind, "/", r.Name, suffix)
 	}
 	return e.text.Join(prefix, r.Kind, "/", r.Namespace, "/", r.Name, suffix)
@@ -62,7 +64,7 @@ func (c *textCache) around(prefix string, r objectReference, suffix string) stri
 	b := append(buf[:0], prefix...)
 	b = append(b, r.Kind...)
 	b = append(b, '/')
-	if r.Namespace != "" && r.Namespace != "default" {
+	if fakeapi.ShowNamespace(r.Namespace) {
 		b = append(b, r.Namespace...)
 		b = append(b, '/')
 	}

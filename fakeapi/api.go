@@ -1,6 +1,10 @@
 package fakeapi
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Finalizer names and deletion policies (R1).
 const (
@@ -145,4 +149,32 @@ type Event struct {
 	Namespace string
 	Time      time.Time
 	Name      string
+}
+
+// Title is the event's type and reason: "Warning OwnerRefInvalidNamespace".
+func (ev Event) Title() string { return ev.Type + " " + ev.Reason }
+
+// String is the event with its message, as a list of events shows it:
+// Warning OwnerRefInvalidNamespace "ownerRef [...] does not exist ...".
+func (ev Event) String() string { return ev.Title() + " " + strconv.Quote(ev.Message) }
+
+// EventList is the text form of a list of events: "none", or the events
+// in brackets, separated by semicolons. With titles, only their titles,
+// separated by commas (the grader's short summary for a learner).
+func EventList(evs []Event, titles bool) string {
+	if len(evs) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(evs))
+	for i, ev := range evs {
+		if titles {
+			parts[i] = ev.Title()
+		} else {
+			parts[i] = ev.String()
+		}
+	}
+	if titles {
+		return strings.Join(parts, ", ")
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
 }

@@ -28,7 +28,7 @@ func (s *Store) RecordEvent(client string, ev Event) {
 		Verb:   "create",
 		Client: client,
 		Ref:    Ref{APIVersion: "v1", Kind: "Event", Namespace: ev.Namespace, Name: ev.Name},
-		Detail: "event " + ev.Type + " " + ev.Reason + " about " + ev.Object.String(),
+		Detail: "event " + ev.Title() + " about " + ev.Object.String(),
 		Code:   201,
 	}
 	se := s.recordEvent(ev)

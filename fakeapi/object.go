@@ -266,10 +266,16 @@ func (o *Object) String() string {
 // namespace "default" and cluster-scoped objects as Kind/name, others as
 // Kind/namespace/name.
 func RefString(kind, namespace, name string) string {
-	if namespace == "" || namespace == "default" {
+	if !ShowNamespace(namespace) {
 		return kind + "/" + name
 	}
 	return kind + "/" + namespace + "/" + name
+}
+
+// ShowNamespace is the one rule for writing a reference or a command: the
+// namespace is written unless it is "default" or empty (cluster-scoped).
+func ShowNamespace(namespace string) bool {
+	return namespace != "" && namespace != "default"
 }
 
 // SortObjects sorts objects by kind, namespace and name.

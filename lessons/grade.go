@@ -251,9 +251,9 @@ func (st *story) evaluate(x *scenario.Expect) []Check {
 	}
 	for _, rc := range x.NoEvents {
 		evs := scenario.EventsAbout(st.store.Events(), rc.Ref)
-		c := Check{Key: "noEvents", Subject: rc.Ref.String(), Line: rc.Line, Passed: len(evs) == 0, Want: p.say("want-no-events"), Got: describeEvents(evs)}
+		c := Check{Key: "noEvents", Subject: rc.Ref.String(), Line: rc.Line, Passed: len(evs) == 0, Want: p.say("want-no-events"), Got: fakeapi.EventList(evs, true)}
 		if !c.Passed {
-			c.Why = p.say("unexpected-event", "object", rc.Ref.String(), "events", describeEvents(evs))
+			c.Why = p.say("unexpected-event", "object", rc.Ref.String(), "events", fakeapi.EventList(evs, true))
 		}
 		out = append(out, c)
 	}
@@ -452,24 +452,13 @@ func ownerNamed(o *fakeapi.Object, ref string) bool {
 	return false
 }
 
-func describeEvents(evs []fakeapi.Event) string {
-	if len(evs) == 0 {
-		return "none"
-	}
-	var parts []string
-	for _, ev := range evs {
-		parts = append(parts, ev.Type+" "+ev.Reason)
-	}
-	return strings.Join(parts, ", ")
-}
-
 func (st *story) checkEvent(ec scenario.EventCheck) Check {
 	want := strings.TrimSpace(ec.Type + " " + ec.Reason)
 	if want == "" {
 		want = "an event"
 	}
 	evs := scenario.EventsAbout(st.store.Events(), ec.Object)
-	c := Check{Key: "events", Subject: ec.Object.String(), Line: ec.Line, Want: want, Got: describeEvents(evs)}
+	c := Check{Key: "events", Subject: ec.Object.String(), Line: ec.Line, Want: want, Got: fakeapi.EventList(evs, true)}
 	for _, ev := range evs {
 		if ec.Matches(ev.Type, ev.Reason, ev.Message) {
 			c.Passed = true
@@ -525,16 +514,7 @@ func (st *story) checkGraph(gc scenario.GraphCheck) Check {
 		}
 	}
 	describe := func(n engine.NodeView) string {
-		var fl []string
-		if n.Virtual {
-			fl = append(fl, "virtual")
-		}
-		if n.BeingDeleted {
-			fl = append(fl, "beingDeleted")
-		}
-		if n.DeletingDependents {
-			fl = append(fl, "deletingDependents")
-		}
+		fl := n.Flags()
 		if len(fl) == 0 {
 			return st.p.say("node-plain")
 		}

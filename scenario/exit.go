@@ -100,7 +100,7 @@ func (ex *ExitStep) describe() string {
 		s += ex.Target.String()
 	} else {
 		s += "-l " + ex.Selector.String()
-		if ex.Namespace != "default" {
+		if fakeapi.ShowNamespace(ex.Namespace) {
 			s += " -n " + ex.Namespace
 		}
 		if ex.Count > 0 {

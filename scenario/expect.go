@@ -110,7 +110,7 @@ func (x *Expect) evaluate(v view) []Check {
 	for _, rc := range x.NoEvents {
 		evs := EventsAbout(v.Events(), rc.Ref)
 		add(Check{Line: rc.Line, Key: "noEvents", Subject: rc.Ref.String(), Passed: len(evs) == 0,
-			Expected: "no events", Found: describeEvents(evs)})
+			Expected: "no events", Found: fakeapi.EventList(evs, false)})
 	}
 	for _, gc := range x.Graph {
 		add(checkGraph(v, gc))
@@ -319,20 +319,9 @@ func EventsAbout(evs []fakeapi.Event, r Ref) []fakeapi.Event {
 	return out
 }
 
-func describeEvents(evs []fakeapi.Event) string {
-	if len(evs) == 0 {
-		return "none"
-	}
-	var parts []string
-	for _, ev := range evs {
-		parts = append(parts, fmt.Sprintf("%s %s %q", ev.Type, ev.Reason, ev.Message))
-	}
-	return "[" + strings.Join(parts, "; ") + "]"
-}
-
 func checkEvent(v view, ec EventCheck) Check {
 	evs := EventsAbout(v.Events(), ec.Object)
-	c := Check{Line: ec.Line, Key: "events", Subject: ec.Object.String(), Expected: ec.Describe(), Found: describeEvents(evs)}
+	c := Check{Line: ec.Line, Key: "events", Subject: ec.Object.String(), Expected: ec.Describe(), Found: fakeapi.EventList(evs, false)}
 	for _, ev := range evs {
 		if ec.Matches(ev.Type, ev.Reason, ev.Message) {
 			c.Passed = true

@@ -347,7 +347,7 @@ func shortRef(reg *fakeapi.Registry, o *fakeapi.Object) string {
 	if info, ok := reg.Lookup(o.APIVersion, o.Kind); ok && len(info.ShortNames) > 0 {
 		kind = info.ShortNames[0]
 	}
-	if ns := o.Metadata.Namespace; ns != "" && ns != "default" {
+	if ns := o.Metadata.Namespace; fakeapi.ShowNamespace(ns) {
 		return kind + "/" + ns + "/" + o.Metadata.Name
 	}
 	return kind + "/" + o.Metadata.Name

@@ -928,7 +928,7 @@ func (m *Model) createDependent() {
 		name = fmt.Sprintf("%s-dep%d", obj.Metadata.Name, i)
 	}
 	ns := ""
-	if obj.Metadata.Namespace != "" && obj.Metadata.Namespace != "default" {
+	if fakeapi.ShowNamespace(obj.Metadata.Namespace) {
 		ns = " -n " + obj.Metadata.Namespace
 	}
 	m.openCommand(fmt.Sprintf("create pod %s --owner %s --block%s", name, shortRef(m.snap.reg, obj), ns))

@@ -52,9 +52,11 @@ type queueView struct {
 
 // nodeFlags is the collector's view of one UID.
 type nodeFlags struct {
-	inGraph                                  bool
-	virtual, beingDeleted, deletingDependent bool
-	owners, dependents                       int
+	inGraph bool
+	virtual bool
+	// flags are the node's flags as engine.NodeView.Flags names them.
+	flags              []string
+	owners, dependents int
 }
 
 func newSnapshot(s *session, prev *snapshot) *snapshot {
@@ -117,7 +119,7 @@ func (sn *snapshot) node(w *engine.World, uid string) nodeFlags {
 	}
 	var f nodeFlags
 	if n, ok := w.Node(uid); ok {
-		f = nodeFlags{inGraph: true, virtual: n.Virtual, beingDeleted: n.BeingDeleted, deletingDependent: n.DeletingDependents,
+		f = nodeFlags{inGraph: true, virtual: n.Virtual, flags: n.Flags(),
 			owners: len(n.Owners), dependents: len(n.Dependents)}
 	}
 	sn.nodes[uid] = f

@@ -309,16 +309,7 @@ func (m *Model) collectorPane(r rect) []string {
 		if !n.inGraph {
 			text = "no node: the graph builder has not seen it"
 		} else {
-			var flags []string
-			if n.virtual {
-				flags = append(flags, "virtual")
-			}
-			if n.beingDeleted {
-				flags = append(flags, "beingDeleted")
-			}
-			if n.deletingDependent {
-				flags = append(flags, "deletingDependents")
-			}
+			flags := n.flags
 			if len(flags) == 0 {
 				flags = append(flags, "no flags")
 			}
