@@ -79,7 +79,7 @@ func init() {
 			flags: []flagDef{nsFlag, {name: "overwrite"}}, args: []string{"ref", "kv"}, min: 2, max: 64, run: (*Model).cmdLabel},
 		{name: "step", aliases: []string{"s"}, usage: "step [QUEUE|N]  (one work item; from QUEUE, or N items in the default order)", example: "step attemptToDelete",
 			args: []string{"queue"}, max: 1, run: (*Model).cmdStep},
-		{name: "run", aliases: []string{"settle"}, usage: "run  (step until settled; stops at breakpoints; esc stops)", example: "run", run: (*Model).cmdRun},
+		{name: "run", aliases: []string{"settle"}, usage: "run  (step until settled, or until a breakpoint or you stop it)", example: "run", run: (*Model).cmdRun},
 		{name: "advance", usage: "advance [DURATION]  (move the clock, running what becomes due; default: to the next due work)", example: "advance 30s",
 			args: []string{"duration"}, max: 1, run: (*Model).cmdAdvance},
 		{name: "undo", usage: "undo  (back to before the last step that changed something)", example: "undo", run: (*Model).cmdUndo},
@@ -451,7 +451,7 @@ func (m *Model) cmdCreate(in *invocation) (tea.Cmd, error) {
 	if o := m.s.world().Store().Lookup(fakeapi.RefOf(obj)); o != nil {
 		m.selectUID(o.Metadata.UID)
 	}
-	next := "it is not in the collector's graph until graphChanges processes its add event: s steps"
+	next := fmt.Sprintf("it is not in the collector's graph until graphChanges processes its add event: %s steps", kn(m.keys.Step))
 	m.reportAct(r, nil, next)
 	return nil, nil
 }

@@ -72,25 +72,6 @@ func (e *lineEditor) edit(msg tea.KeyPressMsg) bool {
 	return true
 }
 
-var (
-	commandKeys = []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "history")),
-		key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-	}
-	pickerKeys = []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/1-4", "delete")),
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "choose")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-	}
-	overlayKeys = []key.Binding{
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "scroll")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-	}
-)
-
 // openCommand focuses the command bar with text already typed.
 func (m *Model) openCommand(text string) {
 	m.mode = modeCommand
@@ -100,12 +81,13 @@ func (m *Model) openCommand(text string) {
 }
 
 func (m *Model) commandKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
+	k := commandKeys
+	switch {
+	case key.Matches(msg, k.Cancel):
 		m.mode = modeNormal
 		m.compl = completion{}
 		return nil
-	case "enter":
+	case key.Matches(msg, k.Run):
 		line := strings.TrimSpace(m.cmd.String())
 		m.mode = modeNormal
 		m.compl = completion{}
@@ -116,10 +98,10 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.cmdHist = append(m.cmdHist, line)
 		}
 		return m.execute(line)
-	case "tab":
+	case key.Matches(msg, k.Complete):
 		m.complete()
 		return nil
-	case "up":
+	case msg.String() == "up":
 		if m.histPos > 0 {
 			if m.histPos == len(m.cmdHist) {
 				m.histSave = m.cmd.String()
@@ -129,7 +111,7 @@ func (m *Model) commandKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.compl = completion{}
 		return nil
-	case "down":
+	case msg.String() == "down":
 		if m.histPos < len(m.cmdHist) {
 			m.histPos++
 			if m.histPos == len(m.cmdHist) {

@@ -1,6 +1,10 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // keyMap is every key of the playground outside the command bar. The help
 // view (?) and the short help line are generated from it.
@@ -83,3 +87,139 @@ type helpGroup struct {
 
 // helpGroups names the columns of FullHelp.
 var helpGroups = []string{"Step the collector", "Move in time", "Change the world", "Move around"}
+
+// bind builds a binding: the keys that trigger it, and its name and
+// description in help and hints.
+func bind(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+// kn is how a sentence on screen names a binding's key: its help name,
+// so a hint always names the key that works.
+func kn(b key.Binding) string { return b.Help().Key }
+
+// keyHints joins bindings as "key desc · key desc", the form of every
+// footer and key line drawn from a key map.
+func keyHints(bs ...key.Binding) string {
+	parts := make([]string, 0, len(bs))
+	for _, b := range bs {
+		h := b.Help()
+		parts = append(parts, h.Key+" "+h.Desc)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// commandKeyMap is the command bar's keys (typing goes to the line).
+type commandKeyMap struct{ Run, Complete, History, Clear, Cancel key.Binding }
+
+var commandKeys = commandKeyMap{
+	Run:      bind("enter", "run", "enter"),
+	Complete: bind("tab", "complete", "tab"),
+	History:  bind("↑↓", "history", "up", "down"),
+	Clear:    bind("ctrl+u", "clear", "ctrl+u"),
+	Cancel:   bind("esc", "cancel", "esc"),
+}
+
+func (k commandKeyMap) bindings() []key.Binding {
+	return []key.Binding{k.Run, k.Complete, k.History, k.Clear, k.Cancel}
+}
+
+// pickerKeyMap is the delete picker's keys.
+type pickerKeyMap struct{ Delete, Number, Letter, Choose, Cancel key.Binding }
+
+var pickerKeys = pickerKeyMap{
+	Delete: bind("enter", "delete", "enter"),
+	Number: bind("1-4", "choose and delete", "1", "2", "3", "4"),
+	Letter: bind("f b o", "by policy", "f", "b", "o"),
+	Choose: bind("↑↓", "choose", "up", "down", "k", "j", "tab"),
+	Cancel: bind("esc", "cancel", "esc", "q", "d"),
+}
+
+func (k pickerKeyMap) bindings() []key.Binding {
+	return []key.Binding{k.Delete, k.Number, k.Letter, k.Choose, k.Cancel}
+}
+
+// overlayKeyMap is the keys of the playground's help and explain views,
+// and the scrolling and closing keys of the lesson's overlays.
+type overlayKeyMap struct{ Scroll, Page, Close, PrevNext key.Binding }
+
+var overlayKeys = overlayKeyMap{
+	Scroll:   bind("↑↓", "scroll", "up", "down", "k", "j"),
+	Page:     bind("pgup pgdn", "page", "pgup", "pgdown", "space"),
+	Close:    bind("esc", "close", "esc", "q", "?", "e", "enter"),
+	PrevNext: bind("←→", "previous/next step", "left", "right", "h", "l"),
+}
+
+// lessonKeyMap is the keys a lesson adds to the playground (upper case,
+// so they do not clash with the playground's own).
+type lessonKeyMap struct {
+	Hint, Predict, Solution, Text, Restart, Lessons, Next, HandIn key.Binding
+}
+
+var lessonKeys = lessonKeyMap{
+	Hint:     bind("H", "next hint", "H"),
+	Predict:  bind("P", "predict, then run", "P"),
+	Solution: bind("A", "the answer (replayable)", "A"),
+	Text:     bind("I", "the lesson's text again", "I"),
+	Restart:  bind("R", "restart the lesson", "R"),
+	Lessons:  bind("L", "all lessons", "L"),
+	Next:     bind("N", "next lesson", "N"),
+	HandIn:   bind("W", "write a hand-in file", "W"),
+}
+
+func (k lessonKeyMap) bindings() []key.Binding {
+	return []key.Binding{k.Hint, k.Predict, k.Solution, k.Text, k.Restart, k.Lessons, k.Next, k.HandIn}
+}
+
+// lessonOverlayKeyMap is the keys of the lesson's overlays: each overlay
+// uses some of them (overlayBindings lists which).
+type lessonOverlayKeyMap struct {
+	Start, Choose, Top, Bottom, Open, Back, Quit key.Binding
+	Replay                                       key.Binding
+	Survives, Orphaned, Deleted, Terminating     key.Binding
+	RunPrediction, NextLesson                    key.Binding
+	Scroll, Page, Close                          key.Binding
+}
+
+var lessonOverlayKeys = lessonOverlayKeyMap{
+	Start:         bind("enter", "start", "enter"),
+	Choose:        bind("↑↓", "choose", "up", "down", "k", "j", "tab"),
+	Top:           bind("g", "first", "g", "home"),
+	Bottom:        bind("G", "last", "G", "end"),
+	Open:          bind("enter", "open", "enter"),
+	Back:          bind("esc", "back", "esc", "L"),
+	Quit:          bind("q", "quit", "q"),
+	Replay:        bind("enter", "replay the next step", "enter", "space"),
+	Survives:      bind("s", "survives", "s", "1"),
+	Orphaned:      bind("o", "orphaned (kept, owner reference gone)", "o", "2"),
+	Deleted:       bind("d", "deleted", "d", "3"),
+	Terminating:   bind("t", "stays terminating", "t", "4"),
+	RunPrediction: bind("enter", "run", "enter"),
+	NextLesson:    bind("N", "next lesson", "N", "n"),
+	Scroll:        bind("↑↓", "scroll", "up", "down", "k", "j"),
+	Page:          bind("pgup pgdn", "page", "pgup", "pgdown", "space"),
+	Close:         bind("esc", "back to the world", "esc", "q"),
+}
+
+// viewKeys is every key that works in the playground's current view, in
+// the order help lists them.
+func (m *Model) viewKeys() []key.Binding {
+	switch m.mode {
+	case modeCommand:
+		return commandKeys.bindings()
+	case modeDelete:
+		return pickerKeys.bindings()
+	case modeHelp:
+		return []key.Binding{overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close}
+	case modeExplain:
+		return []key.Binding{overlayKeys.PrevNext, overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close}
+	}
+	var out []key.Binding
+	if m.extraHelp.name != "" {
+		out = append(out, m.extraHelp.keys...)
+	}
+	for _, g := range m.keys.FullHelp() {
+		out = append(out, g...)
+	}
+	return out
+}

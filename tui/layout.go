@@ -1,5 +1,10 @@
 package tui
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Smallest screen the playground draws on; below it, it says so.
 const (
 	minWidth  = 60
@@ -105,4 +110,21 @@ func (m *Model) paneInner(p pane) int {
 		r = l.timeline
 	}
 	return max(r.h-2, 0)
+}
+
+// tooSmall is the screen of a terminal too small for the playground:
+// what it needs and how to leave, wrapped to the width it has, never cut
+// without a mark.
+func tooSmall(w, h int, quit string) string {
+	text := fmt.Sprintf("gcplay needs at least %dx%d cells; this terminal is %dx%d. Make it larger, or press %s to quit.", minWidth, minHeight, w, h, quit)
+	lines := wrap(text, max(w, 1))
+	if h > 0 && len(lines) > h {
+		lines = lines[:h]
+		last, _ := fit(lines[h-1]+" …", max(w, 1))
+		lines[h-1] = last
+	}
+	for i, l := range lines {
+		lines[i], _ = fit(l, max(w, 1))
+	}
+	return strings.Join(lines, "\n")
 }

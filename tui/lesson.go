@@ -1,18 +1,18 @@
 package tui
 
 import (
-	"github.com/gcplay/gcplay/internal/locale"
-
-	"charm.land/bubbles/v2/key"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/locale"
 	"github.com/gcplay/gcplay/lessons"
 	"github.com/gcplay/gcplay/scenario"
 )
@@ -91,28 +91,7 @@ type prediction struct {
 }
 
 // lessonHelp is the lesson keys' column in the playground's help view.
-var lessonHelp = helpGroup{name: "In a lesson", keys: []key.Binding{
-	key.NewBinding(key.WithKeys(keyHint), key.WithHelp(keyHint, "next hint")),
-	key.NewBinding(key.WithKeys(keyPredict), key.WithHelp(keyPredict, "predict, then run")),
-	key.NewBinding(key.WithKeys(keySolution), key.WithHelp(keySolution, "the answer (replayable)")),
-	key.NewBinding(key.WithKeys(keyText), key.WithHelp(keyText, "the lesson's text again")),
-	key.NewBinding(key.WithKeys(keyRestart), key.WithHelp(keyRestart, "restart the lesson")),
-	key.NewBinding(key.WithKeys(keyLessons), key.WithHelp(keyLessons, "all lessons")),
-	key.NewBinding(key.WithKeys(keyNext), key.WithHelp(keyNext, "next lesson")),
-	key.NewBinding(key.WithKeys(keyHandIn), key.WithHelp(keyHandIn, "write a hand-in file")),
-}}
-
-// Lesson keys (upper case, so they do not clash with the playground's).
-const (
-	keyHint     = "H"
-	keyPredict  = "P"
-	keySolution = "A"
-	keyRestart  = "R"
-	keyLessons  = "L"
-	keyNext     = "N"
-	keyText     = "I"
-	keyHandIn   = "W"
-)
+var lessonHelp = helpGroup{name: "In a lesson", keys: lessonKeys.bindings()}
 
 // NewLesson returns the playground opened on a lesson, or on the lesson
 // picker when lo.Lesson is nil.
@@ -165,8 +144,35 @@ func (m *LessonModel) firstUndone() *lessons.Lesson {
 	return m.lo.Course.Lessons[0]
 }
 
+// say words a phrase. Phrases name keys as {key-NAME} (key-hint,
+// key-step, ...): the words come from the key maps, so a sentence always
+// names the key that works.
 func (m *LessonModel) say(key string, pairs ...string) string {
-	return m.lo.Course.Say(m.lo.Locale, key, pairs...)
+	return m.lo.Course.Say(m.lo.Locale, key, append(pairs, phraseKeys()...)...)
+}
+
+// phraseKeys are the {key-NAME} placeholders of the phrases, from the
+// key maps.
+func phraseKeys() []string {
+	pk, lk, ok := newKeyMap(), lessonKeys, lessonOverlayKeys
+	return []string{
+		"key-hint", kn(lk.Hint), "key-predict", kn(lk.Predict), "key-solution", kn(lk.Solution),
+		"key-text", kn(lk.Text), "key-restart", kn(lk.Restart), "key-lessons", kn(lk.Lessons),
+		"key-next", kn(lk.Next), "key-handin", kn(lk.HandIn),
+		"key-step", kn(pk.Step), "key-run", kn(pk.Run), "key-back", kn(pk.BackFull), "key-finalizer", kn(pk.Finalizer),
+		"key-select", kn(pk.Up), "key-delete", kn(pk.Delete), "key-help", kn(pk.Help),
+		"key-choose", kn(ok.Choose), "key-scroll", kn(ok.Scroll), "key-enter", kn(ok.Open), "key-esc", kn(ok.Close),
+		"key-quit", kn(ok.Quit), "key-first", kn(ok.Top), "key-last", kn(ok.Bottom),
+		"key-survives", kn(ok.Survives), "key-orphaned", kn(ok.Orphaned), "key-deleted", kn(ok.Deleted), "key-terminating", kn(ok.Terminating),
+		"keys-text", keyHints(ok.Start, bind(kn(lk.Predict), "predict first"), ok.Scroll, ok.Close),
+		"keys-picker", keyHints(ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit),
+		"keys-solution", keyHints(ok.Replay, ok.Scroll, ok.Close),
+		"keys-predict", keyHints(ok.Choose, ok.Survives, ok.Orphaned, ok.Deleted, ok.Terminating, ok.RunPrediction, ok.Close),
+		"keys-result", keyHints(ok.Scroll, ok.Close, bind(kn(lk.Restart), "restart the lesson")),
+		"keys-done", keyHints(ok.NextLesson, bind(kn(lk.Lessons), "lessons"), ok.Scroll, ok.Close),
+		"keys-done-last", keyHints(bind(kn(lk.Lessons), "lessons"), ok.Scroll, ok.Close),
+		"keys-lesson", keyHints(lk.Hint, lk.Predict, lk.Solution, lk.Text, lk.Restart, lk.Lessons, lk.Next, lk.HandIn),
+	}
 }
 
 // open starts lesson l on a fresh playground.
@@ -245,7 +251,7 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			return m, m.overlayKey(msg)
 		}
 		if m.pg.mode == modeNormal {
-			if cmd, ok := m.lessonKey(msg.String()); ok {
+			if cmd, ok := m.lessonKey(msg); ok {
 				return m, cmd
 			}
 		}
@@ -267,9 +273,9 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		mm := msg.Mouse()
 		if m.over != overNone {
 			if mm.Button == tea.MouseWheelUp {
-				m.overTop = max(m.overTop-3, 0)
+				m.scrollOverlay(-3)
 			} else {
-				m.overTop += 3
+				m.scrollOverlay(3)
 			}
 			return m, nil
 		}
@@ -347,36 +353,37 @@ func (m *LessonModel) save() {
 
 // lessonKey handles a lesson key in normal mode; ok is false for keys that
 // belong to the playground.
-func (m *LessonModel) lessonKey(k string) (tea.Cmd, bool) {
-	switch k {
-	case keyHint:
+func (m *LessonModel) lessonKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	lk := lessonKeys
+	switch {
+	case key.Matches(msg, lk.Hint):
 		m.nextHint()
-	case keyPredict:
+	case key.Matches(msg, lk.Predict):
 		m.openPredict()
-	case keySolution:
+	case key.Matches(msg, lk.Solution):
 		m.over, m.overTop = overSolution, 0
 		if !m.prog.Of(m.l.ID).SolutionSeen {
 			m.prog.Lesson(m.l.ID).SolutionSeen = true
 			m.save()
 		}
-	case keyRestart:
+	case key.Matches(msg, lk.Restart):
 		m.restart()
 		m.pg.setMsg(msgInfo, m.say("tui-restarted"))
-	case keyLessons:
+	case key.Matches(msg, lk.Lessons):
 		m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1
-	case keyNext:
+	case key.Matches(msg, lk.Next):
 		next := m.lo.Course.Next(m.l)
 		if next == nil {
 			m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
 			return nil, true
 		}
 		m.switchTo(next)
-	case keyText:
+	case key.Matches(msg, lk.Text):
 		m.over, m.overTop = overText, 0
-	case keyHandIn:
+	case key.Matches(msg, lk.HandIn):
 		m.writeHandIn()
-	case "q":
-		return tea.Quit, true
+	case key.Matches(msg, m.pg.keys.Quit):
+		return m.pg.quit(), true
 	default:
 		return nil, false
 	}
@@ -443,7 +450,8 @@ func (m *LessonModel) openPredict() {
 }
 
 // predictKey handles a key in the prediction overlay.
-func (m *LessonModel) predictKey(k string) tea.Cmd {
+func (m *LessonModel) predictKey(msg tea.KeyPressMsg) tea.Cmd {
+	ok := lessonOverlayKeys
 	p := m.pred
 	objs := m.l.Predict.Refs()
 	ref := objs[p.sel]
@@ -459,22 +467,22 @@ func (m *LessonModel) predictKey(k string) tea.Cmd {
 			p.sel++
 		}
 	}
-	switch k {
-	case "up", "k":
+	switch k := msg.String(); {
+	case key.Matches(msg, ok.Choose) && (k == "up" || k == "k"):
 		p.sel = max(p.sel-1, 0)
-	case "down", "j", "tab":
+	case key.Matches(msg, ok.Choose):
 		p.sel = min(p.sel+1, len(objs)-1)
-	case "s", "1":
+	case key.Matches(msg, ok.Survives):
 		mark(lessons.Survives)
-	case "o", "2":
+	case key.Matches(msg, ok.Orphaned):
 		mark(lessons.Orphaned)
-	case "d", "3":
+	case key.Matches(msg, ok.Deleted):
 		mark(lessons.Deleted)
-	case "t", "4":
+	case key.Matches(msg, ok.Terminating):
 		mark(lessons.Terminating)
-	case "esc", "q":
+	case key.Matches(msg, ok.Close):
 		m.over = overNone
-	case "enter":
+	case key.Matches(msg, ok.RunPrediction):
 		for _, r := range objs {
 			if p.marks[r] == "" {
 				m.setNote(true, m.say("tui-predict-incomplete", "object", r))
@@ -560,68 +568,90 @@ func (m *LessonModel) scorePrediction() {
 // Overlays.
 
 func (m *LessonModel) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	ok, lk := lessonOverlayKeys, lessonKeys
 	k := msg.String()
+	up := k == "up" || k == "k" || k == "pgup"
 	switch m.over {
 	case overPredict:
-		return m.predictKey(k)
+		return m.predictKey(msg)
 	case overPicker:
 		n := len(m.lo.Course.Lessons)
-		switch k {
-		case "up", "k":
+		switch {
+		case key.Matches(msg, ok.Choose) && up:
 			m.pick = (m.pick + n - 1) % n
-		case "down", "j", "tab":
+		case key.Matches(msg, ok.Choose):
 			m.pick = (m.pick + 1) % n
-		case "enter":
+		case key.Matches(msg, ok.Top):
+			m.pick = 0
+		case key.Matches(msg, ok.Bottom):
+			m.pick = n - 1
+		case key.Matches(msg, ok.Open):
 			m.switchTo(m.lo.Course.Lessons[m.pick])
-		case "esc", keyLessons:
+		case key.Matches(msg, ok.Back):
 			m.over = overNone
-		case "q":
-			return tea.Quit
+		case key.Matches(msg, ok.Quit):
+			return m.pg.quit()
+		default:
+			m.setNote(false, m.unboundInOverlay(msg))
 		}
 		return nil
 	case overSolution:
-		switch k {
-		case "enter", "space":
+		if key.Matches(msg, ok.Replay) {
 			m.replayNext()
 			return nil
 		}
 	case overDone:
-		switch k {
-		case keyNext, "n":
+		switch {
+		case key.Matches(msg, ok.NextLesson):
 			if next := m.lo.Course.Next(m.l); next != nil {
 				m.switchTo(next)
 				return nil
 			}
 			m.over = overPicker
 			return nil
-		case keyLessons:
+		case key.Matches(msg, lk.Lessons):
 			m.over, m.pick = overPicker, m.l.Number-1
 			return nil
 		}
+	case overResult:
+		if key.Matches(msg, lk.Restart) {
+			m.over = overNone
+			m.restart()
+			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
+			return nil
+		}
 	case overText:
-		switch k {
-		case "enter":
+		switch {
+		case key.Matches(msg, ok.Start):
 			m.over = overNone
 			return nil
-		case keyPredict:
+		case key.Matches(msg, lk.Predict):
 			m.openPredict()
 			return nil
 		}
 	}
-	switch k {
-	case "esc", "q", keyText, keySolution:
+	switch {
+	case key.Matches(msg, ok.Close), m.over == overText && key.Matches(msg, lk.Text), m.over == overSolution && key.Matches(msg, lk.Solution):
 		m.over = overNone
 		m.after() // a goal reached meanwhile (by a prediction's run) counts now
-	case "up", "k":
-		m.overTop = max(m.overTop-1, 0)
-	case "down", "j":
-		m.overTop++
-	case "pgup":
-		m.overTop = max(m.overTop-10, 0)
-	case "pgdown", "space":
-		m.overTop += 10
+	case key.Matches(msg, ok.Scroll) && up:
+		m.scrollOverlay(-1)
+	case key.Matches(msg, ok.Scroll):
+		m.scrollOverlay(1)
+	case key.Matches(msg, ok.Page) && up:
+		m.scrollOverlay(-10)
+	case key.Matches(msg, ok.Page):
+		m.scrollOverlay(10)
 	}
 	return nil
+}
+
+// unboundInOverlay says why a key did nothing in the lesson picker.
+func (m *LessonModel) unboundInOverlay(msg tea.KeyPressMsg) string {
+	if msg.Text == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s is not a key in the lesson list: %s", msg.String(), m.say("tui-picker-footer"))
 }
 
 // replayNext replays the solution's next step on the lesson's world: the
@@ -710,9 +740,17 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 	}
 	st, stInk := status()
 	keys := m.say("tui-keys")
+	action, actionShort := "", ""
+	if !m.done && !g.Passed {
+		action, actionShort = m.actionHint()
+	}
 	if !ll.side {
-		// A band: the goal in one line, the first difference, the keys.
+		// A band: the goal in one line, the first difference, what to do,
+		// the keys.
 		footer := wrap(keys, inner)
+		if len(footer) > 1 {
+			footer = []string{firstLine(m.say("tui-keys-short"), inner)}
+		}
 		room := ll.pane.h - 2 - len(footer)
 		addWrapped(&t.bold, firstLine(m.say("tui-goal")+" "+oneLine(m.text.Goal), inner))
 		var ln line
@@ -724,6 +762,9 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 				st = &t.warn
 			}
 			addWrapped(st, firstLine(m.note, inner))
+		}
+		if actionShort != "" {
+			addWrapped(&t.info, firstLine(actionShort, inner))
 		}
 		for _, c := range g.Checks {
 			if !c.Passed && len(body) < room {
@@ -766,6 +807,10 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 	}
 	if g.NeedsSettled && !g.Settled {
 		addWrapped(&t.dim, m.say("tui-not-settled"))
+	}
+	if action != "" {
+		body = append(body, strings.Repeat(" ", inner))
+		addWrapped(&t.info, action)
 	}
 	if m.pred != nil && m.pred.running {
 		body = append(body, strings.Repeat(" ", inner))
@@ -810,6 +855,28 @@ func (m *LessonModel) outcome(o lessons.Outcome) string {
 	return m.say("tui-outcome-" + string(o))
 }
 
+// actionHint names the key for what the collector will never do for the
+// learner: an object held by a finalizer that is not the collector's.
+func (m *LessonModel) actionHint() (long, short string) {
+	sn := m.pg.snap
+	if sn == nil {
+		return "", ""
+	}
+	for i := range sn.tree.rows {
+		o := sn.obj(&sn.tree.rows[i])
+		if o == nil || o.Metadata.DeletionTimestamp == nil {
+			continue
+		}
+		for _, f := range o.Metadata.Finalizers {
+			if f != fakeapi.FinalizerOrphanDependents && f != fakeapi.FinalizerDeleteDependents {
+				return m.say("tui-finalizer-hint", "object", o.String(), "finalizer", f),
+					m.say("tui-finalizer-hint-short", "object", o.String(), "finalizer", f)
+			}
+		}
+	}
+	return "", ""
+}
+
 // checkText is one goal check in plain words: "Secret/app-token: gone".
 func checkText(c lessons.Check) string {
 	switch c.Key {
@@ -844,39 +911,62 @@ func firstLine(s string, width int) string {
 // drawLessonOverlay draws the open overlay over screen.
 func (m *LessonModel) drawLessonOverlay(screen []string, ll lessonLayout) {
 	t := &m.pg.th
-	W, H := textWidth(screen[0]), len(screen)
-	w := min(W-4, 96)
-	maxH := H - 2
-	title, lines, footer := m.overlayContent(w - 4)
-	nfoot := 0
-	for _, f := range footer {
-		nfoot += max(len(wrap(f, w-4)), 1)
+	W, H := m.screenSize()
+	w, room, title, lines, foot, keep := m.overlayFrame(W, H)
+	top := m.overTop
+	if keep[1] > keep[0] {
+		top = keepInView(keep, room, len(lines))
 	}
-	room := maxH - 2 - nfoot
-	if len(lines) > room {
-		m.overTop = max(min(m.overTop, len(lines)-room), 0)
-		lines = lines[m.overTop : m.overTop+room]
-	} else {
-		m.overTop = 0
-	}
-	body := make([]string, 0, len(lines)+len(footer))
-	for _, s := range lines {
+	body := make([]string, 0, room+len(foot))
+	for _, s := range scrollWindow(t, lines, room, top, w-3) {
 		body = append(body, padStyled(s, w-3))
 	}
-	for _, f := range footer {
-		if f == "" {
-			body = append(body, strings.Repeat(" ", w-3))
-		}
-		for _, fl := range wrap(f, w-4) {
-			body = append(body, padStyled(t.dim.Render(fl), w-3))
-		}
+	for _, f := range foot {
+		body = append(body, padStyled(f, w-3))
 	}
 	b := box(t, title, true, body, w, len(body)+2)
 	overlay(screen, b, (W-w)/2, max((H-len(b))/2, 0))
 }
 
-// overlayContent returns the open overlay's title, lines and footer.
-func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
+// screenSize is the lesson screen's size.
+func (m *LessonModel) screenSize() (int, int) {
+	if m.width == 0 || m.height == 0 {
+		return 80, 24
+	}
+	return m.width, m.height
+}
+
+// overlayFrame lays out the open overlay for a W×H screen: its width, the
+// rows its body has, its title, body and footer lines, and the body lines
+// to keep in view.
+func (m *LessonModel) overlayFrame(W, H int) (w, room int, title string, lines, foot []string, keep [2]int) {
+	t := &m.pg.th
+	w = min(W-4, 96)
+	title, lines, footer, keep := m.overlayContent(w - 4)
+	for _, f := range footer {
+		if f == "" {
+			foot = append(foot, "")
+			continue
+		}
+		for _, fl := range wrap(f, w-4) {
+			foot = append(foot, t.dim.Render(fl))
+		}
+	}
+	room = H - 4 - len(foot)
+	return w, room, title, lines, foot, keep
+}
+
+// scrollOverlay moves the open overlay's first line by d, within its text.
+func (m *LessonModel) scrollOverlay(d int) {
+	W, H := m.screenSize()
+	_, room, _, lines, _, _ := m.overlayFrame(W, H)
+	m.overTop = max(min(m.overTop+d, len(lines)-room), 0)
+}
+
+// overlayContent returns the open overlay's title, lines and footer, and
+// the lines to keep in view (the picker's cursor).
+func (m *LessonModel) overlayContent(width int) (string, []string, []string, [2]int) {
+	var keep [2]int
 	t := &m.pg.th
 	var out []string
 	para := func(st *ink, s string) {
@@ -909,7 +999,7 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 			}
 		}
 		return m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", tx.Title),
-			out, []string{"", m.say("tui-text-footer")}
+			out, []string{"", m.say("tui-text-footer")}, keep
 	case overPicker:
 		var ids []string
 		for _, l := range m.lo.Course.Lessons {
@@ -931,14 +1021,15 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 			var over *ink
 			if i == m.pick {
 				over = &t.sel
+				keep = [2]int{len(out), len(out) + 1}
 			}
 			out = append(out, ln.render(width, over))
 		}
-		// Keep the selection in view.
-		if m.pick+3 >= m.overTop+20 {
-			m.overTop = m.pick + 3 - 19
+		foot := []string{"", m.say("tui-picker-footer")}
+		if m.note != "" {
+			foot = append(foot, m.note)
 		}
-		return m.say("tui-picker-title"), out, []string{"", m.say("tui-picker-footer")}
+		return m.say("tui-picker-title"), out, foot, keep
 	case overSolution:
 		para(&t.text, tx.Solution)
 		out = append(out, "")
@@ -951,7 +1042,7 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 		}
 		heading(m.say("tui-why"))
 		para(&t.text, tx.Explanation)
-		return m.say("tui-solution-title"), out, []string{"", m.say("tui-solution-footer")}
+		return m.say("tui-solution-title"), out, []string{"", m.say("tui-solution-footer")}, keep
 	case overPredict:
 		para(&t.text, tx.Predict)
 		out = append(out, "")
@@ -989,7 +1080,7 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 		if m.note != "" {
 			foot = append(foot, m.note)
 		}
-		return m.say("tui-predict-title"), out, foot
+		return m.say("tui-predict-title"), out, foot, keep
 	case overResult:
 		r := m.pred.result
 		para(&t.bold, m.say("tui-result-score", "score", m.say("tui-score", "right", fmt.Sprint(r.Right), "total", fmt.Sprint(r.Total))))
@@ -1018,7 +1109,7 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 				para(&t.warn, m.say("tui-result-you-said", "said", strings.Join(r.Order.Predicted, " → ")))
 			}
 		}
-		return m.say("tui-result-title"), out, []string{"", m.say("tui-result-footer")}
+		return m.say("tui-result-title"), out, []string{"", m.say("tui-result-footer")}, keep
 	case overDone:
 		para(&t.ok, m.say("tui-done-head"))
 		heading(m.say("tui-why"))
@@ -1031,9 +1122,9 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string) {
 		if m.lo.Course.Next(m.l) == nil {
 			foot = m.say("tui-done-footer-last")
 		}
-		return m.say("tui-done-title", "title", tx.Title), out, []string{"", foot}
+		return m.say("tui-done-title", "title", tx.Title), out, []string{"", foot}, keep
 	}
-	return "", nil, nil
+	return "", nil, nil, keep
 }
 
 func indexOf(s []string, x string) int {

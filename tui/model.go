@@ -2,6 +2,7 @@ package tui
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -194,9 +195,10 @@ func New(opts Options) (*Model, error) {
 	m := newModel(opts, s)
 	if opts.File == "" {
 		m.selectFirst("Deployment", "ReplicaSet")
-		m.setMsg(msgInfo, "Opened the starter world. ↑↓ selects, d deletes with a policy, s steps the collector, ? lists every key.")
+		k := m.keys
+		m.setMsg(msgInfo, fmt.Sprintf("Opened the starter world. %s selects, %s deletes with a policy, %s steps the collector, %s lists every key.", kn(k.Up), kn(k.Delete), kn(k.Step), kn(k.Help)))
 	} else {
-		m.setMsg(msgInfo, fmt.Sprintf("Opened %s (scenario %s): %s. ? lists every key.", name, s.origin.Name, note))
+		m.setMsg(msgInfo, fmt.Sprintf("Opened %s (scenario %s): %s. %s lists every key.", name, s.origin.Name, note, kn(m.keys.Help)))
 		if warn {
 			m.msgKind = msgWarn
 		}
@@ -292,7 +294,14 @@ func (m *Model) refresh() {
 
 func (m *Model) setMsg(k msgKind, s string) { m.msgKind, m.msg = k, s }
 
-func (m *Model) setErr(err error) { m.setMsg(msgErr, errText(err)) }
+func (m *Model) setErr(err error) {
+	var nr *notReady
+	if errors.As(err, &nr) {
+		m.setMsg(msgErr, "Error: "+nr.text(kn(m.keys.Step), kn(m.keys.StepQueue), kn(m.keys.Advance)))
+		return
+	}
+	m.setMsg(msgErr, errText(err))
+}
 
 // errText words an error for the message line: API refusals as the
 // apiserver words them, with their reason.
@@ -310,7 +319,7 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		if p := recover(); p != nil {
 			m.playing, m.running, m.mode = false, nil, modeNormal
 			m.snap = nil
-			m.setMsg(msgErr, fmt.Sprintf("internal error, please report it: %v (at %s); u undoes the last step if the world looks wrong", p, panicSite()))
+			m.setMsg(msgErr, fmt.Sprintf("internal error, please report it: %v (at %s); %s undoes the last step if the world looks wrong", p, panicSite(), kn(m.keys.Undo)))
 			func() {
 				defer func() { _ = recover() }()
 				m.refresh()
@@ -378,7 +387,7 @@ func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Esc):
 		if m.running != nil || m.playing {
 			m.stop("stopped")
@@ -464,8 +473,28 @@ func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleBreakOrphan()
 	case key.Matches(msg, k.BreakWatch):
 		m.toggleWatch()
+	default:
+		m.unboundKey(msg)
 	}
 	return nil
+}
+
+// unboundKey says why a key did nothing, rather than ignoring it: a
+// lesson's key outside a lesson, or a key nothing binds here.
+func (m *Model) unboundKey(msg tea.KeyPressMsg) {
+	if msg.Text == "" || msg.Mod&^tea.ModShift != 0 {
+		return // shift, ctrl+x and the like: not a typed key
+	}
+	if m.extraHelp.name == "" {
+		for _, b := range lessonKeys.bindings() {
+			if key.Matches(msg, b) {
+				m.setMsg(msgInfo, fmt.Sprintf("%s (%s) works in a lesson; this is the playground. gcplay lessons lists the lessons; %s lists the keys that work here.",
+					kn(b), b.Help().Desc, kn(m.keys.Help)))
+				return
+			}
+		}
+	}
+	m.setMsg(msgInfo, fmt.Sprintf("%s is not a key here: %s lists the keys that work.", msg.String(), kn(m.keys.Help)))
 }
 
 func numberedQueues(names []string) string {
@@ -505,7 +534,7 @@ func (m *Model) selectedObj() (*fakeapi.Object, error) {
 	r := m.selected()
 	switch {
 	case r == nil:
-		return nil, fmt.Errorf("nothing is selected: the world is empty (create something with n)")
+		return nil, fmt.Errorf("nothing is selected: the world is empty (create something with %s)", kn(m.keys.Create))
 	case m.snap.obj(r) == nil:
 		return nil, fmt.Errorf("%s is not in storage (only a reference to it is): there is nothing to act on", r.missingRef)
 	}
@@ -649,7 +678,7 @@ func (m *Model) timelineTo(p int) {
 		return
 	}
 	if p > m.s.h.Len() {
-		m.setErr(fmt.Errorf("already at the end of the timeline: s steps, r runs"))
+		m.setErr(fmt.Errorf("already at the end of the timeline: %s steps, %s runs", kn(m.keys.Step), kn(m.keys.Run)))
 		return
 	}
 	if err := m.s.gotoPos(p); err != nil {
@@ -672,7 +701,7 @@ func (m *Model) timelineTo(p int) {
 func (m *Model) play() tea.Cmd {
 	m.playing = true
 	m.gen++
-	m.setMsg(msgInfo, "autoplay: "+speedText(m.speed)+" (p pauses, +/- changes speed)")
+	m.setMsg(msgInfo, fmt.Sprintf("autoplay: %s (%s pauses, %s changes speed)", speedText(m.speed), kn(m.keys.Play), kn(m.keys.Faster)))
 	return m.tick()
 }
 
@@ -747,7 +776,7 @@ func (m *Model) runMore() tea.Cmd {
 	over, err := m.s.settleChunk(run, runChunk)
 	m.refresh()
 	if !over {
-		m.setMsg(msgInfo, fmt.Sprintf("running… %d steps so far (esc stops)", run.steps))
+		m.setMsg(msgInfo, fmt.Sprintf("running… %d steps so far (%s stops)", run.steps, kn(m.keys.Esc)))
 		gen := m.gen
 		return func() tea.Msg { return runMsg{gen: gen} }
 	}
@@ -761,7 +790,7 @@ func (m *Model) runMore() tea.Cmd {
 	case r.backoff:
 		m.setMsg(msgWarn, fmt.Sprintf("stopped after %d %s: only retries at the maximum backoff (1000s) are left", run.steps, plural(run.steps, "step", "steps")))
 	case r.unsettled != "":
-		m.setMsg(msgWarn, fmt.Sprintf("paused after %d steps, not settled yet (next: %s): r runs on", run.steps, r.unsettled))
+		m.setMsg(msgWarn, fmt.Sprintf("paused after %d steps, not settled yet (next: %s): %s runs on", run.steps, r.unsettled, kn(m.keys.Run)))
 	default:
 		m.setMsg(msgOK, fmt.Sprintf("settled after %d %s at %s: every queue is empty, nothing pending", run.steps, plural(run.steps, "step", "steps"), engine.FormatElapsed(m.s.world().Elapsed())))
 	}
@@ -788,7 +817,7 @@ func (m *Model) stop(why string) {
 func (m *Model) toggleBreakOrphan() {
 	m.s.breakOrphan = !m.s.breakOrphan
 	if m.s.breakOrphan {
-		m.setMsg(msgInfo, "breakpoint set: autoplay and run stop when attemptToOrphan gets an item (B clears it)")
+		m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when attemptToOrphan gets an item (%s clears it)", kn(m.keys.BreakOrphan)))
 	} else {
 		m.setMsg(msgInfo, "breakpoint cleared: attemptToOrphan")
 	}
@@ -807,7 +836,7 @@ func (m *Model) toggleWatch() {
 		return
 	}
 	m.s.watch[r.uid] = name
-	m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when %s changes (b again clears it)", name))
+	m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when %s changes (%s again clears it)", name, kn(m.keys.BreakWatch)))
 }
 
 func (m *Model) rowName(r *row) string {
@@ -852,21 +881,26 @@ func (m *Model) openPicker() {
 
 func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	n := len(m.picker.choices)
-	switch s := msg.String(); s {
-	case "esc", "q", "d":
+	k := pickerKeys
+	switch s := msg.String(); {
+	case key.Matches(msg, k.Cancel):
 		m.mode = modeNormal
 		m.setMsg(msgInfo, "delete cancelled")
-	case "up", "k":
-		m.picker.sel = (m.picker.sel + n - 1) % n
-	case "down", "j", "tab":
-		m.picker.sel = (m.picker.sel + 1) % n
-	case "1", "2", "3", "4":
-		m.picker.sel = int(s[0] - '1')
+	case key.Matches(msg, k.Choose):
+		if s == "up" || s == "k" {
+			m.picker.sel = (m.picker.sel + n - 1) % n
+		} else {
+			m.picker.sel = (m.picker.sel + 1) % n
+		}
+	case key.Matches(msg, k.Number):
+		if i := int(s[0] - '1'); i < n {
+			m.picker.sel = i
+			m.choosePolicy()
+		}
+	case key.Matches(msg, k.Letter):
+		m.picker.sel = slices.Index(k.Letter.Keys(), s)
 		m.choosePolicy()
-	case "f", "b", "o":
-		m.picker.sel = strings.Index("fbo", s)
-		m.choosePolicy()
-	case "enter":
+	case key.Matches(msg, k.Delete):
 		m.choosePolicy()
 	}
 	return nil
@@ -892,7 +926,7 @@ func (m *Model) doDelete(ref fakeapi.Ref, opts *fakeapi.DeleteOptions) {
 		m.setErr(err)
 		return
 	}
-	m.reportAct(r, err, "s steps the collector through what follows, r runs it to the end")
+	m.reportAct(r, err, fmt.Sprintf("%s steps the collector through what follows, %s runs it to the end", kn(m.keys.Step), kn(m.keys.Run)))
 }
 
 // reportAct reports a user request: its record's reason, and what to do next.
@@ -908,7 +942,9 @@ func (m *Model) reportAct(r result, err error, next string) {
 		text = rec.String()
 	}
 	if next != "" {
-		text = strings.TrimSuffix(text, ".") + ". " + strings.ToUpper(next[:1]) + next[1:]
+		// "Next:" rather than a capital: next starts with a key, and a
+		// key's case matters.
+		text = strings.TrimSuffix(text, ".") + ". Next: " + next
 	}
 	m.setMsg(msgOK, text)
 	m.afterChange(r)
@@ -974,24 +1010,25 @@ func (m *Model) openExplain() {
 }
 
 func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc", "q", "?", "e", "enter":
+	k := overlayKeys
+	s := msg.String()
+	back := s == "up" || s == "k" || s == "pgup" || s == "left" || s == "h"
+	switch {
+	case key.Matches(msg, k.Close):
 		m.mode = modeNormal
-	case "up", "k":
-		m.overlayTop = max(m.overlayTop-1, 0)
-	case "down", "j":
-		m.overlayTop++
-	case "pgup":
-		m.overlayTop = max(m.overlayTop-10, 0)
-	case "pgdown", "space":
-		m.overlayTop += 10
-	case "left", "h":
-		if m.mode == modeExplain && m.explainIdx > 0 {
+	case key.Matches(msg, k.Scroll) && back:
+		m.scrollOverlay(-1)
+	case key.Matches(msg, k.Scroll):
+		m.scrollOverlay(1)
+	case key.Matches(msg, k.Page) && back:
+		m.scrollOverlay(-10)
+	case key.Matches(msg, k.Page):
+		m.scrollOverlay(10)
+	case m.mode == modeExplain && key.Matches(msg, k.PrevNext):
+		if back && m.explainIdx > 0 {
 			m.explainIdx--
 			m.overlayTop = 0
-		}
-	case "right", "l":
-		if m.mode == modeExplain && m.explainIdx < m.s.h.Len()-1 {
+		} else if !back && m.explainIdx < m.s.h.Len()-1 {
 			m.explainIdx++
 			m.overlayTop = 0
 		}
@@ -1045,3 +1082,6 @@ func (m *Model) wheel(ms tea.Mouse) {
 	m.move(d)
 	m.focus = old
 }
+
+// quit ends the program.
+func (m *Model) quit() tea.Cmd { return tea.Quit }

@@ -166,30 +166,18 @@ func joinColumns(blocks ...[]string) []string {
 }
 
 // overlay draws the lines of top over base, with top's first line at row y
-// and column x.
+// and column x. The rest of the rows it covers is blanked: a fragment of
+// the screen below beside the overlay's border (a cut word, half a pane's
+// edge) would read as part of it.
 func overlay(base []string, top []string, x, y int) {
 	for i, l := range top {
 		r := y + i
 		if r < 0 || r >= len(base) {
 			continue
 		}
-		b := base[r]
 		w := textWidth(l)
-		left := ansi.Truncate(b, x, "")
-		if lw := textWidth(left); lw < x {
-			left += strings.Repeat(" ", x-lw)
-		}
-		right := ansi.TruncateLeft(b, x+w, "")
-		// A wide (CJK) character of base cut by top's right edge: keep
-		// the columns after the edge where they were, with a space for
-		// the half that top covers.
-		if want, rw := textWidth(b)-(x+w), textWidth(right); want >= 0 && rw != want {
-			if rw > want {
-				right = ansi.TruncateLeft(b, x+w+rw-want, "")
-			}
-			right = strings.Repeat(" ", max(want-textWidth(right), 0)) + right
-		}
-		base[r] = left + "\x1b[m" + l + "\x1b[m" + right
+		right := max(textWidth(base[r])-x-w, 0)
+		base[r] = strings.Repeat(" ", x) + "\x1b[m" + l + "\x1b[m" + strings.Repeat(" ", right)
 	}
 }
 

@@ -160,15 +160,81 @@ func (s *session) nothingReady(queue string) error {
 	if queue != "" && !slices.Contains(w.QueueNames(), queue) {
 		return fmt.Errorf("there is no queue %q (there are %s)", queue, strings.Join(w.QueueNames(), ", "))
 	}
-	what := "every queue is empty"
-	if queue != "" {
-		what = queue + " has nothing ready"
-	}
+	e := &notReady{queue: queue, now: w.Elapsed(), due: -1}
 	if due, ok := w.NextDue(); ok {
-		return fmt.Errorf("nothing to step: %s; the next work is due at %s (now %s): press t to advance the clock to it, or r to run",
-			what, engine.FormatElapsed(due), engine.FormatElapsed(w.Elapsed()))
+		e.due = due
 	}
-	return fmt.Errorf("nothing to step: %s; the world is settled", what)
+	w.Idle() // promote what is due
+	for i, name := range w.QueueNames() {
+		ready, waiting := 0, 0
+		for _, it := range w.Queue(name) {
+			if it.Waiting {
+				waiting++
+			} else {
+				ready++
+			}
+		}
+		if name == queue {
+			e.waiting = waiting
+		}
+		if ready > 0 {
+			e.ready = append(e.ready, queueCount{n: i + 1, name: name, items: ready})
+		}
+	}
+	return e
+}
+
+// notReady is why a step cannot run: the queue asked for (or every queue)
+// has nothing ready; it says which queues have work, and when delayed work
+// is due. The playground adds the keys that would help.
+type notReady struct {
+	queue    string
+	waiting  int
+	ready    []queueCount
+	due, now time.Duration
+}
+
+type queueCount struct {
+	n     int
+	name  string
+	items int
+}
+
+func (e *notReady) Error() string { return e.text("", "", "") }
+
+// text words the error; the keys (step, step from queue N, advance) are
+// named when given.
+func (e *notReady) text(stepKey, queueKey, advanceKey string) string {
+	var b strings.Builder
+	b.WriteString("nothing to step: ")
+	switch {
+	case e.queue == "":
+		b.WriteString("every queue is empty")
+	case e.waiting > 0:
+		fmt.Fprintf(&b, "%s has %d %s waiting for its retry delay, none ready", e.queue, e.waiting, plural(e.waiting, "item", "items"))
+	default:
+		b.WriteString(e.queue + " is empty")
+	}
+	if len(e.ready) > 0 {
+		parts := make([]string, len(e.ready))
+		for i, q := range e.ready {
+			parts[i] = fmt.Sprintf("%d %s", q.n, q.name)
+		}
+		b.WriteString("; work is ready in " + strings.Join(parts, ", "))
+		if queueKey != "" {
+			fmt.Fprintf(&b, " (%s: a queue by its number; %s: the next in order)", queueKey, stepKey)
+		}
+		return b.String()
+	}
+	if e.due >= 0 {
+		fmt.Fprintf(&b, "; the next work is due at %s (now %s)", engine.FormatElapsed(e.due), engine.FormatElapsed(e.now))
+		if advanceKey != "" {
+			fmt.Fprintf(&b, ": %s advances the clock to it", advanceKey)
+		}
+		return b.String()
+	}
+	b.WriteString("; the world is settled")
+	return b.String()
 }
 
 // advance moves the clock forward by d, running what becomes due on the

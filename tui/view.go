@@ -17,7 +17,7 @@ import (
 func (m *Model) View() (v tea.View) {
 	defer func() {
 		if p := recover(); p != nil {
-			v = tea.NewView(fmt.Sprintf("gcplay could not draw this screen (internal error, please report it): %v\nat %s\n\nPress u to undo, q to quit.", p, panicSite()))
+			v = tea.NewView(fmt.Sprintf("gcplay could not draw this screen (internal error, please report it): %v\nat %s\n\n%s undoes the last step, %s quits.", p, panicSite(), kn(m.keys.Undo), kn(m.keys.Quit)))
 			v.AltScreen = true
 		}
 	}()
@@ -42,7 +42,7 @@ const cmdPrompt = ": "
 func (m *Model) render() string {
 	l := m.layout()
 	if l.tooSmall {
-		return fmt.Sprintf("gcplay needs at least %dx%d cells; this terminal is %dx%d.\nMake it larger, or press q to quit.", minWidth, minHeight, l.w, l.h)
+		return tooSmall(l.w, l.h, kn(m.keys.Quit))
 	}
 	screen := make([]string, 0, l.h)
 	screen = append(screen, m.statusLine(l.w))
@@ -66,12 +66,8 @@ func (m *Model) render() string {
 	}
 	screen = append(screen, m.commandLine(l.w), m.helpLine(l.w))
 	switch m.mode {
-	case modeDelete:
-		m.drawOverlay(screen, l, m.pickerLines)
-	case modeHelp:
-		m.drawOverlay(screen, l, m.helpLines)
-	case modeExplain:
-		m.drawOverlay(screen, l, m.explainLines)
+	case modeDelete, modeHelp, modeExplain:
+		m.drawOverlay(screen, l)
 	}
 	return strings.Join(screen, "\n")
 }
@@ -134,7 +130,7 @@ func (m *Model) worldPane(r rect) []string {
 	}
 	if len(tr.rows) == 0 {
 		var ln line
-		ln.add(&t.dim, "(empty: n creates an object)")
+		ln.add(&t.dim, "(empty: "+kn(m.keys.Create)+" creates an object)")
 		body = append(body, ln.render(inner, nil))
 	}
 	title := fmt.Sprintf("World · %d %s", tr.objects, plural(tr.objects, "object", "objects"))
@@ -463,7 +459,7 @@ func (m *Model) timelinePane(r rect) []string {
 	} else if sn.branched >= 0 {
 		title += fmt.Sprintf(" · branched at step %d", sn.branched)
 	}
-	title += " · e explains"
+	title += " · " + kn(m.keys.Explain) + " explains"
 	return box(t, title, m.focus == paneTimeline, body, r.w, r.h)
 }
 
@@ -545,7 +541,7 @@ func (m *Model) commandLine(width int) string {
 		l.add(&t.cmdPrompt, cmdPrompt).add(&t.cmdText, string(m.cmd.buf))
 		return l.render(width, nil)
 	}
-	l.add(&t.dim, cmdPrompt+"press : to type a command, e.g. create cm owner · delete deploy/web --cascade=foreground · help")
+	l.add(&t.dim, cmdPrompt+"press "+kn(m.keys.Command)+" to type a command, e.g. create cm owner · delete deploy/web --cascade=foreground · help")
 	return l.render(width, nil)
 }
 
@@ -555,12 +551,9 @@ func (m *Model) helpLine(width int) string {
 	}
 	var s string
 	switch m.mode {
-	case modeCommand:
-		s = m.help.ShortHelpView(commandKeys)
-	case modeDelete:
-		s = m.help.ShortHelpView(pickerKeys)
-	case modeHelp, modeExplain:
-		s = m.help.ShortHelpView(overlayKeys)
+	case modeCommand, modeDelete, modeHelp, modeExplain:
+		m.help.SetWidth(width - 1)
+		s = m.help.ShortHelpView(m.viewKeys())
 	default:
 		m.help.SetWidth(width - 1)
 		if width < wideWidth {
@@ -576,29 +569,120 @@ func (m *Model) helpLine(width int) string {
 
 // Overlays.
 
-// drawOverlay draws a centred box whose lines come from content, given the
-// inner width and the most lines that fit.
-func (m *Model) drawOverlay(screen []string, l layout, content func(width, height int) (string, []string)) {
-	w := min(l.w-4, 100)
-	maxH := l.h - 4
-	title, lines := content(w-3, maxH-2)
-	if len(lines) > maxH-2 {
-		m.overlayTop = max(min(m.overlayTop, len(lines)-(maxH-2)), 0)
-		lines = lines[m.overlayTop : m.overlayTop+maxH-2]
+// overlayText is what an overlay shows: a title, a body that scrolls, and
+// a footer (its keys) that stays. keep, when keep[1] > keep[0], is a range
+// of body lines to keep in view (the picker's selected choice).
+type overlayText struct {
+	title        string
+	body, footer []string
+	keep         [2]int
+}
+
+// overlayBox is an overlay's size on screen for the layout.
+func overlayBox(l layout) (w, maxH int) { return min(l.w-4, 100), l.h - 2 }
+
+// overlayContent returns the open overlay's text for an inner width.
+func (m *Model) overlayContent(width int) overlayText {
+	switch m.mode {
+	case modeDelete:
+		return m.pickerLines(width)
+	case modeHelp:
+		return m.helpLines(width)
+	case modeExplain:
+		return m.explainLines(width)
 	}
+	return overlayText{}
+}
+
+// overlayRoom is how many body lines of the open overlay fit, and how
+// many it has.
+func (m *Model) overlayRoom() (room, n int) {
+	l := m.layout()
+	w, maxH := overlayBox(l)
+	c := m.overlayContent(w - 3)
+	return maxH - 2 - len(c.footer), len(c.body)
+}
+
+// scrollOverlay moves the open overlay's first line by d, within its
+// text.
+func (m *Model) scrollOverlay(d int) {
+	room, n := m.overlayRoom()
+	m.overlayTop = max(min(m.overlayTop+d, n-room), 0)
+}
+
+// drawOverlay draws the open overlay, centred.
+func (m *Model) drawOverlay(screen []string, l layout) {
+	w, maxH := overlayBox(l)
+	c := m.overlayContent(w - 3)
+	room := maxH - 2 - len(c.footer)
+	top := m.overlayTop
+	if c.keep[1] > c.keep[0] {
+		top = keepInView(c.keep, room, len(c.body))
+	}
+	lines := append(scrollWindow(&m.th, c.body, room, top, w-3), c.footer...)
 	body := make([]string, len(lines))
 	for i, s := range lines {
 		body[i] = padStyled(s, w-3)
 	}
-	b := box(&m.th, title, true, body, w, len(lines)+2)
-	overlay(screen, b, (l.w-w)/2, max((l.h-len(b))/2, 1))
+	b := box(&m.th, c.title, true, body, w, len(lines)+2)
+	overlay(screen, b, (l.w-w)/2, max((l.h-len(b))/2, 0))
 }
 
-func (m *Model) pickerLines(width, _ int) (string, []string) {
+// keepInView returns the first line to show so that lines keep[0] to
+// keep[1]-1 of n are in a window of room lines (with a line of margin for
+// the scroll marks when it can).
+func keepInView(keep [2]int, room, n int) int {
+	if n <= room {
+		return 0
+	}
+	top := 0
+	if keep[1]+1 > room {
+		top = keep[1] + 1 - room
+	}
+	top = min(top, max(keep[0]-1, 0))
+	return max(min(top, n-room), 0)
+}
+
+// scrollWindow returns room lines of body from top. Lines above or below
+// the window are never lost without a mark: the window's first or last
+// line then says how many more there are.
+func scrollWindow(t *theme, body []string, room, top, width int) []string {
+	if room <= 0 {
+		return nil
+	}
+	if len(body) <= room {
+		return body
+	}
+	top = max(min(top, len(body)-room), 0)
+	out := append([]string(nil), body[top:top+room]...)
+	if top > 0 {
+		out[0] = t.dim.Render(padText(fmt.Sprintf("▲ %d more above", top+1), width))
+	}
+	if below := len(body) - top - room; below > 0 {
+		out[room-1] = t.dim.Render(padText(fmt.Sprintf("▼ %d more below (%s scrolls)", below+1, kn(overlayKeys.Scroll)), width))
+	}
+	return out
+}
+
+// padText fits plain text to width cells.
+func padText(s string, width int) string {
+	s, w := fit(s, width)
+	return s + strings.Repeat(" ", max(width-w, 0))
+}
+
+func (m *Model) pickerLines(width int) overlayText {
 	t := &m.th
 	p := &m.picker
-	out := []string{t.dim.Render(p.header), ""}
+	var out []string
+	for _, s := range wrap(p.header, width-1) {
+		out = append(out, t.dim.Render(s))
+	}
+	out = append(out, "")
+	var keep [2]int
 	for i, c := range p.choices {
+		if i == p.sel {
+			keep[0] = len(out)
+		}
 		label := fmt.Sprintf("%d %-10s ", i+1, c.label)
 		ind := "  "
 		if i == p.sel {
@@ -621,12 +705,18 @@ func (m *Model) pickerLines(width, _ int) (string, []string) {
 			}
 			out = append(out, l.render(width, over))
 		}
+		if i == p.sel {
+			keep[1] = len(out)
+		}
 	}
-	out = append(out, "", t.dim.Render("enter or 1-4 deletes · ↑↓ choose · esc cancels"))
-	return "Delete " + p.name, out
+	var foot []string
+	for _, s := range wrap(keyHints(pickerKeys.bindings()...), width-1) {
+		foot = append(foot, t.dim.Render(s))
+	}
+	return overlayText{title: "Delete " + p.name, body: out, footer: foot, keep: keep}
 }
 
-func (m *Model) helpLines(width, _ int) (string, []string) {
+func (m *Model) helpLines(width int) overlayText {
 	t := &m.th
 	var out []string
 	// The key groups, two to a row when they fit.
@@ -655,7 +745,8 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 				var l line
 				h := b.Help()
 				l.add(&t.helpKey, h.Key+strings.Repeat(" ", keyW-textWidth(h.Key)+1)).add(&t.helpDesc, h.Desc)
-				block = append(block, l.render(colW, nil))
+				// A column's last cell stays blank: the gap between columns.
+				block = append(block, l.render(colW-1, nil)+" ")
 			}
 			blocks = append(blocks, block)
 		}
@@ -667,9 +758,18 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 		out = append(out, joinColumns(blocks...)...)
 		out = append(out, "")
 	}
-	out = append(out, t.queue.Render("Commands")+t.dim.Render(" (press :, tab completes, ↑↓ history; -n NAMESPACE works with each)"))
+	for _, s := range wrap(fmt.Sprintf("Commands (press %s, %s completes, %s history; -n NAMESPACE works with each)", kn(m.keys.Command), kn(commandKeys.Complete), kn(commandKeys.History)), width-1) {
+		out = append(out, t.queue.Render(s))
+	}
 	for _, c := range commands {
-		out = append(out, t.helpKey.Render(c.usage))
+		// A long usage wraps, its later lines indented, rather than
+		// being cut.
+		for i, s := range wrap(c.usage, width-5) {
+			if i > 0 {
+				s = "    " + s
+			}
+			out = append(out, t.helpKey.Render(s))
+		}
 	}
 	out = append(out, "", t.queue.Render("In the world tree"))
 	for _, s := range []string{
@@ -681,15 +781,15 @@ func (m *Model) helpLines(width, _ int) (string, []string) {
 	} {
 		out = append(out, t.text.Render(s))
 	}
-	out = append(out, "", t.dim.Render("↑↓ scroll · esc closes"))
-	return "Help", out
+	return overlayText{title: "Help", body: out, footer: footerLines(t, keyHints(m.viewKeys()...), width)}
 }
 
-func (m *Model) explainLines(width, _ int) (string, []string) {
+func (m *Model) explainLines(width int) overlayText {
 	t := &m.th
 	recs := m.s.h.Records()
+	foot := footerLines(t, keyHints(m.viewKeys()...), width)
 	if m.explainIdx >= len(recs) {
-		return "Explain", []string{"no record"}
+		return overlayText{title: "Explain", body: []string{"no record"}, footer: foot}
 	}
 	rec := recs[m.explainIdx]
 	var out []string
@@ -716,6 +816,14 @@ func (m *Model) explainLines(width, _ int) (string, []string) {
 	if rec.Reason.Rule == "" && rec.Reason.Func == "" {
 		out = append(out, "", t.dim.Render("This step names no rule: it is a user request or bookkeeping."))
 	}
-	out = append(out, "", t.dim.Render("←→ previous/next record · ↑↓ scroll · esc closes"))
-	return fmt.Sprintf("Explain step %d", m.explainIdx+1), out
+	return overlayText{title: fmt.Sprintf("Explain step %d", m.explainIdx+1), body: out, footer: foot}
+}
+
+// footerLines is an overlay's key line, wrapped to width.
+func footerLines(t *theme, keys string, width int) []string {
+	var out []string
+	for _, s := range wrap(keys, width-1) {
+		out = append(out, t.dim.Render(s))
+	}
+	return out
 }

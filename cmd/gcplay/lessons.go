@@ -150,7 +150,10 @@ func (o *LessonsOptions) List(cmd *cobra.Command) error {
 	for _, l := range c.Lessons {
 		ids = append(ids, l.ID)
 	}
-	fmt.Fprintln(out, say("cli-list-head", "n", fmt.Sprint(len(c.Lessons)), "done", fmt.Sprint(p.Done(ids)), "where", s.Where()))
+	// Every line fits an 80-column terminal: the progress file on a line of
+	// its own, a lesson's progress under it.
+	fmt.Fprintln(out, say("cli-list-head", "n", fmt.Sprint(len(c.Lessons)), "done", fmt.Sprint(p.Done(ids))))
+	fmt.Fprintln(out, say("cli-list-where", "where", s.Where()))
 	fmt.Fprintln(out)
 	next := ""
 	width, minutes := 0, 0
@@ -178,19 +181,19 @@ func (o *LessonsOptions) List(cmd *cobra.Command) error {
 		if lp.Prediction != "" {
 			extra = append(extra, say("cli-predicted", "score", lp.Prediction))
 		}
-		tail := ""
-		if len(extra) > 0 {
-			tail = "  (" + strings.Join(extra, ", ") + ")"
-		}
 		mins := say("cli-minutes", "n", fmt.Sprint(l.Minutes))
-		fmt.Fprintf(out, " %s %2d  %s %s  %s%s\n", mark, l.Number, locale.Pad(l.T(loc).Title, width),
-			strings.Repeat(" ", minutes-locale.Width(mins))+mins, l.ID, tail)
+		fmt.Fprintf(out, " %s %2d  %s %s\n", mark, l.Number, locale.Pad(l.T(loc).Title, width),
+			strings.Repeat(" ", minutes-locale.Width(mins))+mins)
+		if len(extra) > 0 {
+			fmt.Fprintf(out, "        (%s)\n", strings.Join(extra, ", "))
+		}
 	}
 	fmt.Fprintln(out)
 	if next == "" {
 		fmt.Fprintln(out, say("cli-list-all-done"))
 	} else {
 		fmt.Fprintln(out, say("cli-list-next", "n", next))
+		fmt.Fprintln(out, say("cli-list-by-number"))
 	}
 	return nil
 }

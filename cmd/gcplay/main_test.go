@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/spf13/cobra"
@@ -22,6 +24,24 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// fits N: every line of the last command's stdout is at most N
+			// columns wide (a terminal of that width shows it unwrapped).
+			"fits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: fits COLUMNS")
+				}
+				n, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				// The test's own work directory is longer than a user's path.
+				out := strings.ReplaceAll(ts.ReadFile("stdout"), ts.Getenv("WORK"), "$WORK")
+				for i, l := range strings.Split(out, "\n") {
+					if w := utf8.RuneCountInString(l); w > n && !neg {
+						ts.Fatalf("stdout line %d is %d columns wide, more than %d: %q", i+1, w, n, l)
+					}
+				}
+			},
+		},
 		Setup: func(env *testscript.Env) error {
 			// The repository's examples, which the README's tour runs.
 			dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
