@@ -316,8 +316,11 @@ type refManager struct {
 	adoptChecked bool
 	canAdoptErr  error
 	rec          *Record
-	adopted      []string
-	released     []string
+	// finalizers are added to an object it adopts (the Job controller's
+	// tracking finalizer).
+	finalizers []string
+	adopted    []string
+	released   []string
 }
 
 // recheckDeletionTimestamp is RecheckDeletionTimestamp around a live GET
@@ -396,15 +399,17 @@ func (m *refManager) claim(obj *fakeapi.Object, match func(*fakeapi.Object) bool
 // adoptPatch is the strategic merge patch that makes owner the controller
 // of the object with uid (ownerRefControllerPatch): merged by uid, and
 // carrying the object's uid so a recreated object is not adopted.
-func adoptPatch(owner *fakeapi.Object, uid string) []byte {
+func adoptPatch(owner *fakeapi.Object, uid string, finalizers ...string) []byte {
 	body := struct {
 		Metadata struct {
 			OwnerReferences []fakeapi.OwnerReference `json:"ownerReferences"`
 			UID             string                   `json:"uid"`
+			Finalizers      []string                 `json:"finalizers,omitempty"`
 		} `json:"metadata"`
 	}{}
 	body.Metadata.OwnerReferences = []fakeapi.OwnerReference{newControllerRef(owner)}
 	body.Metadata.UID = uid
+	body.Metadata.Finalizers = finalizers
 	b, _ := json.Marshal(body)
 	return b
 }
@@ -413,7 +418,7 @@ func (m *refManager) adopt(obj *fakeapi.Object) error {
 	if err := m.canAdopt(); err != nil {
 		return fmt.Errorf("can't adopt %s %s/%s (%s): %v", obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name, obj.Metadata.UID, err)
 	}
-	_, err := m.env.store.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch, adoptPatch(m.owner, obj.Metadata.UID))
+	_, err := m.env.store.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch, adoptPatch(m.owner, obj.Metadata.UID, m.finalizers...))
 	if err == nil {
 		m.adopted = append(m.adopted, obj.String())
 		m.rec.note("adopted %s: an orphan whose labels match %s", obj, m.selector)

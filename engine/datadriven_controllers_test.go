@@ -74,10 +74,112 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 		for _, k := range sortedKeys(rsc.rss) {
 			fmt.Fprintf(&b, "%s: %s\n", keyRef("ReplicaSet", k), rsc.exp.describe(k))
 		}
+	case "exit":
+		a := Exit{}
+		if v, ok := arg(d, "pod"); ok {
+			ref := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: v}
+			a.Pod = &ref
+		}
+		if v, ok := arg(d, "job"); ok {
+			a.Selector = &jobNameIs{v}
+		}
+		if v, ok := arg(d, "count"); ok {
+			fmt.Sscan(v, &a.Count)
+		}
+		if v, ok := arg(d, "code"); ok {
+			fmt.Sscan(v, &a.Code)
+		}
+		rec, err := w.Do(a)
+		b.WriteString(rec.String() + "\n")
+		if err != nil {
+			b.WriteString("error: " + err.Error() + "\n")
+		}
+	case "jobs":
+		for _, o := range w.Store().Objects() {
+			if line := jobLine(w, o); line != "" {
+				b.WriteString(line + "\n")
+			}
+		}
+	case "job-events":
+		for _, e := range w.Store().Events() {
+			if e.Source == jobClient || e.Source == cronJobClient || e.Source == ttlClient {
+				fmt.Fprintf(&b, "%s %s %s: %s\n", e.Object, e.Type, e.Reason, e.Message)
+			}
+		}
 	default:
 		d.Fatalf(t, "unknown command %s", d.Cmd)
 	}
 	return b.String(), nil
+}
+
+// jobLine is one line about a CronJob, a Job (its status counters and
+// conditions) or a Pod a Job controls (phase and finalizers).
+func jobLine(w *World, o *fakeapi.Object) string {
+	switch {
+	case isKind(o, "batch/v1", "Job"):
+		st := readJobStatus(o)
+		s := fmt.Sprintf("%s active=%d succeeded=%d failed=%d", o, st.Active, st.Succeeded, st.Failed)
+		if st.Ready != nil {
+			s += fmt.Sprintf(" ready=%d", *st.Ready)
+		}
+		if st.Terminating != nil && *st.Terminating > 0 {
+			s += fmt.Sprintf(" terminating=%d", *st.Terminating)
+		}
+		if st.CompletedIndexes != "" {
+			s += " completedIndexes=" + st.CompletedIndexes
+		}
+		if u := st.UncountedTerminatedPods; u != nil && len(u.Succeeded)+len(u.Failed) > 0 {
+			s += fmt.Sprintf(" uncounted=%d/%d", len(u.Succeeded), len(u.Failed))
+		}
+		var conds []string
+		for _, c := range st.Conditions {
+			conds = append(conds, c.Type+"="+c.Status+"("+c.Reason+")")
+		}
+		if len(conds) > 0 {
+			s += " [" + strings.Join(conds, " ") + "]"
+		}
+		if st.StartTime != "" {
+			s += " start=" + FormatElapsed(parseTime(st.StartTime).Sub(fakeapi.Epoch))
+		}
+		if st.CompletionTime != "" {
+			s += " done=" + FormatElapsed(parseTime(st.CompletionTime).Sub(fakeapi.Epoch))
+		}
+		if o.Metadata.DeletionTimestamp != nil {
+			s += " terminating"
+		}
+		if ref := controllerOf(o); ref != nil {
+			s += " controller=" + ref.Kind + "/" + ref.Name
+		}
+		return s
+	case isKind(o, "v1", "Pod"):
+		ref := controllerOf(o)
+		_, job := o.Metadata.Labels["job-name"]
+		if !job && (ref == nil || ref.Kind != "Job") {
+			return ""
+		}
+		p := newPodInfo(o)
+		phase := p.phase
+		if phase == "" {
+			phase = "(no phase)"
+		}
+		s := "  " + o.String() + " " + phase
+		if ix, ok := o.Metadata.Annotations[jobCompletionIndexAnnotation]; ok {
+			s += " index=" + ix
+		}
+		if p.terminating {
+			s += " terminating"
+		}
+		if len(o.Metadata.Finalizers) > 0 {
+			s += " {" + strings.Join(o.Metadata.Finalizers, ",") + "}"
+		}
+		if ref != nil {
+			s += " controller=" + ref.Kind + "/" + ref.Name
+		} else {
+			s += " orphan"
+		}
+		return s
+	}
+	return ""
 }
 
 // workloadLine is one line about a Deployment, ReplicaSet or Pod: its

@@ -80,7 +80,12 @@ func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, er
 			}
 			continue
 		}
+		// Settle crosses only the controllers' own delays; an advance
+		// also crosses the waits for time passing in the cluster.
 		due, ok := w.NextDue()
+		if until >= 0 {
+			due, ok = w.NextWake()
+		}
 		if until < 0 {
 			if !ok {
 				return res, nil

@@ -372,6 +372,41 @@ func (w *World) NextDue() (time.Duration, bool) {
 	return best, found
 }
 
+// clockWaiter is a controller that also waits for time passing in the
+// cluster (a Job's pod-failure backoff and activeDeadlineSeconds,
+// ttlSecondsAfterFinished, a CronJob's next schedule): waits that settle
+// does not cross and advance does (the format's 2026-11-25 additions).
+type clockWaiter interface {
+	// nextTimer returns when its next such wait ends.
+	nextTimer() (time.Duration, bool)
+}
+
+// NextTimer returns the virtual time at which the next wait for time
+// passing in the cluster ends (see clockWaiter), and false when there is
+// none. Settle stops before it; AdvanceBy runs it.
+func (w *World) NextTimer() (time.Duration, bool) {
+	var best time.Duration
+	found := false
+	for _, r := range w.running {
+		if cw, ok := r.c.(clockWaiter); ok {
+			if d, ok := cw.nextTimer(); ok && (!found || d < best) {
+				best, found = d, true
+			}
+		}
+	}
+	return best, found
+}
+
+// NextWake returns the earlier of NextDue and NextTimer: when anything
+// next becomes due, which is where an advance without a duration goes.
+func (w *World) NextWake() (time.Duration, bool) {
+	d, ok := w.NextDue()
+	if t, tok := w.NextTimer(); tok && (!ok || t < d) {
+		return t, true
+	}
+	return d, ok
+}
+
 // onlyMaxBackoffLeft reports whether every pending item is a retry whose
 // backoff has reached the maximum (settle stops there).
 func (w *World) onlyMaxBackoffLeft() bool {

@@ -123,6 +123,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	} else {
 		m.UID = s.newUID()
 	}
+	prepareBatchCreate(obj)
 	m.CreationTimestamp = &Time{s.now()}
 	m.ResourceVersion = s.nextRV()
 	s.insert(key, obj)

@@ -161,7 +161,7 @@ func (s *session) nothingReady(queue string) error {
 		return fmt.Errorf("there is no queue %q (there are %s)", queue, strings.Join(w.QueueNames(), ", "))
 	}
 	e := &notReady{queue: queue, now: w.Elapsed(), due: -1}
-	if due, ok := w.NextDue(); ok {
+	if due, ok := w.NextWake(); ok {
 		e.due = due
 	}
 	w.Idle() // promote what is due
@@ -243,7 +243,7 @@ func (e *notReady) text(stepKey, queueKey, advanceKey string) string {
 func (s *session) advance(d time.Duration) (result, error) {
 	w := s.world()
 	if d < 0 {
-		due, ok := w.NextDue()
+		due, ok := w.NextWake()
 		if !ok {
 			return result{branchedFrom: -1}, fmt.Errorf("nothing is waiting on the clock: no delayed work, no grace period pending")
 		}
