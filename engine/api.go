@@ -17,6 +17,11 @@ type Config struct {
 	// CheckInvariants makes every action verify the collector's graph
 	// invariant (R35) afterwards and fail when it is broken. Tests set it.
 	CheckInvariants bool
+	// Restore are objects put into storage as they are (fakeapi
+	// Store.Restore) before the controllers start, so that the
+	// controllers meet them as after a kube-controller-manager restart:
+	// with a fresh list. An imported cluster dump starts this way.
+	Restore []*fakeapi.Object
 }
 
 // Reason explains one decision: a short code, one plain sentence, the

@@ -48,6 +48,12 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w := &World{cfg: cfg, clock: &virtualClock{}}
 	w.store = fakeapi.NewStore(reg, w.clock)
+	for _, o := range cfg.Restore {
+		if err := w.store.Restore(o); err != nil {
+			return nil, fmt.Errorf("restoring %s: %w", o, err)
+		}
+	}
+	w.cfg.Restore = nil // stored now; a clone must not keep the dump alive
 	w.env = newEnv(w.store, w.clock)
 	for _, r := range registry {
 		if slices.Contains(names, r.name) {

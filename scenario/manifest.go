@@ -17,6 +17,10 @@ var metadataKeys = []string{"name", "generateName", "namespace", "uid", "resourc
 	"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
 	"ownerReferences", "finalizers"}
 
+// dumpMetadataKeys adds the server-only fields kubectl prints, which an
+// import tolerates and drops.
+var dumpMetadataKeys = append(slices.Clip(metadataKeys), "managedFields", "selfLink")
+
 var ownerRefKeys = []string{"apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"}
 
 // manifest validates one object manifest and converts it to a
@@ -100,7 +104,11 @@ func (p *parser) servedKind(reg *fakeapi.Registry, apiVersion, kind string, top 
 // metadata checks the metadata mapping field by field, so that every
 // problem has its own line.
 func (p *parser) metadata(n *yaml.Node, path string, reg *fakeapi.Registry, info fakeapi.KindInfo, known bool) {
-	f, ok := p.fields(n, path, metadataKeys)
+	keys := metadataKeys
+	if p.dump {
+		keys = dumpMetadataKeys
+	}
+	f, ok := p.fields(n, path, keys)
 	if !ok {
 		return
 	}

@@ -151,7 +151,11 @@ func Run(s *Scenario, opts RunOptions) (res *Result) {
 			res.Stack = string(debug.Stack())
 		}
 	}()
-	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers, CheckInvariants: opts.CheckInvariants})
+	restore := make([]*fakeapi.Object, len(s.Restore))
+	for i := range s.Restore {
+		restore[i] = s.Restore[i].Object
+	}
+	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers, CheckInvariants: opts.CheckInvariants, Restore: restore})
 	if err != nil {
 		res.Failure = &Failure{Step: "world", Messages: []string{fmt.Sprintf("%s: cannot start the world: %v", s.File, err)}}
 		return res
@@ -159,6 +163,11 @@ func Run(s *Scenario, opts RunOptions) (res *Result) {
 	res.World = w
 	r := &runner{s: s, w: w, opts: opts}
 	ok := true
+	if len(s.Restore) > 0 {
+		res.Steps = append(res.Steps, StepResult{Step: "restore", Line: s.Restore[0].Line, Action: "restore",
+			Summary: "restore " + plural(len(s.Restore), "object") + " as the dump has them", Passed: true,
+			Outcome: "the controllers start from a fresh list, as after a restart"})
+	}
 	for i := range s.Objects {
 		m := &s.Objects[i]
 		st := &Step{Index: i, Line: m.Line, Action: ActionCreate, Create: m}

@@ -22,6 +22,14 @@ type Scenario struct {
 	Controllers []string
 	// Objects are the starting world, created in order before the steps.
 	Objects []Manifest
+	// Restore are the objects of an imported cluster dump (ParseDump):
+	// stored as they are, before the controllers start, which then meet
+	// them as after a kube-controller-manager restart. Objects follow.
+	Restore []Manifest
+	// Notes say what an import made of the dump that the dump did not
+	// say itself (kinds taken as custom kinds, namespaces added), for the
+	// screen.
+	Notes []string
 	Steps   []Step
 }
 

@@ -30,6 +30,8 @@ type parser struct {
 	// budget is how many node visits the walk may make: the file's size
 	// plus maxAliasExpansion.
 	budget int
+	// dump is set while reading a cluster dump (ParseDump).
+	dump bool
 	// exhausted is set once the node budget ran out, so the error is
 	// reported only once.
 	exhausted bool

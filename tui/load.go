@@ -24,7 +24,7 @@ type opened struct {
 // applySteps, so they land in the timeline where the learner can rewind
 // and step through them.
 func openScenario(name string, data []byte, setup bool) (*opened, error) {
-	sc, err := scenario.Parse(name, data)
+	sc, err := scenario.ParseFile(name, data) // a scenario, or a cluster dump
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +56,15 @@ func openSession(name string, data []byte, setup bool) (s *session, note string,
 		return nil, "", false, err
 	}
 	s = newSession(o.sc, o.start)
+	if len(o.sc.Restore) > 0 {
+		// A cluster dump: its objects are restored and the controllers
+		// have their relist queued, as after a restart.
+		note = fmt.Sprintf("%d objects restored from the dump; the controllers start as after a restart: s steps them, r runs them", len(o.sc.Restore))
+		for _, n := range o.sc.Notes {
+			note += "; " + n
+		}
+		return s, note, false, nil
+	}
 	if setup {
 		return s, "the timeline starts where the file ends", false, nil
 	}

@@ -31,6 +31,7 @@ finalizers, the three deletion policies, and the collector's own machinery
 	cmd.AddCommand(NewCmdRun(), NewCmdVersion(), NewCmdPlay())
 	cmd.AddCommand(NewCmdWeb())
 	cmd.AddCommand(NewCmdLessons())
+	cmd.AddCommand(NewCmdWhatIf())
 	return cmd
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gcplay/gcplay/scenario"
 	"github.com/gcplay/gcplay/tui"
 )
 
@@ -41,12 +42,16 @@ Without FILE it opens on a built-in starter world. NO_COLOR is honoured.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
+				if o.File != "" {
+					return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("give the file once: as FILE or with -f, not both")}
+				}
 				o.File = args[0]
 			}
 			return o.Run(cmd)
 		},
 	}
 	o.AddFlags(cmd.Flags())
+	cmd.Flags().StringVarP(&o.File, "filename", "f", "", "a scenario file, or a cluster dump as kubectl get -o yaml|json prints it (- reads stdin)")
 	return cmd
 }
 
@@ -72,11 +77,30 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		return err
 	}
 	out, in := cmd.OutOrStdout(), cmd.InOrStdin()
-	if o.File != "" {
-		// A file that cannot be opened is an error wherever gcplay runs,
-		// before any word about terminals.
-		if _, err := os.Stat(o.File); err != nil {
+	files := tui.Files(osFiles{})
+	if o.File == "-" {
+		// The dump comes on stdin; the keys then come from the terminal.
+		data, err := io.ReadAll(in)
+		if err != nil {
+			return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("stdin: %v", err)}
+		}
+		if _, err := scenario.ParseFile("stdin", data); err != nil {
+			return &ExitError{Code: ExitInvalid, Err: err}
+		}
+		files = stdinFiles{osFiles{}, data}
+		if tty, err := os.Open("/dev/tty"); err == nil {
+			defer tty.Close()
+			in = tty
+		}
+	} else if o.File != "" {
+		// A file that cannot be opened or read is an error wherever gcplay
+		// runs, before any word about terminals.
+		data, err := os.ReadFile(o.File)
+		if err != nil {
 			return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%s: %s", o.File, readError(err))}
+		}
+		if _, err := scenario.ParseFile(o.File, data); err != nil {
+			return &ExitError{Code: ExitInvalid, Err: err}
 		}
 	}
 	if !isTerminal(out) {
@@ -84,7 +108,7 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		fmt.Fprintln(out)
 		return cmd.Help()
 	}
-	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: osFiles{}, File: o.File, StepThrough: true})
+	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: files, File: o.File, StepThrough: true})
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}
 	}
@@ -121,3 +145,16 @@ type osFiles struct{}
 func (osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
 
 func (osFiles) WriteFile(name string, data []byte) error { return os.WriteFile(name, data, 0o644) }
+
+// stdinFiles serves "-" (a dump read from stdin) besides the real files.
+type stdinFiles struct {
+	osFiles
+	stdin []byte
+}
+
+func (f stdinFiles) ReadFile(name string) ([]byte, error) {
+	if name == "-" {
+		return f.stdin, nil
+	}
+	return f.osFiles.ReadFile(name)
+}

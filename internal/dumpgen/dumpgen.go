@@ -1,8 +1,9 @@
 // Package dumpgen writes cluster dumps shaped as `kubectl get -o yaml` (or
 // -o json) prints them: a v1 List of one Deployment owning ReplicaSets
 // owning Pods, with the server-set fields kubectl shows. The Deployment is
-// paused and every ReplicaSet has the Pods it wants, so the world is at
-// rest: no controller has anything to do until something is deleted. The
+// paused and recreates (with many ReplicaSets live, a rolling one would
+// scale them to its surge) and every
+// ReplicaSet has the Pods it wants, so the world is at rest: no controller has anything to do until something is deleted. The
 // benchmarks read them; `go run ./internal/dumpgen/gendump` writes one.
 package dumpgen
 
@@ -23,6 +24,11 @@ type Options struct {
 	// JSON writes `kubectl get -o json`'s form instead of YAML.
 	JSON bool
 }
+
+// total is the Deployment's replicas: every ReplicaSet's Pods. The
+// ReplicaSets' desired-replicas annotations say the same, so the paused
+// Deployment has no scaling to do.
+func (o Options) total() int { return o.ReplicaSets * o.Pods }
 
 // Objects returns how many objects the dump holds.
 func (o Options) Objects() int { return 1 + o.ReplicaSets*(1+o.Pods) }
@@ -89,10 +95,7 @@ func writeYAML(b *bufio.Writer, o Options) {
       matchLabels:
         app: web
     strategy:
-      rollingUpdate:
-        maxSurge: 25%%
-        maxUnavailable: 25%%
-      type: RollingUpdate
+      type: Recreate
     template:
       metadata:
         labels:
@@ -113,7 +116,7 @@ func writeYAML(b *bufio.Writer, o Options) {
   status:
     observedGeneration: 1
     replicas: %d
-`, o.ReplicaSets, ts, rv, depUID, o.Pods, o.ReplicaSets, o.Pods)
+`, o.ReplicaSets, ts, rv, depUID, o.total(), o.ReplicaSets, o.total())
 	for i := 0; i < o.ReplicaSets; i++ {
 		rv++
 		replicas := o.Pods
@@ -165,9 +168,10 @@ func writeYAML(b *bufio.Writer, o Options) {
         securityContext: {}
         terminationGracePeriodSeconds: 30
   status:
+    fullyLabeledReplicas: %d
     observedGeneration: 1
     replicas: %d
-`, o.Pods, o.Pods+o.Pods/4, i+1, ts, hash(i), rsName(i), depUID, rv, rsUID(i), replicas, hash(i), hash(i), i, o.Pods)
+`, o.total(), o.total()+(o.total()+3)/4, i+1, ts, hash(i), rsName(i), depUID, rv, rsUID(i), replicas, hash(i), hash(i), i, o.Pods, o.Pods)
 		for j := 0; j < o.Pods; j++ {
 			rv++
 			fmt.Fprintf(b, `- apiVersion: v1

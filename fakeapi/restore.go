@@ -1,0 +1,63 @@
+package fakeapi
+
+import "slices"
+
+// Restore puts obj into storage as it was on another cluster, without a
+// request and without a watch event: the world before anyone watches it,
+// as etcd holds it when kube-controller-manager restarts. Its UID,
+// creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds,
+// finalizers, generation, labels, annotations, ownerReferences and every
+// other field are kept; the resourceVersion is this store's own. A
+// restored Namespace named like one the store starts with takes its place.
+//
+// What the apiserver would refuse to store is refused: a kind it does not
+// serve, invalid metadata (R2, R3), a name or UID in use, and a namespaced
+// object whose namespace is not stored (restore the Namespace first).
+func (s *Store) Restore(in *Object) error {
+	info, se := s.resolve(in.APIVersion, in.Kind)
+	if se != nil {
+		return se
+	}
+	obj := in.DeepCopy()
+	if !info.Namespaced() {
+		obj.Metadata.Namespace = ""
+	}
+	fields, err := canonicalFields(obj.Fields)
+	if err != nil {
+		return NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
+	}
+	obj.Fields = fields
+	obj.APIVersion = s.storageVersion(info)
+	obj.Kind = info.Kind
+	m := &obj.Metadata
+	normalizeMeta(m)
+	if m.Name == "" {
+		return newInvalid(qualifiedKind(info), m.Name, []fieldError{requiredField("metadata.name", "a restored object has a name")})
+	}
+	if errs := validateObjectMeta(info, m); len(errs) > 0 {
+		return newInvalid(qualifiedKind(info), m.Name, errs)
+	}
+	if info.Namespaced() && s.object(namespaceKey(m.Namespace)) == nil {
+		return NewNotFound("namespaces", m.Namespace)
+	}
+	key := keyOf(info, m.Namespace, m.Name)
+	if existing := s.object(key); existing != nil {
+		if info.Kind != "Namespace" || !slices.Contains(systemNamespaces, m.Name) || s.givenUIDs[existing.Metadata.UID] {
+			return NewError(ReasonAlreadyExists, "%s %q already exists", qualifiedResource(info), m.Name)
+		}
+		s.byUID.Delete(existing.Metadata.UID)
+	}
+	if m.UID == "" {
+		m.UID = s.newUID()
+	} else if s.byUID.Has(m.UID) {
+		return newInvalid(qualifiedKind(info), m.Name, []fieldError{duplicateField("metadata.uid", goString(m.UID))})
+	}
+	s.givenUIDs[m.UID] = true
+	if m.CreationTimestamp == nil {
+		m.CreationTimestamp = &Time{s.now()}
+	}
+	m.ResourceVersion = s.nextRV()
+	s.objects.Set(key, obj)
+	s.byUID.Set(m.UID, uidEntry{obj: obj, created: s.rv})
+	return nil
+}
