@@ -100,9 +100,7 @@ func ParseDump(filename string, data []byte) (*Scenario, error) {
 			restore = append(restore, *m)
 		}
 	}
-	if len(p.errs) == 0 {
-		p.checkDumpIdentity(restore, reg)
-	}
+	p.checkDumpIdentity(restore, reg)
 	if len(p.errs) > 0 {
 		p.errs.sort()
 		return nil, p.errs
@@ -146,12 +144,12 @@ func (p *parser) dumpObjects(data []byte) []dumpObject {
 		}
 		prefix := ""
 		if doc > 0 {
-			prefix = fmt.Sprintf("document %d: ", doc+1)
+			prefix = fmt.Sprintf("documents[%d].", doc)
 		}
 		switch root.Kind {
 		case yaml.SequenceNode:
 			for i, e := range root.Content {
-				out = append(out, dumpObject{deref(e), fmt.Sprintf("%s[%d]", prefix, i)})
+				out = append(out, dumpObject{deref(e), fmt.Sprintf("%s[%d]", strings.TrimSuffix(prefix, "."), i)})
 			}
 		case yaml.MappingNode:
 			if items := lookupPath(root, []string{"items"}); items != nil && isList(root) {
@@ -166,9 +164,9 @@ func (p *parser) dumpObjects(data []byte) []dumpObject {
 				}
 				continue
 			}
-			out = append(out, dumpObject{root, strings.TrimSuffix(prefix, ": ")})
+			out = append(out, dumpObject{root, strings.TrimSuffix(prefix, ".")})
 		default:
-			p.errorf(root, strings.TrimSuffix(prefix, ": "), "expected a manifest or a List (what kubectl get -o yaml prints), found %s", kindName(root))
+			p.errorf(root, strings.TrimSuffix(prefix, "."), "expected a manifest or a List (what kubectl get -o yaml prints), found %s", kindName(root))
 		}
 	}
 }
@@ -225,17 +223,21 @@ func (p *parser) impliedKinds(objs []dumpObject, reg *fakeapi.Registry) ([]fakea
 			continue
 		}
 		info := fakeapi.KindInfo{APIVersion: s.apiVersion, Kind: s.kind, Scope: fakeapi.Cluster, Custom: true}
-		why := "they have no namespace"
+		has := "has no namespace"
 		if s.namespaced != nil {
 			info.Scope = fakeapi.Namespaced
-			why = "they have a namespace"
+			has = "has a namespace"
+		}
+		what := "its object in the dump " + has
+		if s.count > 1 {
+			what = fmt.Sprintf("each of its %d objects in the dump %s", s.count, has)
 		}
 		if err := reg.Add(info); err != nil {
 			p.errorf(s.namespaced, "", "%s %s: %v", s.apiVersion, s.kind, err)
 			continue
 		}
 		kinds = append(kinds, info)
-		notes = append(notes, fmt.Sprintf("%s (%s) is not built into gcplay: taken as a custom %s kind, since its %s in the dump %s", s.kind, s.apiVersion, info.Scope, plural(s.count, "object"), why))
+		notes = append(notes, fmt.Sprintf("%s (%s) is not built into gcplay: taken as a custom %s kind, since %s", s.kind, s.apiVersion, info.Scope, what))
 	}
 	return kinds, notes
 }
@@ -266,6 +268,20 @@ func (p *parser) checkDumpIdentity(objs []Manifest, reg *fakeapi.Registry) {
 				continue
 			}
 			byUID[u] = m
+		}
+	}
+	// Plain manifests have no uid: give each its own, so that references
+	// by name can point to it.
+	for i := range objs {
+		if o := objs[i].Object; o.Metadata.UID == "" {
+			for n := i + 1; ; n++ {
+				u := fmt.Sprintf("import-%04d", n)
+				if byUID[u] == nil {
+					o.Metadata.UID = u
+					byUID[u] = &objs[i]
+					break
+				}
+			}
 		}
 	}
 	for i := range objs {

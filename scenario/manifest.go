@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,18 +58,8 @@ func (p *parser) manifest(n *yaml.Node, path string, reg *fakeapi.Registry) *Man
 	if len(p.errs) > before {
 		return nil
 	}
-	val, ok := p.value(n, path, 0)
+	obj, ok := p.object(n, path)
 	if !ok {
-		return nil
-	}
-	b, err := json.Marshal(val)
-	if err != nil {
-		p.errorf(n, path, "%v", err)
-		return nil
-	}
-	obj := &fakeapi.Object{}
-	if err := json.Unmarshal(b, obj); err != nil {
-		p.errorf(n, path, "%v", err)
 		return nil
 	}
 	if info.Namespaced() && obj.Metadata.Namespace == "" {
@@ -226,4 +215,122 @@ func servedVersions(reg *fakeapi.Registry, kind string) []string {
 		}
 	}
 	return out
+}
+
+// object converts a checked manifest to the object JSON would decode from
+// the same document: metadata into its fields, every other top-level key
+// into Fields with JSON's types (numbers are float64). Server-only
+// metadata a dump carries (managedFields, selfLink) is dropped.
+func (p *parser) object(n *yaml.Node, path string) (*fakeapi.Object, bool) {
+	obj := &fakeapi.Object{}
+	p.jsonNumbers = true
+	defer func() { p.jsonNumbers = false }()
+	ok := true
+	for _, e := range p.pairs(n, path, 0) {
+		v := deref(e.Value)
+		switch e.Key {
+		case "apiVersion":
+			obj.APIVersion = v.Value
+		case "kind":
+			obj.Kind = v.Value
+		case "metadata":
+			ok = p.objectMeta(v, path+".metadata", &obj.Metadata) && ok
+		default:
+			val, good := p.value(v, joinPath(path, e.Key), 1)
+			ok = ok && good
+			if obj.Fields == nil {
+				obj.Fields = map[string]any{}
+			}
+			obj.Fields[e.Key] = val
+		}
+	}
+	return obj, ok
+}
+
+// objectMeta reads metadata that metadata() has checked.
+func (p *parser) objectMeta(n *yaml.Node, path string, m *fakeapi.ObjectMeta) bool {
+	if isNull(n) {
+		return true
+	}
+	ok := true
+	for _, e := range p.pairs(n, path, 1) {
+		v := deref(e.Value)
+		if isNull(v) {
+			continue
+		}
+		switch e.Key {
+		case "name":
+			m.Name = v.Value
+		case "generateName":
+			m.GenerateName = v.Value
+		case "namespace":
+			m.Namespace = v.Value
+		case "uid":
+			m.UID = v.Value
+		case "resourceVersion":
+			m.ResourceVersion = v.Value
+		case "generation":
+			m.Generation, _ = p.integer(v, path+".generation")
+		case "deletionGracePeriodSeconds":
+			g, _ := p.integer(v, path+".deletionGracePeriodSeconds")
+			m.DeletionGracePeriodSeconds = &g
+		case "creationTimestamp", "deletionTimestamp":
+			t, err := time.Parse(time.RFC3339, v.Value)
+			if err != nil {
+				ok = false
+				continue
+			}
+			ts := &fakeapi.Time{Time: t}
+			if e.Key == "creationTimestamp" {
+				m.CreationTimestamp = ts
+			} else {
+				m.DeletionTimestamp = ts
+			}
+		case "labels", "annotations":
+			out := map[string]string{}
+			for _, kv := range p.pairs(v, path+"."+e.Key, 2) {
+				out[kv.Key] = deref(kv.Value).Value // null reads as "", as in JSON
+				if isNull(kv.Value) {
+					out[kv.Key] = ""
+				}
+			}
+			if e.Key == "labels" {
+				m.Labels = out
+			} else {
+				m.Annotations = out
+			}
+		case "finalizers":
+			for _, f := range v.Content {
+				m.Finalizers = append(m.Finalizers, deref(f).Value)
+			}
+		case "ownerReferences":
+			for i, r := range v.Content {
+				var ref fakeapi.OwnerReference
+				for _, kv := range p.pairs(r, fmt.Sprintf("%s.ownerReferences[%d]", path, i), 2) {
+					kvv := deref(kv.Value)
+					if isNull(kvv) {
+						continue
+					}
+					switch kv.Key {
+					case "apiVersion":
+						ref.APIVersion = kvv.Value
+					case "kind":
+						ref.Kind = kvv.Value
+					case "name":
+						ref.Name = kvv.Value
+					case "uid":
+						ref.UID = kvv.Value
+					case "controller":
+						b, _ := p.boolean(kvv, "")
+						ref.Controller = &b
+					case "blockOwnerDeletion":
+						b, _ := p.boolean(kvv, "")
+						ref.BlockOwnerDeletion = &b
+					}
+				}
+				m.OwnerReferences = append(m.OwnerReferences, ref)
+			}
+		}
+	}
+	return ok
 }

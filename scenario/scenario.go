@@ -30,7 +30,7 @@ type Scenario struct {
 	// say itself (kinds taken as custom kinds, namespaces added), for the
 	// screen.
 	Notes []string
-	Steps   []Step
+	Steps []Step
 }
 
 // Manifest is one object of the file, with where it was written.

@@ -131,7 +131,15 @@ func Start(s *Scenario) (*Imported, error) {
 			im.dumpNamespaces[m.Object.Metadata.Name] = true
 		}
 	}
+	var writes int
+	var written []string
 	im.World.Store().OnRequest(func(r fakeapi.Request) {
+		if r.Code < 300 && r.Verb != "get" && r.Verb != "list" && r.Ref.Kind != "Event" {
+			writes++
+			if k := ObjectName(r.Ref.Kind, r.Ref.Namespace, r.Ref.Name); len(written) < 3 && !slices.Contains(written, k) {
+				written = append(written, k)
+			}
+		}
 		if r.Verb == "delete" && r.Code < 300 {
 			k := ObjectName(r.Ref.Kind, r.Ref.Namespace, r.Ref.Name)
 			if _, ok := im.deleters[k]; !ok {
@@ -143,10 +151,14 @@ func Start(s *Scenario) (*Imported, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: once started, the controllers did not settle: %w", s.File, err)
 	}
-	if n == 0 {
-		im.Before = "the controllers started and found nothing to do: the world is at rest"
-	} else {
-		im.Before = fmt.Sprintf("the controllers started as after a restart and took %s to settle the world", plural(n, "step"))
+	switch {
+	case writes == 0:
+		im.Before = fmt.Sprintf("the controllers started as after a restart, relisted (%s) and changed nothing: the dump is at rest", plural(n, "step"))
+	default:
+		im.Before = fmt.Sprintf("the controllers started as after a restart and wrote %s in %s before the world was at rest (to %s)", plural(writes, "change"), plural(n, "step"), strings.Join(written, ", "))
+		if len(written) == 3 {
+			im.Before += ", ..."
+		}
 	}
 	return im, nil
 }
@@ -336,7 +348,7 @@ func (im *Imported) Why(target Ref) (answer []string, err error) {
 	o := store.Lookup(ref)
 	if o == nil {
 		if by := im.deleters[ObjectName(ref.Kind, ref.Namespace, ref.Name)]; by != "" {
-			return []string{fmt.Sprintf("%s is gone: once the controllers resumed, %s deleted it and nothing held it", ref, by)}, nil
+			return []string{fmt.Sprintf("%s is gone: once the controllers resumed, %s deleted it and nothing held it", ObjectName(ref.Kind, ref.Namespace, ref.Name), Actor(by))}, nil
 		}
 		return nil, fakeapi.NewNotFound(strings.ToLower(ref.Kind), ref.Name)
 	}
@@ -358,7 +370,11 @@ func (im *Imported) Why(target Ref) (answer []string, err error) {
 		if t := o.Metadata.DeletionTimestamp; t != nil {
 			since = " since " + t.UTC().Format("2006-01-02T15:04:05Z")
 		}
-		answer = append(answer, fmt.Sprintf("%s%s is terminating%s, finalizers [%s]: held by %s: %s", indent, h.Object, since, strings.Join(o.Metadata.Finalizers, ", "), h.HeldBy, h.Reason))
+		fins := "finalizers [" + strings.Join(o.Metadata.Finalizers, ", ") + "]"
+		if o.Kind == "Namespace" && len(o.Metadata.Finalizers) == 0 {
+			fins = "spec.finalizers [kubernetes]"
+		}
+		answer = append(answer, fmt.Sprintf("%s%s is terminating%s, %s: held by %s: %s", indent, h.Object, since, fins, h.HeldBy, h.Reason))
 		if depth >= 3 {
 			return
 		}
@@ -389,4 +405,22 @@ func (im *Imported) Why(target Ref) (answer []string, err error) {
 	}
 	walk(o, 0)
 	return answer, nil
+}
+
+// Actor names the client of a request for a person: "you (the delete
+// asked)", "the garbage collector", "the replicaset controller".
+func Actor(client string) string {
+	switch {
+	case client == "user":
+		return "you (the delete asked)"
+	case client == engine.ControllerGC:
+		return "the garbage collector"
+	case client == "kubelet":
+		return "the kubelet"
+	case strings.HasSuffix(client, "-controller"):
+		return "the " + strings.TrimSuffix(client, "-controller") + " controller"
+	case client == "":
+		return "nobody gcplay saw"
+	}
+	return client
 }

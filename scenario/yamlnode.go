@@ -30,6 +30,9 @@ type parser struct {
 	// budget is how many node visits the walk may make: the file's size
 	// plus maxAliasExpansion.
 	budget int
+	// jsonNumbers makes value() give every number as a float64, as
+	// encoding/json decodes into any (for an object's fields).
+	jsonNumbers bool
 	// dump is set while reading a cluster dump (ParseDump).
 	dump bool
 	// exhausted is set once the node budget ran out, so the error is
@@ -299,6 +302,12 @@ func (p *parser) scalar(n *yaml.Node, path string) (any, bool) {
 	case "!!null":
 		return nil, true
 	case "!!bool":
+		switch n.Value {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
 		var b bool
 		if err := n.Decode(&b); err != nil {
 			p.errorf(n, path, "invalid boolean %q", n.Value)
@@ -306,8 +315,17 @@ func (p *parser) scalar(n *yaml.Node, path string) (any, bool) {
 		}
 		return b, true
 	case "!!int":
+		if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
+			if p.jsonNumbers {
+				return float64(i), true
+			}
+			return i, true
+		}
 		var i int64
 		if err := n.Decode(&i); err == nil {
+			if p.jsonNumbers {
+				return float64(i), true
+			}
 			return i, true
 		}
 		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)

@@ -147,12 +147,12 @@ func (o *WhatIfOptions) target(im *scenario.Imported, arg string) (scenario.Ref,
 		return scenario.Ref{}, &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%q: write TYPE/NAME, such as deployment/web or pod/db-0", arg)}
 	}
 	reg := im.World.Store().Registry()
-	ref, err := scenario.ResolveRef(reg, typ+"/"+o.Namespace+"/"+name)
+	ref, err := scenario.ResolveRef(reg, typ+"/"+name)
 	if err != nil {
-		return scenario.Ref{}, &ExitError{Code: ExitInvalid, Err: err}
+		return scenario.Ref{}, &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%q: %v", arg, err)}
 	}
-	if info, ok := reg.Lookup(ref.APIVersion, ref.Kind); ok && !info.Namespaced() {
-		ref.Namespace = ""
+	if info, ok := reg.Lookup(ref.APIVersion, ref.Kind); ok && info.Namespaced() {
+		ref.Namespace = o.Namespace
 	}
 	return ref, nil
 }
@@ -180,7 +180,7 @@ func (o *WhatIfOptions) RunDelete(out io.Writer, arg string) error {
 	fmt.Fprintf(out, "what if: kubectl delete %s%s --cascade=%s, on %s (%s)\n", arg, nsArg(ref), o.Cascade, s.File, count(len(s.Restore), "object"))
 	fmt.Fprintf(out, "before: %s\n", w.Before)
 	fmt.Fprintf(out, "after the delete the controllers took %s to settle\n", count(w.Steps, "step"))
-	section(out, "deleted", len(w.Deleted), func(i int) string { return w.Deleted[i].Object + "  by " + actor(w.Deleted[i].By) })
+	section(out, "deleted", len(w.Deleted), func(i int) string { return w.Deleted[i].Object + "  by " + scenario.Actor(w.Deleted[i].By) })
 	section(out, "orphaned", len(w.Orphaned), func(i int) string {
 		return w.Orphaned[i].Object + "  stays; references removed: " + strings.Join(w.Orphaned[i].Removed, ", ")
 	})
@@ -214,23 +214,6 @@ func section(out io.Writer, title string, n int, line func(int) string) {
 	if n > sectionLines {
 		fmt.Fprintf(out, "  ... and %d more (-o json lists every object)\n", n-sectionLines)
 	}
-}
-
-// actor names the client of a request for a person.
-func actor(client string) string {
-	switch {
-	case client == "user":
-		return "you (the delete asked)"
-	case client == "garbagecollector":
-		return "the garbage collector"
-	case client == "kubelet":
-		return "the kubelet"
-	case strings.HasSuffix(client, "-controller"):
-		return "the " + strings.TrimSuffix(client, "-controller") + " controller"
-	case client == "":
-		return "nobody gcplay saw"
-	}
-	return client
 }
 
 func describeAPIError(err error) string {
