@@ -47,6 +47,7 @@ var registry = []*registration{
 	&deploymentRegistration,
 	&replicaSetRegistration,
 	&jobRegistration,
+	&ttlRegistration,
 	&kubeletRegistration,
 }
 
