@@ -33,8 +33,9 @@ func TestEndToEndTmux(t *testing.T) {
 	tm := &tmux{t: t, socket: fmt.Sprintf("gcplay-e2e-%d", os.Getpid())}
 	// The shell prints the exit status once gcplay has given the terminal
 	// back, so the test sees both.
-	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40",
-		fmt.Sprintf("cd %s && %s; echo gcplay-exited-$?; sleep 30", dir, bin))
+	// Its own config directory: the world it keeps on q is the test's.
+	start := fmt.Sprintf("cd %s && XDG_CONFIG_HOME=%s/config %s; echo gcplay-exited-$?", dir, dir, bin)
+	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", start+"; sleep 60")
 	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 
 	tm.waitFor("Opened the starter world")
@@ -79,6 +80,15 @@ func TestEndToEndTmux(t *testing.T) {
 	// Resize, then quit: the terminal is given back.
 	tm.run("resize-window", "-t", "e2e", "-x", "80", "-y", "24")
 	tm.waitFor("tab panes")
+	tm.keys("q")
+	tm.waitFor("gcplay-exited-0")
+
+	// q kept the world: the next gcplay offers it back, timeline and all.
+	tm.waitFor("the next gcplay offers to resume them")
+	tm.run("respawn-pane", "-k", "-t", "e2e", start+"; sleep 60")
+	tm.waitFor("Resume?")
+	tm.keys("Enter")
+	tm.waitFor(fmt.Sprintf("Resumed the starter world, at step %d of", atoi(m[1])-1))
 	tm.keys("q")
 	tm.waitFor("gcplay-exited-0")
 }

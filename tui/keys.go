@@ -213,6 +213,8 @@ func (m *Model) viewKeys() []key.Binding {
 		return []key.Binding{overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close}
 	case modeExplain:
 		return []key.Binding{overlayKeys.PrevNext, overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close}
+	case modeResume:
+		return append(resumeKeys.bindings(), m.keys.Quit)
 	}
 	var out []key.Binding
 	if m.extraHelp.name != "" {

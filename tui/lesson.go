@@ -67,6 +67,9 @@ type LessonModel struct {
 
 	note     string
 	noteWarn bool
+	// quitAsked is set once q has asked whether to leave a lesson with
+	// steps taken; a second q quits.
+	quitAsked bool
 }
 
 type lessonOverlay int
@@ -251,6 +254,9 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			return m, m.overlayKey(msg)
 		}
 		if m.pg.mode == modeNormal {
+			if !key.Matches(msg, m.pg.keys.Quit) {
+				m.quitAsked = false
+			}
 			if cmd, ok := m.lessonKey(msg); ok {
 				return m, cmd
 			}
@@ -383,6 +389,14 @@ func (m *LessonModel) lessonKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, lk.HandIn):
 		m.writeHandIn()
 	case key.Matches(msg, m.pg.keys.Quit):
+		// The lesson's progress is saved as it is made, but its world is
+		// not: with steps taken, q asks first.
+		if m.pg.Built() && !m.quitAsked {
+			m.quitAsked = true
+			n := m.pg.s.h.Len()
+			m.pg.setMsg(msgWarn, m.say("tui-quit-ask", "n", fmt.Sprint(n)))
+			return nil, true
+		}
 		return m.pg.quit(), true
 	default:
 		return nil, false

@@ -37,6 +37,9 @@ type Options struct {
 	// and stepped through. Without it the file runs to its end and the
 	// timeline starts there, which is what share links expect of an origin.
 	StepThrough bool
+	// Resume, when set, is a session kept from the last time: the
+	// playground opens offering to resume it.
+	Resume *Resume
 }
 
 //go:embed starter/replicaset.yaml
@@ -63,6 +66,7 @@ const (
 	modeDelete
 	modeHelp
 	modeExplain
+	modeResume
 )
 
 type pane int
@@ -155,6 +159,8 @@ type Model struct {
 	speed   int
 	gen     int
 	running *settleRun
+	// resumed is set once the learner resumed a kept session.
+	resumed, declined bool
 
 	// Caches of what a frame draws that changes rarely.
 	msgCache struct {
@@ -193,6 +199,9 @@ func New(opts Options) (*Model, error) {
 		return nil, err
 	}
 	m := newModel(opts, s)
+	if opts.Resume != nil {
+		m.mode = modeResume
+	}
 	if opts.File == "" {
 		m.selectFirst("Deployment", "ReplicaSet")
 		k := m.keys
@@ -379,6 +388,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.pickerKey(msg)
 	case modeHelp, modeExplain:
 		return m.overlayKey(msg)
+	case modeResume:
+		return m.resumeKey(msg)
 	}
 	return m.normalKey(msg)
 }

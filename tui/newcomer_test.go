@@ -131,3 +131,24 @@ func containsAny(s string, subs []string) bool {
 	}
 	return false
 }
+
+// TestLessonQuitAsks: q in a lesson with steps taken asks first; a
+// second q quits; without steps q quits at once.
+func TestLessonQuitAsks(t *testing.T) {
+	m, _, _ := newLessonTest(t, "1", 80, 24)
+	lsPress(t, m, "enter")
+	if _, cmd := m.Update(lsKey("q")); cmd == nil {
+		t.Fatal("q with no steps taken did not quit")
+	}
+	lsPress(t, m, "d", "2")
+	if _, cmd := m.Update(lsKey("q")); cmd != nil {
+		t.Fatal("q with a step taken quit without asking")
+	}
+	if msg := m.pg.msg; !strings.Contains(msg, "q again quits, W writes them to a hand-in file first") {
+		t.Errorf("the question does not name the keys: %q", msg)
+	}
+	golden(t, "newcomer-lesson-quit-ask-80x24", lsScreenTrim(m))
+	if _, cmd := m.Update(lsKey("q")); cmd == nil {
+		t.Fatal("a second q did not quit")
+	}
+}

@@ -66,7 +66,7 @@ func (m *Model) render() string {
 	}
 	screen = append(screen, m.commandLine(l.w), m.helpLine(l.w))
 	switch m.mode {
-	case modeDelete, modeHelp, modeExplain:
+	case modeDelete, modeHelp, modeExplain, modeResume:
 		m.drawOverlay(screen, l)
 	}
 	return strings.Join(screen, "\n")
@@ -551,7 +551,7 @@ func (m *Model) helpLine(width int) string {
 	}
 	var s string
 	switch m.mode {
-	case modeCommand, modeDelete, modeHelp, modeExplain:
+	case modeCommand, modeDelete, modeHelp, modeExplain, modeResume:
 		m.help.SetWidth(width - 1)
 		s = m.help.ShortHelpView(m.viewKeys())
 	default:
@@ -590,6 +590,8 @@ func (m *Model) overlayContent(width int) overlayText {
 		return m.helpLines(width)
 	case modeExplain:
 		return m.explainLines(width)
+	case modeResume:
+		return m.resumeLines(width)
 	}
 	return overlayText{}
 }

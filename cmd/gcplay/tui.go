@@ -108,11 +108,33 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		fmt.Fprintln(out)
 		return cmd.Help()
 	}
-	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: files, File: o.File, StepThrough: true})
+	// The world left last time with q, offered back on a bare gcplay.
+	path, perr := keptPath()
+	var resume *tui.Resume
+	if perr == nil && o.File == "" {
+		r, err := kept(path)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "gcplay: warning: the world kept from last time cannot be resumed: %v\n", err)
+		}
+		resume = r
+	}
+	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: files, File: o.File, StepThrough: true, Resume: resume})
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}
 	}
-	return runProgram(m, in, out)
+	err = runProgram(m, in, out)
+	switch {
+	case perr != nil:
+	case m.Built():
+		if kerr := keep(m, path); kerr != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "gcplay: warning: your world could not be kept for next time: %v\n", kerr)
+			break
+		}
+		fmt.Fprintf(out, "Your world and its timeline are kept (%s): the next gcplay offers to resume them.\n", path)
+	case m.Declined():
+		_ = os.Remove(path)
+	}
+	return err
 }
 
 // runProgram runs a playground model on the terminal until it quits. Bubble
