@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/i18n"
+	"github.com/gcplay/gcplay/internal/locale"
 )
 
 // policyChoice is one line of the delete picker.
@@ -19,8 +21,9 @@ type policyChoice struct {
 
 // deleteChoices explains, for each deletion policy, what it will do to obj
 // given its dependents in storage: how many, how many block it, whether
-// they have other owners, and the finalizers obj already carries.
-func deleteChoices(obj *fakeapi.Object, t *tree, byUID func(string) *fakeapi.Object, reg *fakeapi.Registry) []policyChoice {
+// they have other owners, and the finalizers obj already carries. c words
+// it.
+func deleteChoices(c *i18n.Catalog, obj *fakeapi.Object, t *tree, byUID func(string) *fakeapi.Object, reg *fakeapi.Registry) []policyChoice {
 	deps := t.deps[obj.Metadata.UID]
 	name := obj.Metadata.Name
 	// A dependent with another owner in storage is kept: the collector
@@ -49,9 +52,9 @@ func deleteChoices(obj *fakeapi.Object, t *tree, byUID func(string) *fakeapi.Obj
 	for i, d := range deps {
 		depObjs[i] = d.obj
 	}
-	doomed := countOf(del)
+	doomed := countOf(c, del, false)
 	if kept > 0 {
-		doomed += fmt.Sprintf(" (%d with another owner only lose%s the reference)", kept, plural(kept, "s", ""))
+		doomed += c.N("picker-kept", kept)
 	}
 	var other []string
 	for _, f := range obj.Metadata.Finalizers {
@@ -59,25 +62,27 @@ func deleteChoices(obj *fakeapi.Object, t *tree, byUID func(string) *fakeapi.Obj
 			other = append(other, f)
 		}
 	}
+	otherList := strings.Join(other, ", ")
 	held := ""
 	if len(other) > 0 {
-		held = fmt.Sprintf("; then it stays terminating until %s %s removed", strings.Join(other, ", "), plural(len(other), "is", "are"))
+		held = c.N("picker-held", len(other), "finalizers", otherList)
 	}
 	grace := ""
 	if info, ok := reg.Lookup(obj.APIVersion, obj.Kind); ok && info.Graceful && nodeNameOf(obj) != "" {
-		grace = fmt.Sprintf(" (a scheduled pod: it first waits %ds for the kubelet)", gracePeriod(obj))
+		grace = c.T("picker-grace", "seconds", fmt.Sprint(gracePeriod(obj)))
 	}
 	already := ""
 	if obj.Metadata.DeletionTimestamp != nil {
-		already = "already terminating; "
+		already = c.T("picker-already")
 	}
+	words := []string{"already", already, "name", name, "grace", grace, "held", held, "doomed", doomed}
 
 	var fg string
 	switch {
 	case len(deps) == 0:
-		fg = fmt.Sprintf("%s%s gets foregroundDeletion; nothing depends on it, so the collector removes the finalizer and it goes%s%s", already, name, grace, held)
+		fg = c.T("picker-fg-alone", words...)
 	case blocking == 0:
-		fg = fmt.Sprintf("%s%s gets foregroundDeletion; the collector deletes %s, but none blocks it, so it goes without waiting%s%s", already, name, doomed, grace, held)
+		fg = c.T("picker-fg-nonblocking", words...)
 	default:
 		chain := ""
 		below := 0
@@ -85,25 +90,25 @@ func deleteChoices(obj *fakeapi.Object, t *tree, byUID func(string) *fakeapi.Obj
 			below += t.descendants(b.Metadata.UID)
 		}
 		if below > 0 {
-			chain = fmt.Sprintf(", and they in turn wait for the %d %s below them (foreground goes down the chain)", below, plural(below, "object", "objects"))
+			chain = c.N("picker-fg-chain", below)
 		}
-		fg = fmt.Sprintf("%s%s waits until %s %s gone (foregroundDeletion); the collector first deletes %s%s%s%s", already, name, countOf(blockingObjs, "blocking"), plural(blocking, "is", "are"), doomed, chain, grace, held)
+		fg = c.N("picker-fg", blocking, append(words, "blocking", countOf(c, blockingObjs, true), "chain", chain)...)
 	}
 	var bg string
 	switch {
 	case len(deps) == 0:
-		bg = fmt.Sprintf("%s%s is deleted now%s%s; nothing depends on it", already, name, grace, held)
+		bg = c.T("picker-bg-alone", words...)
 	case len(other) > 0:
-		bg = fmt.Sprintf("%s%s is marked deleted now but stays until %s %s removed; only then does the collector delete %s", already, name, strings.Join(other, ", "), plural(len(other), "is", "are"), doomed)
+		bg = c.N("picker-bg-held", len(other), append(words, "finalizers", otherList)...)
 	default:
-		bg = fmt.Sprintf("%s%s is deleted now%s; the collector then finds the owner of %s gone and deletes %s", already, name, grace, countOf(depObjs), doomed)
+		bg = c.T("picker-bg", append(words, "deps", countOf(c, depObjs, false))...)
 	}
 	var or string
 	switch {
 	case len(deps) == 0:
-		or = fmt.Sprintf("%s%s gets the orphan finalizer; nothing to orphan, so the collector removes it and %s goes%s%s", already, name, name, grace, held)
+		or = c.T("picker-or-alone", words...)
 	default:
-		or = fmt.Sprintf("%s%s gets the orphan finalizer; the collector removes %s's reference from %s, which %s, then %s goes%s%s", already, name, name, countOf(depObjs), plural(len(depObjs), "stays", "stay"), name, grace, held)
+		or = c.N("picker-or", len(depObjs), append(words, "deps", countOf(c, depObjs, false))...)
 	}
 
 	def := "Background"
@@ -111,7 +116,10 @@ func deleteChoices(obj *fakeapi.Object, t *tree, byUID func(string) *fakeapi.Obj
 	if info, ok := reg.Lookup(obj.APIVersion, obj.Kind); ok && info.DefaultPolicy == fakeapi.PolicyOrphan {
 		def = "Orphan"
 	}
-	defWhat := fmt.Sprintf("no propagationPolicy: the apiserver applies %s %s's default, %s (kubectl delete would send Background)", obj.APIVersion, kind, def)
+	defWhat := c.T("picker-default", "apiVersion", obj.APIVersion, "kind", kind, "policy", def)
+	if c.Lang() != locale.Default {
+		fg, bg, or, defWhat = locale.Spaced(fg), locale.Spaced(bg), locale.Spaced(or), locale.Spaced(defWhat)
+	}
 	return []policyChoice{
 		{policy: fakeapi.DeletePropagationForeground, label: "Foreground", what: fg},
 		{policy: fakeapi.DeletePropagationBackground, label: "Background", what: bg},
@@ -120,10 +128,10 @@ func deleteChoices(obj *fakeapi.Object, t *tree, byUID func(string) *fakeapi.Obj
 	}
 }
 
-// countOf says "3 pods", "1 secret" or, for mixed kinds, "3 dependents",
-// with an optional adjective ("3 blocking pods").
-func countOf(objs []*fakeapi.Object, adj ...string) string {
-	noun := "dependent"
+// countOf says "3 pods", "1 secret" or, for mixed kinds, "3 dependents"
+// (blocking: "3 blocking pods"); in Chinese "3 个 Pod".
+func countOf(c *i18n.Catalog, objs []*fakeapi.Object, blocking bool) string {
+	noun := ""
 	if len(objs) > 0 {
 		k := objs[0].Kind
 		same := true
@@ -134,16 +142,26 @@ func countOf(objs []*fakeapi.Object, adj ...string) string {
 			}
 		}
 		if same {
-			noun = strings.ToLower(k)
+			noun = k
 		}
 	}
-	words := []string{fmt.Sprint(len(objs))}
-	words = append(words, adj...)
-	n := noun
-	if len(objs) != 1 {
-		n = pluralNoun(noun)
+	if c.Lang() == locale.Default {
+		// English names a kind in lower case, with its plural.
+		if noun == "" {
+			noun = c.T("picker-noun-dependent")
+		}
+		noun = strings.ToLower(noun)
+		if len(objs) != 1 {
+			noun = pluralNoun(noun)
+		}
+	} else if noun == "" {
+		noun = c.T("picker-noun-dependent")
 	}
-	return strings.Join(append(words, n), " ")
+	key := "picker-count"
+	if blocking {
+		key = "picker-count-blocking"
+	}
+	return c.T(key, "n", fmt.Sprint(len(objs)), "noun", noun)
 }
 
 func pluralNoun(s string) string {

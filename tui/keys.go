@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 
+	"github.com/gcplay/gcplay/internal/locale"
+
 	"charm.land/bubbles/v2/key"
 )
 
@@ -107,6 +109,23 @@ func keyHints(bs ...key.Binding) string {
 		parts = append(parts, h.Key+" "+h.Desc)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// keyHints is keyHints in the playground's language.
+func (m *Model) keyHints(bs ...key.Binding) string { return keyHints(m.trKeys(bs)...) }
+
+// trKeys returns bs with their descriptions in the playground's language
+// (the keys stay as they are).
+func (m *Model) trKeys(bs []key.Binding) []key.Binding {
+	if m.tr.Lang() == locale.Default {
+		return bs
+	}
+	out := make([]key.Binding, len(bs))
+	for i, b := range bs {
+		h := b.Help()
+		out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(h.Key, m.tr.UI(h.Desc)))
+	}
+	return out
 }
 
 // commandKeyMap is the command bar's keys (typing goes to the line).

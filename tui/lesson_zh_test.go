@@ -68,3 +68,36 @@ func TestOverlayWide(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaygroundZhGolden: the playground's own words in Chinese, at 80x24
+// and 120x40, where they are translated (the delete picker, on the
+// starter world's Deployment and on a Pod), each line exactly as wide as
+// the terminal.
+func TestPlaygroundZhGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		keys []string
+	}{
+		{"delete-picker", []string{"d"}},
+		{"delete-picker-pod", []string{"down", "down", "down", "d", "down"}},
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, c := range cases {
+			name := fmt.Sprintf("zh-%s-%dx%d", c.name, size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				m, err := New(Options{Width: size[0], Height: size[1], NoColor: true, Theme: ThemeDark, Lang: "zh"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				press(t, m, c.keys...)
+				raw := ansi.Strip(m.View().Content)
+				for i, l := range strings.Split(raw, "\n") {
+					if w := ansi.StringWidth(l); w != size[0] && strings.TrimSpace(l) != "" {
+						t.Errorf("line %d is %d cells wide, not %d: %q", i+1, w, size[0], l)
+					}
+				}
+				golden(t, name, screen(m))
+			})
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/gcplay/gcplay/internal/i18n"
+
 	_ "embed"
 	"errors"
 	"fmt"
@@ -32,6 +34,10 @@ type Options struct {
 	// Width and Height are the initial size, until the terminal reports its
 	// own (tests and the browser build set them).
 	Width, Height int
+	// Lang is the language of the playground's own words (i18n.Langs);
+	// "" is English. The caller picks it (--lang, the locale variables,
+	// the browser's language): the model does not read the environment.
+	Lang string
 	// StepThrough makes opening and loading a scenario file put its steps
 	// in the timeline (its objects are the start), so they can be rewound
 	// and stepped through. Without it the file runs to its end and the
@@ -113,8 +119,10 @@ type Model struct {
 
 	opts  Options
 	files Files
-	s     *session
-	snap  *snapshot
+	// tr is the playground's words in opts.Lang.
+	tr   *i18n.Catalog
+	s    *session
+	snap *snapshot
 
 	width, height int
 	themeName     string
@@ -222,7 +230,8 @@ func newModel(opts Options, s *session) *Model {
 		files = noFiles{}
 	}
 	m := &Model{opts: opts, files: files, s: s, themeName: opts.Theme, dark: true,
-		keys: newKeyMap(), help: newHelp(), speed: 2, width: opts.Width, height: opts.Height, right: paneCollector}
+		keys: newKeyMap(), help: newHelp(), speed: 2, width: opts.Width, height: opts.Height, right: paneCollector,
+		tr: i18n.For(opts.Lang)}
 	m.applyTheme()
 	m.refresh()
 	return m
@@ -870,7 +879,7 @@ func (m *Model) openPicker() {
 	store := m.s.world().Store()
 	m.picker.ref = fakeapi.RefOf(obj)
 	m.picker.name = obj.String()
-	m.picker.choices = deleteChoices(obj, t, store.ByUID, m.snap.reg)
+	m.picker.choices = deleteChoices(m.tr, obj, t, store.ByUID, m.snap.reg)
 	m.picker.sel = 0
 	blocking := 0
 	for _, d := range deps {
@@ -878,15 +887,15 @@ func (m *Model) openPicker() {
 			blocking++
 		}
 	}
-	fin := "none"
+	fin := m.tr.T("picker-no-finalizers")
 	if len(obj.Metadata.Finalizers) > 0 {
 		fin = strings.Join(obj.Metadata.Finalizers, ", ")
 	}
 	below := ""
 	if n := t.descendants(obj.Metadata.UID) - len(deps); n > 0 {
-		below = fmt.Sprintf(", %d more below them", n)
+		below = m.tr.T("picker-below", "n", fmt.Sprint(n))
 	}
-	m.picker.header = fmt.Sprintf("%d %s (%d blocking%s) · finalizers: %s", len(deps), plural(len(deps), "dependent", "dependents"), blocking, below, fin)
+	m.picker.header = m.tr.N("picker-header", len(deps), "blocking", fmt.Sprint(blocking), "below", below, "finalizers", fin)
 	m.mode = modeDelete
 }
 

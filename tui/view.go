@@ -712,10 +712,10 @@ func (m *Model) pickerLines(width int) overlayText {
 		}
 	}
 	var foot []string
-	for _, s := range wrap(keyHints(pickerKeys.bindings()...), width-1) {
+	for _, s := range wrap(m.keyHints(pickerKeys.bindings()...), width-1) {
 		foot = append(foot, t.dim.Render(s))
 	}
-	return overlayText{title: "Delete " + p.name, body: out, footer: foot, keep: keep}
+	return overlayText{title: m.tr.T("picker-title", "name", p.name), body: out, footer: foot, keep: keep}
 }
 
 func (m *Model) helpLines(width int) overlayText {

@@ -251,7 +251,7 @@ func (o *LessonsOptions) start(cmd *cobra.Command, play *PlayOptions, l *lessons
 	if err != nil {
 		return err
 	}
-	m, err := tui.NewLesson(tui.Options{Theme: play.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: osFiles{}},
+	m, err := tui.NewLesson(tui.Options{Theme: play.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: osFiles{}, Lang: loc},
 		tui.LessonOptions{Course: o.load(), Lesson: l, Progress: s, Locale: loc, Now: time.Now})
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}

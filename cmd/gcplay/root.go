@@ -28,6 +28,7 @@ finalizers, the three deletion policies, and the collector's own machinery
 		},
 	}
 	o.Play.AddFlags(cmd.Flags())
+	o.Play.AddLangFlag(cmd.Flags())
 	cmd.AddCommand(NewCmdRun(), NewCmdVersion(), NewCmdPlay())
 	cmd.AddCommand(NewCmdWeb())
 	cmd.AddCommand(NewCmdLessons())

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gcplay/gcplay/internal/i18n"
+	"github.com/gcplay/gcplay/internal/locale"
 	"github.com/gcplay/gcplay/scenario"
 	"github.com/gcplay/gcplay/tui"
 )
@@ -23,6 +25,9 @@ type PlayOptions struct {
 	File string
 	// Theme is auto, dark, light or high-contrast.
 	Theme string
+	// Lang is the language of the playground's words: --lang, else
+	// LC_ALL / LC_MESSAGES / LANG, else English.
+	Lang string
 }
 
 // NewCmdPlay returns the play command.
@@ -52,6 +57,7 @@ Without FILE it opens on a built-in starter world. NO_COLOR is honoured.`,
 	}
 	o.AddFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.File, "filename", "f", "", "a scenario file, or a cluster dump as kubectl get -o yaml|json prints it (- reads stdin)")
+	o.AddLangFlag(cmd.Flags())
 	return cmd
 }
 
@@ -60,8 +66,27 @@ func (o *PlayOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Theme, "theme", tui.ThemeAuto, "colours: "+strings.Join(tui.Themes, ", "))
 }
 
+// AddLangFlag adds --lang (gcplay lessons has its own, which the lesson
+// playground follows).
+func (o *PlayOptions) AddLangFlag(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Lang, "lang", "", "language of the playground's words: "+strings.Join(i18n.Langs(), " or ")+" (default: from LC_ALL, LC_MESSAGES or LANG, else en)")
+}
+
+// lang picks the playground's language: --lang, else the locale
+// variables, else English.
+func (o *PlayOptions) lang() (string, error) {
+	l, err := locale.Pick(o.Lang, os.Getenv, i18n.Langs())
+	if err != nil {
+		return "", &ExitError{Code: ExitInvalid, Err: err}
+	}
+	return l, nil
+}
+
 // Validate checks the options.
 func (o *PlayOptions) Validate() error {
+	if _, err := o.lang(); err != nil {
+		return err
+	}
 	for _, t := range tui.Themes {
 		if o.Theme == t {
 			return nil
@@ -108,6 +133,7 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		fmt.Fprintln(out)
 		return cmd.Help()
 	}
+	lang, _ := o.lang() // checked by Validate
 	// The world left last time with q, offered back on a bare gcplay.
 	path, perr := keptPath()
 	var resume *tui.Resume
@@ -118,7 +144,7 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		}
 		resume = r
 	}
-	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: files, File: o.File, StepThrough: true, Resume: resume})
+	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: files, File: o.File, StepThrough: true, Resume: resume, Lang: lang})
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}
 	}

@@ -91,3 +91,9 @@ func TestTidy(t *testing.T) {
 		t.Errorf("Tidy = %q, want %q", got, want)
 	}
 }
+
+func TestSpaced(t *testing.T) {
+	if got, want := Spaced("删除2 个Pod，然后ConfigMap/app 被删除（R44(c)）"), "删除 2 个 Pod，然后 ConfigMap/app 被删除（R44(c)）"; got != want {
+		t.Errorf("Spaced = %q, want %q", got, want)
+	}
+}

@@ -225,3 +225,27 @@ func Tidy(s string) string {
 	}
 	return b.String()
 }
+
+// Spaced puts a space between a CJK character and a Latin letter or
+// digit written against it ("删除2 个Pod" → "删除 2 个 Pod"), as Chinese
+// text sets words of Latin script apart. Full-width punctuation needs no
+// space.
+func Spaced(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	var prev rune
+	for i, r := range s {
+		if i > 0 && ((cjkWord(prev) && latin(r)) || (latin(prev) && cjkWord(r))) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
+
+func cjkWord(r rune) bool { return Wide(r) && !fullWidthPunct(r) }
+
+func latin(r rune) bool {
+	return r < 0x2000 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}

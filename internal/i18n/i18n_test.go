@@ -1,0 +1,39 @@
+package i18n
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCatalogsMatchEnglish: every language has every English message,
+// with the same placeholders.
+func TestCatalogsMatchEnglish(t *testing.T) {
+	if !slices.Contains(Langs(), "zh") || Langs()[0] != "en" {
+		t.Fatalf("languages %v: want en first, and zh", Langs())
+	}
+	for _, p := range Problems() {
+		t.Error(p)
+	}
+}
+
+func TestT(t *testing.T) {
+	en, zh := For("en"), For("zh")
+	if got := en.T("picker-title", "name", "ConfigMap/app"); got != "Delete ConfigMap/app" {
+		t.Errorf("en = %q", got)
+	}
+	if got := zh.T("picker-title", "name", "ConfigMap/app"); got != "删除 ConfigMap/app" {
+		t.Errorf("zh = %q", got)
+	}
+	if got := For("xx").Lang(); got != "en" {
+		t.Errorf("an unknown language gives %q", got)
+	}
+	if got := en.T("no-such-message"); got != "[no-such-message]" {
+		t.Errorf("a missing message gives %q", got)
+	}
+	if got := en.N("picker-kept", 1); got != " (1 with another owner only loses the reference)" {
+		t.Errorf("N(1) = %q", got)
+	}
+	if got := en.N("picker-kept", 2); got != " (2 with another owner only lose the reference)" {
+		t.Errorf("N(2) = %q", got)
+	}
+}
