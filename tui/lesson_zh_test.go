@@ -2,8 +2,13 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/gcplay/gcplay/internal/i18n"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -80,6 +85,9 @@ func TestPlaygroundZhGolden(t *testing.T) {
 	}{
 		{"delete-picker", []string{"d"}},
 		{"delete-picker-pod", []string{"down", "down", "down", "d", "down"}},
+		{"start", nil},
+		{"help", []string{"?"}},
+		{"collector", []string{"d", "1", "s", "s", "tab"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, c := range cases {
@@ -98,6 +106,34 @@ func TestPlaygroundZhGolden(t *testing.T) {
 				}
 				golden(t, name, screen(m))
 			})
+		}
+	}
+}
+
+// TestKeysTranslated: every key the playground and a lesson describe has
+// its Chinese words in the catalog (a new key needs a "ui.<its words>"
+// line in internal/i18n/messages/zh.yaml).
+func TestKeysTranslated(t *testing.T) {
+	zh := i18n.For("zh")
+	var bs []key.Binding
+	for _, g := range newKeyMap().FullHelp() {
+		bs = append(bs, g...)
+	}
+	k := newKeyMap()
+	bs = append(bs, k.ShortHelp()...)
+	bs = append(bs, k.NarrowHelp()...)
+	bs = append(bs, commandKeys.bindings()...)
+	bs = append(bs, pickerKeys.bindings()...)
+	bs = append(bs, overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close, overlayKeys.PrevNext)
+	bs = append(bs, lessonKeys.bindings()...)
+	for _, b := range bs {
+		if d := b.Help().Desc; !zh.HasUI(d) {
+			t.Errorf("key %s: %q has no Chinese words: add %q to internal/i18n/messages/zh.yaml", b.Help().Key, d, i18n.UIPrefix+d)
+		}
+	}
+	for _, g := range append(slices.Clone(helpGroups), lessonHelp.name) {
+		if !zh.HasUI(g) {
+			t.Errorf("help group %q has no Chinese words: add %q to internal/i18n/messages/zh.yaml", g, i18n.UIPrefix+g)
 		}
 	}
 }

@@ -213,9 +213,9 @@ func New(opts Options) (*Model, error) {
 	if opts.File == "" {
 		m.selectFirst("Deployment", "ReplicaSet")
 		k := m.keys
-		m.setMsg(msgInfo, fmt.Sprintf("Opened the starter world. %s selects, %s deletes with a policy, %s steps the collector, %s lists every key.", kn(k.Up), kn(k.Delete), kn(k.Step), kn(k.Help)))
+		m.setMsg(msgInfo, m.tr.T("msg-opened-starter", "select", kn(k.Up), "delete", kn(k.Delete), "step", kn(k.Step), "help", kn(k.Help)))
 	} else {
-		m.setMsg(msgInfo, fmt.Sprintf("Opened %s (scenario %s): %s. %s lists every key.", name, s.origin.Name, note, kn(m.keys.Help)))
+		m.setMsg(msgInfo, m.tr.T("msg-opened", "file", name, "name", s.origin.Name, "note", note, "help", kn(m.keys.Help)))
 		if warn {
 			m.msgKind = msgWarn
 		}
@@ -508,13 +508,12 @@ func (m *Model) unboundKey(msg tea.KeyPressMsg) {
 	if m.extraHelp.name == "" {
 		for _, b := range lessonKeys.bindings() {
 			if key.Matches(msg, b) {
-				m.setMsg(msgInfo, fmt.Sprintf("%s (%s) works in a lesson; this is the playground. gcplay lessons lists the lessons; %s lists the keys that work here.",
-					kn(b), b.Help().Desc, kn(m.keys.Help)))
+				m.setMsg(msgInfo, m.tr.T("msg-lesson-key", "key", kn(b), "desc", m.tr.UI(b.Help().Desc), "help", kn(m.keys.Help)))
 				return
 			}
 		}
 	}
-	m.setMsg(msgInfo, fmt.Sprintf("%s is not a key here: %s lists the keys that work.", msg.String(), kn(m.keys.Help)))
+	m.setMsg(msgInfo, m.tr.T("msg-not-a-key", "key", msg.String(), "help", kn(m.keys.Help)))
 }
 
 func numberedQueues(names []string) string {
@@ -708,11 +707,11 @@ func (m *Model) timelineTo(p int) {
 	m.refresh()
 	switch {
 	case p == m.s.h.Len():
-		m.setMsg(msgInfo, fmt.Sprintf("at step %d, the end of the timeline", p))
+		m.setMsg(msgInfo, m.tr.T("msg-at-end", "n", fmt.Sprint(p)))
 	case p == 0:
-		m.setMsg(msgInfo, fmt.Sprintf("at the start (step 0 of %d): → replays, acting here starts a new branch", m.s.h.Len()))
+		m.setMsg(msgInfo, m.tr.T("msg-at-start", "of", fmt.Sprint(m.s.h.Len())))
 	default:
-		m.setMsg(msgInfo, fmt.Sprintf("rewound to step %d of %d: → replays, acting here starts a new branch", p, m.s.h.Len()))
+		m.setMsg(msgInfo, m.tr.T("msg-rewound", "n", fmt.Sprint(p), "of", fmt.Sprint(m.s.h.Len())))
 	}
 }
 
@@ -747,7 +746,7 @@ func (m *Model) autoStep() tea.Cmd {
 	default:
 		if _, ok := m.s.world().NextDue(); !ok {
 			m.stop("")
-			m.setMsg(msgOK, "settled: every queue is empty and nothing is pending; autoplay stopped")
+			m.setMsg(msgOK, m.tr.T("msg-settled-autoplay"))
 			return nil
 		}
 		r, err = m.s.advance(-1)
@@ -796,7 +795,7 @@ func (m *Model) runMore() tea.Cmd {
 	over, err := m.s.settleChunk(run, runChunk)
 	m.refresh()
 	if !over {
-		m.setMsg(msgInfo, fmt.Sprintf("running… %d steps so far (%s stops)", run.steps, kn(m.keys.Esc)))
+		m.setMsg(msgInfo, m.tr.T("msg-running", "n", fmt.Sprint(run.steps), "key", kn(m.keys.Esc)))
 		gen := m.gen
 		return func() tea.Msg { return runMsg{gen: gen} }
 	}
@@ -812,7 +811,7 @@ func (m *Model) runMore() tea.Cmd {
 	case r.unsettled != "":
 		m.setMsg(msgWarn, fmt.Sprintf("paused after %d steps, not settled yet (next: %s): %s runs on", run.steps, r.unsettled, kn(m.keys.Run)))
 	default:
-		m.setMsg(msgOK, fmt.Sprintf("settled after %d %s at %s: every queue is empty, nothing pending", run.steps, plural(run.steps, "step", "steps"), engine.FormatElapsed(m.s.world().Elapsed())))
+		m.setMsg(msgOK, m.tr.N("msg-settled", run.steps, "at", engine.FormatElapsed(m.s.world().Elapsed())))
 	}
 	m.afterChange(r)
 	return nil

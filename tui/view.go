@@ -79,11 +79,11 @@ func (m *Model) statusLine(width int) string {
 	t := &m.th
 	var l line
 	l.add(&t.statusKey, " gcplay ")
-	step := fmt.Sprintf("step %d", sn.pos)
+	step := m.tr.T("status-step", "n", fmt.Sprint(sn.pos))
 	if sn.pos < sn.len {
-		step = fmt.Sprintf("step %d of %d (rewound)", sn.pos, sn.len)
+		step = m.tr.T("status-step-rewound", "n", fmt.Sprint(sn.pos), "of", fmt.Sprint(sn.len))
 	}
-	l.add(&t.dim, "│ ").add(&t.bold, step).add(&t.dim, " │ ").add(&t.bold, engine.FormatElapsed(sn.elapsed)).add(&t.dim, " │ next: ").add(&t.status, sn.describe)
+	l.add(&t.dim, "│ ").add(&t.bold, step).add(&t.dim, " │ ").add(&t.bold, engine.FormatElapsed(sn.elapsed)).add(&t.dim, m.tr.T("status-next")).add(&t.status, sn.describe)
 	var right line
 	if m.running != nil {
 		right.add(&t.warn, fmt.Sprintf(" running %d ", m.running.steps))
@@ -130,12 +130,12 @@ func (m *Model) worldPane(r rect) []string {
 	}
 	if len(tr.rows) == 0 {
 		var ln line
-		ln.add(&t.dim, "(empty: "+kn(m.keys.Create)+" creates an object)")
+		ln.add(&t.dim, m.tr.T("world-empty", "key", kn(m.keys.Create)))
 		body = append(body, ln.render(inner, nil))
 	}
-	title := fmt.Sprintf("World · %d %s", tr.objects, plural(tr.objects, "object", "objects"))
+	title := m.tr.N("world-title", tr.objects)
 	if len(tr.rows) > h {
-		title += fmt.Sprintf(" · %d-%d of %d rows", m.worldTop+1, min(m.worldTop+h, len(tr.rows)), len(tr.rows))
+		title += m.tr.T("world-rows", "from", fmt.Sprint(m.worldTop+1), "to", fmt.Sprint(min(m.worldTop+h, len(tr.rows))), "all", fmt.Sprint(len(tr.rows)))
 	}
 	return box(t, title, m.focus == paneWorld, body, r.w, r.h)
 }
@@ -324,9 +324,9 @@ func (m *Model) collectorPane(r rect) []string {
 	for i := m.colTop; i < len(lines) && len(body) < h; i++ {
 		body = append(body, lines[i].render(inner, nil))
 	}
-	title := "Collector · queues in order"
+	title := m.tr.T("collector-title")
 	if m.layout().narrow {
-		title = "Collector (tab: inspector)"
+		title = m.tr.T("collector-title-narrow")
 	}
 	return box(t, title, m.focus == paneCollector, body, r.w, r.h)
 }
@@ -361,9 +361,9 @@ func (m *Model) inspectorPane(r rect) []string {
 	var lines []*line
 	add := func() *line { l := &line{}; lines = append(lines, l); return l }
 	sel := m.selected()
-	title := "Inspector"
+	title := m.tr.T("inspector-title")
 	if m.layout().narrow {
-		title = "Inspector (tab: timeline)"
+		title = m.tr.T("inspector-title-narrow")
 	}
 	if sel != nil && !m.layout().narrow {
 		title += " · " + m.rowName(sel)
@@ -453,13 +453,13 @@ func (m *Model) timelinePane(r rect) []string {
 		}
 		body = append(body, l.render(inner, over))
 	}
-	title := fmt.Sprintf("Timeline · step %d of %d", sn.pos, sn.len)
+	title := m.tr.T("timeline-title", "n", fmt.Sprint(sn.pos), "of", fmt.Sprint(sn.len))
 	if sn.pos < sn.len {
-		title += " · rewound: acting here starts a branch"
+		title += m.tr.T("timeline-rewound")
 	} else if sn.branched >= 0 {
-		title += fmt.Sprintf(" · branched at step %d", sn.branched)
+		title += m.tr.T("timeline-branched", "n", fmt.Sprint(sn.branched))
 	}
-	title += " · " + kn(m.keys.Explain) + " explains"
+	title += m.tr.T("timeline-explains", "key", kn(m.keys.Explain))
 	return box(t, title, m.focus == paneTimeline, body, r.w, r.h)
 }
 
@@ -541,7 +541,7 @@ func (m *Model) commandLine(width int) string {
 		l.add(&t.cmdPrompt, cmdPrompt).add(&t.cmdText, string(m.cmd.buf))
 		return l.render(width, nil)
 	}
-	l.add(&t.dim, cmdPrompt+"press "+kn(m.keys.Command)+" to type a command, e.g. create cm owner · delete deploy/web --cascade=foreground · help")
+	l.add(&t.dim, cmdPrompt+m.tr.T("command-hint", "key", kn(m.keys.Command)))
 	return l.render(width, nil)
 }
 
@@ -553,13 +553,13 @@ func (m *Model) helpLine(width int) string {
 	switch m.mode {
 	case modeCommand, modeDelete, modeHelp, modeExplain, modeResume:
 		m.help.SetWidth(width - 1)
-		s = m.help.ShortHelpView(m.viewKeys())
+		s = m.help.ShortHelpView(m.trKeys(m.viewKeys()))
 	default:
 		m.help.SetWidth(width - 1)
 		if width < wideWidth {
-			s = m.help.ShortHelpView(m.keys.NarrowHelp())
+			s = m.help.ShortHelpView(m.trKeys(m.keys.NarrowHelp()))
 		} else {
-			s = m.help.ShortHelpView(m.keys.ShortHelp())
+			s = m.help.ShortHelpView(m.trKeys(m.keys.ShortHelp()))
 		}
 	}
 	m.helpCache.width, m.helpCache.mode = width, m.mode
@@ -723,10 +723,14 @@ func (m *Model) helpLines(width int) overlayText {
 	var out []string
 	// The key groups, two to a row when they fit.
 	groups := m.keys.FullHelp()
-	names := helpGroups
+	names := slices.Clone(helpGroups)
 	if m.extraHelp.name != "" { // a lesson's keys come first: they matter most there
 		groups = append([][]key.Binding{m.extraHelp.keys}, groups...)
 		names = append([]string{m.extraHelp.name}, names...)
+	}
+	for i := range groups {
+		groups[i] = m.trKeys(groups[i])
+		names[i] = m.tr.UI(names[i])
 	}
 	cols := 1
 	colW := width
@@ -760,7 +764,7 @@ func (m *Model) helpLines(width int) overlayText {
 		out = append(out, joinColumns(blocks...)...)
 		out = append(out, "")
 	}
-	for _, s := range wrap(fmt.Sprintf("Commands (press %s, %s completes, %s history; -n NAMESPACE works with each)", kn(m.keys.Command), kn(commandKeys.Complete), kn(commandKeys.History)), width-1) {
+	for _, s := range wrap(m.tr.T("help-commands", "command", kn(m.keys.Command), "complete", kn(commandKeys.Complete), "history", kn(commandKeys.History)), width-1) {
 		out = append(out, t.queue.Render(s))
 	}
 	for _, c := range commands {
@@ -773,30 +777,25 @@ func (m *Model) helpLines(width int) overlayText {
 			out = append(out, t.helpKey.Render(s))
 		}
 	}
-	out = append(out, "", t.queue.Render("In the world tree"))
-	for _, s := range []string{
-		"[ctrl,block]  the edge to the owner above: controller / blockOwnerDeletion",
-		"◇2 owners     an object with several owners appears under each",
-		"◌ virtual     an owner only the collector knows of (a virtual node)",
-		"✗ dangling    an owner that is neither in storage nor in the graph",
-		"{finalizers}  terminating   • changed by the current step   ● breakpoint",
-	} {
-		out = append(out, t.text.Render(s))
+	out = append(out, "", t.queue.Render(m.tr.T("help-tree")))
+	for _, k := range []string{"help-tree-edge", "help-tree-owners", "help-tree-virtual", "help-tree-dangling", "help-tree-marks"} {
+		// {finalizers} is the mark itself, not a placeholder
+		out = append(out, t.text.Render(m.tr.T(k, "finalizers", "{finalizers}")))
 	}
-	return overlayText{title: "Help", body: out, footer: footerLines(t, keyHints(m.viewKeys()...), width)}
+	return overlayText{title: m.tr.T("help-title"), body: out, footer: footerLines(t, m.keyHints(m.viewKeys()...), width)}
 }
 
 func (m *Model) explainLines(width int) overlayText {
 	t := &m.th
 	recs := m.s.h.Records()
-	foot := footerLines(t, keyHints(m.viewKeys()...), width)
+	foot := footerLines(t, m.keyHints(m.viewKeys()...), width)
 	if m.explainIdx >= len(recs) {
-		return overlayText{title: "Explain", body: []string{"no record"}, footer: foot}
+		return overlayText{title: m.tr.T("explain-title"), body: []string{m.tr.T("explain-none")}, footer: foot}
 	}
 	rec := recs[m.explainIdx]
 	var out []string
 	detail := strings.TrimRight(rec.Detail(), "\n")
-	detail = fmt.Sprintf("step %d: ", m.explainIdx+1) + strings.TrimPrefix(detail, fmt.Sprintf("#%d ", rec.Seq))
+	detail = m.tr.T("explain-step", "n", fmt.Sprint(m.explainIdx+1)) + strings.TrimPrefix(detail, fmt.Sprintf("#%d ", rec.Seq))
 	for _, s := range strings.Split(detail, "\n") {
 		for _, w := range wrap(s, width-1) {
 			out = append(out, t.text.Render(w))
