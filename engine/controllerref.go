@@ -328,7 +328,7 @@ type refManager struct {
 // #42639 (a controller adopting after it was deleted).
 func recheckDeletionTimestamp(e *env, client string, owner *fakeapi.Object) func() error {
 	return func() error {
-		fresh, err := e.store.Get(client, fakeapi.RefOf(owner))
+		fresh, err := e.api.Get(client, fakeapi.RefOf(owner))
 		if err != nil {
 			return fmt.Errorf("can't recheck DeletionTimestamp: %v", err)
 		}
@@ -418,7 +418,7 @@ func (m *refManager) adopt(obj *fakeapi.Object) error {
 	if err := m.canAdopt(); err != nil {
 		return fmt.Errorf("can't adopt %s %s/%s (%s): %v", obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name, obj.Metadata.UID, err)
 	}
-	_, err := m.env.store.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch, adoptPatch(m.owner, obj.Metadata.UID, m.finalizers...))
+	_, err := m.env.api.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch, adoptPatch(m.owner, obj.Metadata.UID, m.finalizers...))
 	if err == nil {
 		m.adopted = append(m.adopted, obj.String())
 		m.rec.note("adopted %s: an orphan whose labels match %s", obj, m.selector)
@@ -427,7 +427,7 @@ func (m *refManager) adopt(obj *fakeapi.Object) error {
 }
 
 func (m *refManager) release(obj *fakeapi.Object) error {
-	_, err := m.env.store.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch,
+	_, err := m.env.api.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch,
 		deleteOwnerRefPatch(obj.Metadata.UID, []string{m.owner.Metadata.UID}))
 	if err == nil {
 		m.released = append(m.released, obj.String())

@@ -663,7 +663,7 @@ func podTemplateHash(template map[string]any, collisionCount *int64) string {
 
 // event records a Kubernetes Event about the Deployment.
 func (c *deploymentController) event(d *deployment, typ, reason, msg string) {
-	c.env.store.RecordEvent(dcClient, fakeapi.Event{Object: fakeapi.RefOf(d.obj), ObjectUID: d.obj.Metadata.UID,
+	c.env.api.RecordEvent(dcClient, fakeapi.Event{Object: fakeapi.RefOf(d.obj), ObjectUID: d.obj.Metadata.UID,
 		Type: typ, Reason: reason, Message: msg, Source: dcClient})
 }
 
@@ -677,7 +677,7 @@ func (c *deploymentController) updateDeployment(d *deployment) (*fakeapi.Object,
 		next.Fields = map[string]any{}
 	}
 	next.Fields["status"] = toJSONValue(d.status)
-	out, err := c.env.store.Update(dcClient, next)
+	out, err := c.env.api.Update(dcClient, next)
 	if err != nil {
 		c.cur.act("StatusUpdateFailed", "updating %s failed (%s)", d.obj, fakeapi.ReasonOf(err))
 	}
@@ -975,7 +975,7 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 				rsCopy.Fields["spec"] = spec
 			}
 			spec["minReadySeconds"] = float64(d.minReadySeconds)
-			out, err := c.env.store.Update(dcClient, rsCopy)
+			out, err := c.env.api.Update(dcClient, rsCopy)
 			if err == nil {
 				l.act("UpdatedReplicaSet", "updated the annotations of %s (revision %s)", out, out.Metadata.Annotations[revisionAnnotation])
 			}
@@ -1028,7 +1028,7 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 	specOf(newRS)["replicas"] = float64(count)
 	setNewReplicaSetAnnotations(d, newRS, newRevision, false)
 
-	created, err := c.env.store.Create(dcClient, newRS)
+	created, err := c.env.api.Create(dcClient, newRS)
 	alreadyExists := false
 	switch {
 	case err == nil:
@@ -1132,7 +1132,7 @@ func (c *deploymentController) scaleReplicaSet(rs *fakeapi.Object, newScale int6
 	}
 	spec["replicas"] = float64(newScale)
 	setReplicasAnnotations(rsCopy, d.replicas, max)
-	out, err := c.env.store.Update(dcClient, rsCopy)
+	out, err := c.env.api.Update(dcClient, rsCopy)
 	if err != nil {
 		c.cur.act("ScaleFailed", "scaling %s to %d failed: %v", rs, newScale, err)
 		return false, rs, err
@@ -1741,7 +1741,7 @@ func (c *deploymentController) cleanupDeployment(old []*fakeapi.Object, d *deplo
 			continue
 		}
 		rev, _ := revisionOf(rs)
-		_, err := c.env.store.Delete(dcClient, fakeapi.RefOf(rs), &fakeapi.DeleteOptions{})
+		_, err := c.env.api.Delete(dcClient, fakeapi.RefOf(rs), &fakeapi.DeleteOptions{})
 		if err != nil && !fakeapi.IsNotFound(err) {
 			return err
 		}

@@ -15,10 +15,29 @@ type virtualClock struct{ now time.Duration }
 // Now returns the virtual wall-clock time.
 func (c *virtualClock) Now() time.Time { return fakeapi.Epoch.Add(c.now) }
 
+// apiserver is all of the apiserver a controller may touch: requests, each
+// recorded in the step's record (with the client that made it), and
+// discovery. What a controller knows besides is what its informers were
+// shown by watch events; nothing reads storage behind the record.
+type apiserver interface {
+	Registry() *fakeapi.Registry
+	Get(client string, ref fakeapi.Ref) (*fakeapi.Object, error)
+	// GetShared is Get for a caller that only reads the answer: it is
+	// the store's snapshot, not a copy.
+	GetShared(client string, ref fakeapi.Ref) (*fakeapi.Object, error)
+	List(client, apiVersion, kind, namespace string) ([]*fakeapi.Object, error)
+	Create(client string, obj *fakeapi.Object) (*fakeapi.Object, error)
+	Update(client string, obj *fakeapi.Object) (*fakeapi.Object, error)
+	Patch(client string, ref fakeapi.Ref, pt fakeapi.PatchType, body []byte) (*fakeapi.Object, error)
+	Delete(client string, ref fakeapi.Ref, opts *fakeapi.DeleteOptions) (fakeapi.DeleteResult, error)
+	DeleteShared(client string, ref fakeapi.Ref, opts *fakeapi.DeleteOptions) (fakeapi.DeleteResult, error)
+	RecordEvent(client string, ev fakeapi.Event)
+}
+
 // env is what the controllers share while a step runs: the apiserver, the
 // clock, and the record being written.
 type env struct {
-	store *fakeapi.Store
+	api   apiserver
 	clock *virtualClock
 	rec   *Record
 	// changed collects the UIDs the current step touched (with repeats,
@@ -50,8 +69,8 @@ type env struct {
 	text strarena.Arena
 }
 
-func newEnv(store *fakeapi.Store, clock *virtualClock) *env {
-	e := &env{store: store, clock: clock}
+func newEnv(api apiserver, clock *virtualClock) *env {
+	e := &env{api: api, clock: clock}
 	e.rec = &e.idle
 	return e
 }

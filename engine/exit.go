@@ -169,7 +169,7 @@ func reportExit(e *env, pod *fakeapi.Object, code int) error {
 		status["containerStatuses"] = statuses
 	}
 	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": pod.Metadata.UID}, "status": status})
-	_, err := e.store.Patch(exitClient, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
+	_, err := e.api.Patch(exitClient, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
 	return err
 }
 

@@ -23,6 +23,10 @@ type garbageCollector struct {
 	attemptToDelete *workqueue[*node]
 	attemptToOrphan *workqueue[*node]
 	absent          *absentOwnerCache
+	// informer is what the collector's informers last observed of each
+	// object it monitors, by group, kind, namespace and name: upstream's
+	// metadata listers, kept from watch events.
+	informer map[objtable.Key]*fakeapi.Object
 	// deleteScratch holds the options of the DELETE being sent.
 	deleteScratch deleteScratch
 	// texts shares the sentences that repeat.
@@ -68,6 +72,7 @@ func newGarbageCollector(e *env) *garbageCollector {
 		attemptToDelete: newNodeQueue(QueueAttemptToDelete, dirtyInAttemptToDelete, processingInAttemptToDelete),
 		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, dirtyInAttemptToOrphan, processingInAttemptToOrphan),
 		absent:          newAbsentOwnerCache(absentOwnerCacheSize),
+		informer:        map[objtable.Key]*fakeapi.Object{},
 	}
 	g.hook()
 	return g
@@ -84,6 +89,12 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 	obj := ev.Object
 	if ignoredKind(obj) {
 		return
+	}
+	k := informerKey(obj.APIVersion, obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name)
+	if ev.Type == fakeapi.Deleted {
+		delete(g.informer, k)
+	} else {
+		g.informer[k] = obj
 	}
 	var ge *graphEvent
 	switch ev.Type {
@@ -109,7 +120,7 @@ func (g *garbageCollector) enqueueVirtualDeleteEvent(id objectReference) {
 
 // apiResource is the REST mapping of an apiVersion/kind (R57).
 func (g *garbageCollector) apiResource(apiVersion, kind string) (fakeapi.KindInfo, error) {
-	info, ok := g.kinds.Lookup(g.env.store.Registry(), apiVersion, kind)
+	info, ok := g.kinds.Lookup(g.env.api.Registry(), apiVersion, kind)
 	if !ok {
 		return fakeapi.KindInfo{}, &restMappingError{apiVersion, kind}
 	}
@@ -137,7 +148,7 @@ func (g *garbageCollector) getObject(id objectReference) (*fakeapi.Object, error
 	if err != nil {
 		return nil, err
 	}
-	return g.env.store.GetShared(gcClient, ref)
+	return g.env.api.GetShared(gcClient, ref)
 }
 
 func (g *garbageCollector) patchObject(id objectReference, body []byte, pt fakeapi.PatchType) (*fakeapi.Object, error) {
@@ -145,7 +156,7 @@ func (g *garbageCollector) patchObject(id objectReference, body []byte, pt fakea
 	if err != nil {
 		return nil, err
 	}
-	return g.env.store.Patch(gcClient, ref, pt, body)
+	return g.env.api.Patch(gcClient, ref, pt, body)
 }
 
 // stepAttemptToDelete takes one attemptToDelete item (R39).
@@ -368,7 +379,7 @@ func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (boo
 	if info.Namespaced() {
 		ns = item.identity.Namespace
 	}
-	owner, err := g.env.store.GetShared(gcClient, fakeapi.Ref{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: ns, Name: r.Name})
+	owner, err := g.env.api.GetShared(gcClient, fakeapi.Ref{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: ns, Name: r.Name})
 	switch {
 	case fakeapi.IsNotFound(err):
 		g.absent.Add(key)
@@ -457,16 +468,16 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 	}
 	d.opts = fakeapi.DeleteOptions{Preconditions: &d.pre, PropagationPolicy: &d.policy}
 	opts := &d.opts
-	_, err = g.env.store.DeleteShared(gcClient, ref, opts)
+	_, err = g.env.api.DeleteShared(gcClient, ref, opts)
 	if fakeapi.IsConflict(err) && rv != "" {
-		live, liveErr := g.env.store.GetShared(gcClient, ref)
+		live, liveErr := g.env.api.GetShared(gcClient, ref)
 		if fakeapi.IsNotFound(liveErr) {
 			return liveErr
 		}
 		if liveErr == nil && live.Metadata.UID == id.UID && live.Metadata.ResourceVersion != rv && refsEqual(live.Metadata.OwnerReferences, owners) {
 			g.env.rec.note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")
 			d.pre = fakeapi.Preconditions{UID: uid}
-			_, err = g.env.store.DeleteShared(gcClient, ref, opts)
+			_, err = g.env.api.DeleteShared(gcClient, ref, opts)
 		}
 	}
 	return err
@@ -541,24 +552,17 @@ func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, err
 	return g.getObject(id)
 }
 
-// informerGet returns the state the collector's informers last observed
-// at id's group, kind, namespace and name, or nil. The store delivers every watch event before the
-// request that caused it returns, so between two steps the informers have
-// observed exactly what storage holds, and the collector reads storage
-// for them rather than keeping a second copy of every object, written on
-// every event. The kinds it ignores (R23) have no informer. A kind whose
-// LIST failed at the last (re)start is the one exception: its informer
-// holds only what events have shown it since. But getMetadata is only
-// asked for nodes the collector has observed, and an object observed since
-// the restart has shown every later change, so storage answers for that
-// informer too.
+// informerGet returns what the collector's informers last observed at id's
+// group, kind, namespace and name, or nil. A kind whose LIST failed at the
+// last (re)start has only what events showed it since; getMetadata is
+// only asked about nodes the collector observed, which events showed.
 func (g *garbageCollector) informerGet(id objectReference) *fakeapi.Object {
-	group, _ := fakeapi.SplitAPIVersion(id.APIVersion)
-	k := objtable.Key{Scope: objtable.Scope{Group: group, Kind: id.Kind, Namespace: id.Namespace}, Name: id.Name}
-	if o := g.env.store.LookupKey(k); o != nil && !ignoredKind(o) {
-		return o
-	}
-	return nil
+	return g.informer[informerKey(id.APIVersion, id.Kind, id.Namespace, id.Name)]
+}
+
+func informerKey(apiVersion, kind, namespace, name string) objtable.Key {
+	group, _ := fakeapi.SplitAPIVersion(apiVersion)
+	return objtable.Key{Scope: objtable.Scope{Group: group, Kind: kind, Namespace: namespace}, Name: name}
 }
 
 func (g *garbageCollector) deleteOwnerRefJSONMergePatch(n *node, ownerUIDs ...string) ([]byte, error) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -144,11 +145,11 @@ func (g *garbageCollector) restart(rec *Record) {
 // relist rebuilds the collector's informers from a fresh list: every object
 // becomes an add event, kinds in discovery order (R64).
 func (g *garbageCollector) relist() {
-	for _, k := range g.env.store.Registry().Kinds() {
+	for _, k := range g.env.api.Registry().Kinds() {
 		if k.Kind == "Event" {
 			continue
 		}
-		objs, err := g.env.store.List(gcClient, k.APIVersion, k.Kind, "")
+		objs, err := g.env.api.List(gcClient, k.APIVersion, k.Kind, "")
 		if err != nil {
 			continue // this informer has only what events show it (see informerGet)
 		}
@@ -182,6 +183,7 @@ func (g *garbageCollector) clone(e *env) controller {
 		env:       e,
 		uidToNode: g.uidToNode.Clone(get),
 		absent:    g.absent.clone(),
+		informer:  maps.Clone(g.informer),
 	}
 	// Queued events are copied: they carry the queue's flags, which each
 	// world changes as it takes them.

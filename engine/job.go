@@ -551,7 +551,7 @@ func (c *jobController) handleSingleOrphanPod(pod *fakeapi.Object) (bool, error)
 	if !hasTrackingFinalizer(pod) {
 		return false, nil
 	}
-	_, err := c.env.store.Patch(jobClient, fakeapi.RefOf(pod), fakeapi.StrategicMergePatch, removeTrackingFinalizerPatch())
+	_, err := c.env.api.Patch(jobClient, fakeapi.RefOf(pod), fakeapi.StrategicMergePatch, removeTrackingFinalizerPatch())
 	if err != nil {
 		if fakeapi.IsNotFound(err) {
 			return false, nil

@@ -874,7 +874,7 @@ func (c *jobController) createPod(v jobView, index int) error {
 	if spec != nil {
 		pod.Fields = map[string]any{"spec": spec}
 	}
-	out, err := c.env.store.Create(jobClient, pod)
+	out, err := c.env.api.Create(jobClient, pod)
 	if err != nil {
 		if namespaceTerminating(err) {
 			return nil
@@ -945,7 +945,7 @@ func (c *jobController) deleteJobPods(j *fakeapi.Object, key string, pods []jobP
 			}
 		}
 		if p.finalizer {
-			if _, err := c.env.store.Patch(jobClient, fakeapi.RefOf(p.obj), fakeapi.StrategicMergePatch, removeTrackingFinalizerPatch()); err != nil {
+			if _, err := c.env.api.Patch(jobClient, fakeapi.RefOf(p.obj), fakeapi.StrategicMergePatch, removeTrackingFinalizerPatch()); err != nil {
 				fail(fmt.Errorf("removing completion finalizer: %w", err))
 				continue
 			}
@@ -965,7 +965,7 @@ func (c *jobController) deleteJobPods(j *fakeapi.Object, key string, pods []jobP
 }
 
 func (c *jobController) deletePodNow(j, pod *fakeapi.Object) error {
-	_, err := c.env.store.Delete(jobClient, fakeapi.RefOf(pod), &fakeapi.DeleteOptions{})
+	_, err := c.env.api.Delete(jobClient, fakeapi.RefOf(pod), &fakeapi.DeleteOptions{})
 	if err != nil {
 		if !fakeapi.IsNotFound(err) {
 			c.event(j, "Warning", "FailedDelete", "Error deleting: "+err.Error())
@@ -977,7 +977,7 @@ func (c *jobController) deletePodNow(j, pod *fakeapi.Object) error {
 }
 
 func (c *jobController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.store.RecordEvent(jobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.api.RecordEvent(jobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
 		Type: typ, Reason: reason, Message: msg, Source: jobClient})
 }
 
@@ -1080,7 +1080,7 @@ func (c *jobController) trackJobStatusAndRemoveFinalizers(x *syncJobCtx, needsFl
 		}
 		var names []string
 		for _, p := range toRemove {
-			_, err := c.env.store.Patch(jobClient, fakeapi.RefOf(p.obj), fakeapi.StrategicMergePatch, removeTrackingFinalizerPatch())
+			_, err := c.env.api.Patch(jobClient, fakeapi.RefOf(p.obj), fakeapi.StrategicMergePatch, removeTrackingFinalizerPatch())
 			if err != nil {
 				c.finalizerRemovalObserved(x.key, p.uid())
 				if !fakeapi.IsNotFound(err) {
@@ -1197,7 +1197,7 @@ func (c *jobController) updateStatus(x *syncJobCtx) error {
 	}
 	st := x.status
 	next.Fields["status"] = toJSONValue(st)
-	out, err := c.env.store.Update(jobClient, next)
+	out, err := c.env.api.Update(jobClient, next)
 	if err != nil {
 		return err
 	}

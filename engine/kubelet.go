@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -27,10 +28,13 @@ var kubeletRegistration = registration{
 type kubelet struct {
 	env *env
 	q   *workqueue[string]
+	// starting holds the stage ("unscheduled" or "starting") of each Pod
+	// that has one, as events showed it, to say what the next step does.
+	starting map[string]string
 }
 
 func newKubelet(e *env) controller {
-	k := &kubelet{env: e}
+	k := &kubelet{env: e, starting: map[string]string{}}
 	k.setQueue(newWorkqueue[string](ControllerKubelet))
 	return k
 }
@@ -53,10 +57,19 @@ func nodeName(o *fakeapi.Object) string {
 
 func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 	o := ev.Object
-	if o.Kind != "Pod" || o.APIVersion != "v1" || ev.Type == fakeapi.Deleted {
+	if o.Kind != "Pod" || o.APIVersion != "v1" {
+		return
+	}
+	if ev.Type == fakeapi.Deleted {
+		delete(k.starting, podKey(o))
 		return
 	}
 	stage := lifeStage(o)
+	if stage == "unscheduled" || stage == "starting" {
+		k.starting[podKey(o)] = stage
+	} else {
+		delete(k.starting, podKey(o))
+	}
 	switch {
 	case stage == "terminating":
 		due := o.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch)
@@ -75,14 +88,11 @@ func (k *kubelet) nextDue() (time.Duration, bool) { return k.q.NextDue() }
 
 func (k *kubelet) describeNext(string) string {
 	if items := k.q.Items(); len(items) > 0 {
-		ns, name := splitKey(items[0])
-		if p := k.env.store.Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}); p != nil {
-			switch lifeStage(p) {
-			case "unscheduled":
-				return "kubelet: bind Pod " + items[0] + " to " + defaultNodeName
-			case "starting":
-				return "kubelet: start the containers of Pod " + items[0]
-			}
+		switch k.starting[items[0]] {
+		case "unscheduled":
+			return "kubelet: bind Pod " + items[0] + " to " + defaultNodeName
+		case "starting":
+			return "kubelet: start the containers of Pod " + items[0]
 		}
 		return "kubelet: finish terminating Pod " + items[0]
 	}
@@ -118,7 +128,7 @@ func (k *kubelet) step(_ string, rec *Record) {
 	rec.Item = podRef(key)
 	ns, name := splitKey(key)
 	ref := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}
-	pod, err := k.env.store.Get(ControllerKubelet, ref)
+	pod, err := k.env.api.Get(ControllerKubelet, ref)
 	if fakeapi.IsNotFound(err) {
 		rec.Reason = Reason{Code: "PodGone", Rule: "R18", Func: "kubelet",
 			Message: fmt.Sprintf("%s is already gone", rec.Item)}
@@ -149,7 +159,7 @@ func (k *kubelet) step(_ string, rec *Record) {
 		return
 	}
 	uid := pod.Metadata.UID
-	_, err = k.env.store.Delete(ControllerKubelet, ref, &fakeapi.DeleteOptions{GracePeriodSeconds: fakeapi.Int64(0), Preconditions: &fakeapi.Preconditions{UID: &uid}})
+	_, err = k.env.api.Delete(ControllerKubelet, ref, &fakeapi.DeleteOptions{GracePeriodSeconds: fakeapi.Int64(0), Preconditions: &fakeapi.Preconditions{UID: &uid}})
 	switch {
 	case err == nil || fakeapi.IsNotFound(err):
 		k.q.Forget(key)
@@ -173,7 +183,8 @@ func splitKey(key string) (ns, name string) {
 
 func (k *kubelet) restart(rec *Record) {
 	k.setQueue(newWorkqueue[string](ControllerKubelet))
-	pods, err := k.env.store.List(ControllerKubelet, "v1", "Pod", "")
+	k.starting = map[string]string{}
+	pods, err := k.env.api.List(ControllerKubelet, "v1", "Pod", "")
 	if err != nil {
 		rec.Err = err.Error()
 		return
@@ -184,7 +195,7 @@ func (k *kubelet) restart(rec *Record) {
 }
 
 func (k *kubelet) clone(e *env) controller {
-	c := &kubelet{env: e}
+	c := &kubelet{env: e, starting: maps.Clone(k.starting)}
 	c.setQueue(k.q.clone(func(s string) string { return s }))
 	return c
 }

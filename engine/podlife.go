@@ -388,7 +388,7 @@ func (k *kubelet) bind(rec *Record, key string, pod *fakeapi.Object) {
 		"spec":     map[string]any{"nodeName": defaultNodeName},
 		"status":   map[string]any{"conditions": setCondition(existingConditions(pod), "PodScheduled", now)},
 	})
-	_, err := k.env.store.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
+	_, err := k.env.api.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
 	k.finishLifeStep(rec, key, err, Reason{Code: "PodScheduled", Func: "kube-scheduler bind (played by gcplay's kubelet)",
 		Message: fmt.Sprintf("%s has no node: gcplay's stand-in scheduler binds it to %s", rec.Item, defaultNodeName)})
 }
@@ -428,7 +428,7 @@ func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 		status["containerStatuses"] = statuses
 	}
 	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": pod.Metadata.UID}, "status": status})
-	_, err := k.env.store.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
+	_, err := k.env.api.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
 	k.finishLifeStep(rec, key, err, Reason{Code: "PodStarted", Func: "kubelet SyncPod, statusManager",
 		Message: fmt.Sprintf("the containers of %s started on %s: it is Running and Ready (gcplay has no probes)", rec.Item, nodeName(pod))})
 }

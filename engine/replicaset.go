@@ -277,7 +277,7 @@ func (c *replicaSetController) restart(rec *Record) {
 // object to observe as an add event, as informers starting up do.
 func relist(e *env, client string, rec *Record, observe func(fakeapi.WatchEvent), kinds [][2]string) {
 	for _, k := range kinds {
-		objs, err := e.store.List(client, k[0], k[1], "")
+		objs, err := e.api.List(client, k[0], k[1], "")
 		if err != nil {
 			rec.Err = err.Error()
 			continue
@@ -685,7 +685,7 @@ func (c *replicaSetController) createPod(v rsView) error {
 	if spec, ok := v.template["spec"]; ok {
 		pod.Fields = map[string]any{"spec": spec} // the store copies it
 	}
-	out, err := c.env.store.Create(rsClient, pod)
+	out, err := c.env.api.Create(rsClient, pod)
 	if err != nil {
 		if namespaceTerminating(err) {
 			return nil // every create would fail: nothing to do
@@ -704,7 +704,7 @@ func namespaceTerminating(err error) bool {
 // deletePodNow is RealPodControl.DeletePod: a DELETE with empty options
 // (the Pod's own grace period, background) and an Event.
 func (c *replicaSetController) deletePodNow(rs, pod *fakeapi.Object) error {
-	_, err := c.env.store.Delete(rsClient, fakeapi.RefOf(pod), &fakeapi.DeleteOptions{})
+	_, err := c.env.api.Delete(rsClient, fakeapi.RefOf(pod), &fakeapi.DeleteOptions{})
 	if err != nil {
 		if fakeapi.IsNotFound(err) {
 			return err
@@ -717,7 +717,7 @@ func (c *replicaSetController) deletePodNow(rs, pod *fakeapi.Object) error {
 }
 
 func (c *replicaSetController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.store.RecordEvent(rsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.api.RecordEvent(rsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
 		Type: typ, Reason: reason, Message: msg, Source: rsClient})
 }
 
@@ -924,14 +924,14 @@ func (c *replicaSetController) updateStatus(rs *fakeapi.Object, st rsStatus) (*f
 			next.Fields = map[string]any{}
 		}
 		next.Fields["status"] = toJSONValue(st)
-		out, err := c.env.store.Update(rsClient, next)
+		out, err := c.env.api.Update(rsClient, next)
 		if err == nil {
 			return out, note, nil
 		}
 		if i >= statusUpdateRetries {
 			return nil, note + " (update failed)", err
 		}
-		fresh, gerr := c.env.store.Get(rsClient, fakeapi.RefOf(rs))
+		fresh, gerr := c.env.api.Get(rsClient, fakeapi.RefOf(rs))
 		if gerr != nil {
 			return nil, note + " (update failed)", gerr
 		}

@@ -129,7 +129,7 @@ func (c *ttlController) processJob(key string, rec *Record) error {
 	if err != nil || !expired {
 		return err
 	}
-	fresh, err := c.env.store.Get(ttlClient, fakeapi.RefOf(j))
+	fresh, err := c.env.api.Get(ttlClient, fakeapi.RefOf(j))
 	if fakeapi.IsNotFound(err) {
 		rec.Reason = Reason{Code: "JobGone", Func: fn, Message: rec.Item + " is already gone"}
 		return nil
@@ -143,7 +143,7 @@ func (c *ttlController) processJob(key string, rec *Record) error {
 	}
 	policy := fakeapi.DeletePropagationForeground
 	uid := fresh.Metadata.UID
-	_, err = c.env.store.Delete(ttlClient, fakeapi.RefOf(fresh), &fakeapi.DeleteOptions{PropagationPolicy: &policy,
+	_, err = c.env.api.Delete(ttlClient, fakeapi.RefOf(fresh), &fakeapi.DeleteOptions{PropagationPolicy: &policy,
 		Preconditions: &fakeapi.Preconditions{UID: &uid}})
 	ttl, _ := nestedInt(specOf(fresh), "ttlSecondsAfterFinished")
 	if err != nil {
