@@ -451,7 +451,7 @@ func (m *Model) cmdCreate(in *invocation) (tea.Cmd, error) {
 	if o := m.s.world().Store().Lookup(fakeapi.RefOf(obj)); o != nil {
 		m.selectUID(o.Metadata.UID)
 	}
-	next := fmt.Sprintf("it is not in the collector's graph until graphChanges processes its add event: %s steps", kn(m.keys.Step))
+	next := m.tr.T("next-after-create", "step", kn(m.keys.Step))
 	m.reportAct(r, nil, next)
 	return nil, nil
 }

@@ -111,6 +111,10 @@ func NewLesson(opts Options, lo LessonOptions) (*LessonModel, error) {
 	if opts.Files == nil {
 		opts.Files = noFiles{}
 	}
+	if opts.Lang == "" {
+		// the playground speaks the lesson's language
+		opts.Lang = lo.Locale
+	}
 	m := &LessonModel{opts: opts, lo: lo, width: opts.Width, height: opts.Height, prog: lessons.NewProgress()}
 	// The grader names records as the timeline does: by position.
 	m.grader = lo.Course.Grader(lo.Locale).WithRecordNames(m.recordName)
@@ -932,7 +936,7 @@ func (m *LessonModel) drawLessonOverlay(screen []string, ll lessonLayout) {
 		top = keepInView(keep, room, len(lines))
 	}
 	body := make([]string, 0, room+len(foot))
-	for _, s := range scrollWindow(t, lines, room, top, w-3) {
+	for _, s := range scrollWindow(t, m.pg.tr, lines, room, top, w-3) {
 		body = append(body, padStyled(s, w-3))
 	}
 	for _, f := range foot {

@@ -945,7 +945,7 @@ func (m *Model) doDelete(ref fakeapi.Ref, opts *fakeapi.DeleteOptions) {
 		m.setErr(err)
 		return
 	}
-	m.reportAct(r, err, fmt.Sprintf("%s steps the collector through what follows, %s runs it to the end", kn(m.keys.Step), kn(m.keys.Run)))
+	m.reportAct(r, err, m.tr.T("next-after-delete", "step", kn(m.keys.Step), "run", kn(m.keys.Run)))
 }
 
 // reportAct reports a user request: its record's reason, and what to do next.
@@ -963,7 +963,7 @@ func (m *Model) reportAct(r result, err error, next string) {
 	if next != "" {
 		// "Next:" rather than a capital: next starts with a key, and a
 		// key's case matters.
-		text = strings.TrimSuffix(text, ".") + ". Next: " + next
+		text = strings.TrimSuffix(text, ".") + m.tr.T("next-after", "next", next)
 	}
 	m.setMsg(msgOK, text)
 	m.afterChange(r)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/gcplay/gcplay/internal/i18n"
+
 	"charm.land/bubbles/v2/key"
 	"fmt"
 	"slices"
@@ -165,13 +167,13 @@ func (m *Model) treeLine(w *engine.World, i int) *line {
 		switch {
 		case n.virtual:
 			l.add(&t.virtual, "◌ "+r.missingRef+" ")
-			l.add(&t.virtual, "virtual node: not in storage")
+			l.add(&t.virtual, m.tr.T("tree-virtual"))
 		case n.inGraph:
 			l.add(&t.dangling, "◌ "+r.missingRef+" ")
-			l.add(&t.dangling, "in the graph, not in storage")
+			l.add(&t.dangling, m.tr.T("tree-in-graph"))
 		default:
 			l.add(&t.dangling, "✗ "+r.missingRef+" ")
-			l.add(&t.dangling, "dangling: not in storage or graph")
+			l.add(&t.dangling, m.tr.T("tree-dangling"))
 		}
 		if sn.absentID[r.uid] {
 			l.add(&t.dim, " · absentOwnerCache")
@@ -248,7 +250,7 @@ func (m *Model) collectorPane(r rect) []string {
 		waiting := len(q.items) - q.ready
 		switch {
 		case len(q.items) == 0:
-			l.add(&t.dim, " empty")
+			l.add(&t.dim, " "+m.tr.T("collector-empty"))
 		case waiting > 0:
 			l.add(&t.dim, fmt.Sprintf(" %d ready, %d waiting", q.ready, waiting))
 		default:
@@ -282,7 +284,7 @@ func (m *Model) collectorPane(r rect) []string {
 	l := add()
 	l.add(&t.queue, "absentOwnerCache")
 	if len(sn.absent) == 0 {
-		l.add(&t.dim, " empty")
+		l.add(&t.dim, " "+m.tr.T("collector-empty"))
 	} else {
 		l.add(&t.dim, fmt.Sprintf(" %d", len(sn.absent)))
 		last := per[len(per)-1]
@@ -303,11 +305,11 @@ func (m *Model) collectorPane(r rect) []string {
 		var text string
 		st := &t.dim
 		if !n.inGraph {
-			text = "no node: the graph builder has not seen it"
+			text = m.tr.T("collector-no-node")
 		} else {
 			flags := n.flags
 			if len(flags) == 0 {
-				flags = append(flags, "no flags")
+				flags = append(flags, m.tr.T("collector-no-flags"))
 			}
 			text = strings.Join(flags, " ")
 			st = &t.changed
@@ -316,7 +318,7 @@ func (m *Model) collectorPane(r rect) []string {
 			add().add(nil, "   ").add(st, s)
 		}
 		if n.inGraph {
-			add().add(nil, "   ").add(&t.dim, fmt.Sprintf("%d %s · %d %s", n.owners, plural(n.owners, "owner", "owners"), n.dependents, plural(n.dependents, "dependent", "dependents")))
+			add().add(nil, "   ").add(&t.dim, m.tr.N("collector-owners", n.owners)+" · "+m.tr.N("collector-dependents", n.dependents))
 		}
 	}
 	m.colTop = max(min(m.colTop, len(lines)-h), 0)
@@ -434,7 +436,7 @@ func (m *Model) timelinePane(r rect) []string {
 		l.add(&t.bold, cursor)
 		var st *ink = &t.text
 		if p == 0 {
-			l.add(&t.dim, fmt.Sprintf("  0 start: %s, as loaded", m.s.origin.Name))
+			l.add(&t.dim, m.tr.T("timeline-start", "name", m.s.origin.Name))
 		} else {
 			rec := &recs[p-1]
 			switch {
@@ -621,7 +623,7 @@ func (m *Model) drawOverlay(screen []string, l layout) {
 	if c.keep[1] > c.keep[0] {
 		top = keepInView(c.keep, room, len(c.body))
 	}
-	lines := append(scrollWindow(&m.th, c.body, room, top, w-3), c.footer...)
+	lines := append(scrollWindow(&m.th, m.tr, c.body, room, top, w-3), c.footer...)
 	body := make([]string, len(lines))
 	for i, s := range lines {
 		body[i] = padStyled(s, w-3)
@@ -648,7 +650,7 @@ func keepInView(keep [2]int, room, n int) int {
 // scrollWindow returns room lines of body from top. Lines above or below
 // the window are never lost without a mark: the window's first or last
 // line then says how many more there are.
-func scrollWindow(t *theme, body []string, room, top, width int) []string {
+func scrollWindow(t *theme, tr *i18n.Catalog, body []string, room, top, width int) []string {
 	if room <= 0 {
 		return nil
 	}
@@ -658,10 +660,10 @@ func scrollWindow(t *theme, body []string, room, top, width int) []string {
 	top = max(min(top, len(body)-room), 0)
 	out := append([]string(nil), body[top:top+room]...)
 	if top > 0 {
-		out[0] = t.dim.Render(padText(fmt.Sprintf("▲ %d more above", top+1), width))
+		out[0] = t.dim.Render(padText(tr.T("more-above", "n", fmt.Sprint(top+1)), width))
 	}
 	if below := len(body) - top - room; below > 0 {
-		out[room-1] = t.dim.Render(padText(fmt.Sprintf("▼ %d more below (%s scrolls)", below+1, kn(overlayKeys.Scroll)), width))
+		out[room-1] = t.dim.Render(padText(tr.T("more-below", "n", fmt.Sprint(below+1), "key", kn(overlayKeys.Scroll)), width))
 	}
 	return out
 }
