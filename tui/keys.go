@@ -242,5 +242,30 @@ func (m *Model) viewKeys() []key.Binding {
 	for _, g := range m.keys.FullHelp() {
 		out = append(out, g...)
 	}
-	return out
+	// The short help's bindings name some keys more briefly ("←→ time").
+	return append(out, m.keys.ShortHelp()...)
+}
+
+// viewKeys is every key that works in the lesson's current view: the open
+// overlay's, or the lesson's and the playground's.
+func (m *LessonModel) viewKeys() []key.Binding {
+	ok, lk := lessonOverlayKeys, lessonKeys
+	switch m.over {
+	case overText:
+		return []key.Binding{ok.Start, lk.Predict, ok.Scroll, ok.Page, ok.Close, lk.Text}
+	case overPicker:
+		return []key.Binding{ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit}
+	case overSolution:
+		return []key.Binding{ok.Replay, ok.Scroll, ok.Page, ok.Close, lk.Solution}
+	case overPredict:
+		return []key.Binding{ok.Choose, ok.Survives, ok.Orphaned, ok.Deleted, ok.Terminating, ok.RunPrediction, ok.Close}
+	case overResult:
+		return []key.Binding{ok.Scroll, ok.Page, ok.Close, lk.Restart}
+	case overDone:
+		return []key.Binding{ok.NextLesson, lk.Lessons, lk.Text, ok.Scroll, ok.Page, ok.Close}
+	}
+	if m.pg.mode != modeNormal {
+		return m.pg.viewKeys()
+	}
+	return append(lk.bindings(), m.pg.viewKeys()...)
 }

@@ -630,6 +630,9 @@ func (m *LessonModel) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, lk.Lessons):
 			m.over, m.pick = overPicker, m.l.Number-1
 			return nil
+		case key.Matches(msg, lk.Text):
+			m.over, m.overTop = overText, 0 // the text, with the explanation now
+			return nil
 		}
 	case overResult:
 		if key.Matches(msg, lk.Restart) {
@@ -711,6 +714,11 @@ func (m *LessonModel) View() (v tea.View) {
 		pgLines[i] = padStyled(s, ll.pgW)
 	}
 	pane := m.paneLines(ll)
+	if m.pg.mode != modeNormal && m.pg.mode != modeCommand {
+		// The playground's overlay is modal: the lesson pane's keys do not
+		// work while it is open.
+		clearBehind(pane, 0, len(pane)-1)
+	}
 	var screen []string
 	if ll.side {
 		screen = joinColumns(pgLines[:ll.pgH], pane)
@@ -719,6 +727,11 @@ func (m *LessonModel) View() (v tea.View) {
 	}
 	if m.over != overNone {
 		m.drawLessonOverlay(screen, ll)
+		// The help line names the overlay's keys, not the playground's
+		// below it, which do not work while it is open.
+		w, _ := m.screenSize()
+		m.pg.help.SetWidth(w - 1)
+		screen[len(screen)-1] = padStyled(" "+m.pg.help.ShortHelpView(m.viewKeys()), w)
 	}
 	v = tea.NewView(strings.Join(screen, "\n"))
 	v.AltScreen = true
@@ -943,6 +956,7 @@ func (m *LessonModel) drawLessonOverlay(screen []string, ll lessonLayout) {
 		body = append(body, padStyled(f, w-3))
 	}
 	b := box(t, title, true, body, w, len(body)+2)
+	clearBehind(screen, 0, len(screen)-2) // the help line stays
 	overlay(screen, b, (W-w)/2, max((H-len(b))/2, 0))
 }
 

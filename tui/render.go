@@ -165,6 +165,15 @@ func joinColumns(blocks ...[]string) []string {
 	return out
 }
 
+// clearBehind blanks the lines of screen from first to last (inclusive)
+// before a modal overlay is drawn: the panes' keys and hints below it do
+// not work while it is open, so they are not shown.
+func clearBehind(screen []string, first, last int) {
+	for i := max(first, 0); i <= last && i < len(screen); i++ {
+		screen[i] = strings.Repeat(" ", textWidth(screen[i]))
+	}
+}
+
 // overlay draws the lines of top over base, with top's first line at row y
 // and column x. The rest of the rows it covers is blanked: a fragment of
 // the screen below beside the overlay's border (a cut word, half a pane's

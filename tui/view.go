@@ -328,7 +328,10 @@ func (m *Model) collectorPane(r rect) []string {
 	}
 	title := m.tr.T("collector-title")
 	if m.layout().narrow {
-		title = m.tr.T("collector-title-narrow")
+		title = m.tr.T("collector-title-short")
+		if m.mode == modeNormal { // the key works only there
+			title = m.tr.T("collector-title-narrow", "key", kn(m.keys.NextPane))
+		}
 	}
 	return box(t, title, m.focus == paneCollector, body, r.w, r.h)
 }
@@ -364,8 +367,8 @@ func (m *Model) inspectorPane(r rect) []string {
 	add := func() *line { l := &line{}; lines = append(lines, l); return l }
 	sel := m.selected()
 	title := m.tr.T("inspector-title")
-	if m.layout().narrow {
-		title = m.tr.T("inspector-title-narrow")
+	if m.layout().narrow && m.mode == modeNormal {
+		title = m.tr.T("inspector-title-narrow", "key", kn(m.keys.NextPane))
 	}
 	if sel != nil && !m.layout().narrow {
 		title += " · " + m.rowName(sel)
@@ -461,7 +464,9 @@ func (m *Model) timelinePane(r rect) []string {
 	} else if sn.branched >= 0 {
 		title += m.tr.T("timeline-branched", "n", fmt.Sprint(sn.branched))
 	}
-	title += m.tr.T("timeline-explains", "key", kn(m.keys.Explain))
+	if m.mode == modeNormal { // the key works only there
+		title += m.tr.T("timeline-explains", "key", kn(m.keys.Explain))
+	}
 	return box(t, title, m.focus == paneTimeline, body, r.w, r.h)
 }
 
@@ -629,6 +634,7 @@ func (m *Model) drawOverlay(screen []string, l layout) {
 		body[i] = padStyled(s, w-3)
 	}
 	b := box(&m.th, c.title, true, body, w, len(lines)+2)
+	clearBehind(screen, 1, len(screen)-2) // the status and help lines stay
 	overlay(screen, b, (l.w-w)/2, max((l.h-len(b))/2, 0))
 }
 
