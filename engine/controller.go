@@ -49,6 +49,7 @@ var registry = []*registration{
 	&jobRegistration,
 	&ttlRegistration,
 	&kubeletRegistration,
+	&namespaceRegistration,
 }
 
 // registration is what a controller registers once.

@@ -40,6 +40,9 @@ type workqueue[T comparable] struct {
 	seq       int
 	// onAdd, when set, is told about every Add and AddAfter (for records).
 	onAdd func(item T, after time.Duration)
+	// maxBackoff caps the per-item backoff; 0 means client-go's default
+	// (backoffMax). The namespace controller's queue uses 60 s.
+	maxBackoff time.Duration
 }
 
 type waitingItem[T comparable] struct {
@@ -227,10 +230,18 @@ func (q *workqueue[T]) backoff(item T) time.Duration {
 	exp := q.failures[item]
 	q.failures[item] = exp + 1
 	b := float64(backoffBase) * math.Pow(2, float64(exp))
-	if b > float64(backoffMax) {
-		return backoffMax
+	if limit := q.backoffLimit(); b > float64(limit) {
+		return limit
 	}
 	return time.Duration(b)
+}
+
+// backoffLimit is the largest per-item backoff of the queue.
+func (q *workqueue[T]) backoffLimit() time.Duration {
+	if q.maxBackoff > 0 {
+		return q.maxBackoff
+	}
+	return backoffMax
 }
 
 // holds reports whether item waits for a delay or has a failure count.
@@ -318,13 +329,14 @@ func (b *tokenBucket) reserve(now time.Duration) time.Duration {
 // be mapped to the clone's pointers).
 func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	c := &workqueue[T]{
-		name:      q.name,
-		queue:     make([]T, q.Len()),
-		waiting:   make(waitHeap[T], len(q.waiting)),
-		waitingAt: make(map[T]*waitingItem[T], len(q.waitingAt)),
-		failures:  make(map[T]int, len(q.failures)),
-		bucket:    q.bucket,
-		seq:       q.seq,
+		name:       q.name,
+		queue:      make([]T, q.Len()),
+		waiting:    make(waitHeap[T], len(q.waiting)),
+		waitingAt:  make(map[T]*waitingItem[T], len(q.waitingAt)),
+		failures:   make(map[T]int, len(q.failures)),
+		bucket:     q.bucket,
+		seq:        q.seq,
+		maxBackoff: q.maxBackoff,
 	}
 	for i, it := range q.Items() {
 		c.queue[i] = m(it)

@@ -188,6 +188,13 @@ func (a Delete) apply(w *World) (*Record, error) {
 	res, err := w.store.Delete("user", a.Ref, a.Options)
 	if err == nil {
 		rec.Reason = Reason{Code: "Deleted", Rule: "R16", Func: "Store.Delete", Message: describeDelete(a.Ref, res)}
+		if o := res.Object; o != nil && !res.Removed && o.Kind == "Namespace" && o.Metadata.DeletionTimestamp != nil {
+			if fins := fakeapi.NamespaceFinalizers(o); len(fins) > 0 {
+				rec.Reason = Reason{Code: "NamespaceTerminating", Rule: "N1", Func: "namespace REST.Delete",
+					Message: fmt.Sprintf("%s is now Terminating (deletionTimestamp set, status.phase Terminating, HTTP %d): its content stays until the namespace controller deletes it, and spec.finalizers %s keeps the namespace until then",
+						a.Ref, res.Code, fmtList(fins))}
+			}
+		}
 	}
 	return w.userEnd(err)
 }

@@ -309,7 +309,7 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 		steps := countSteps(recs)
 		if w.Idle() {
 			if _, pending := w.NextDue(); pending {
-				return fmt.Sprintf("stopped after %s at +%v: only retries at the maximum backoff are left", plural(steps, "controller step"), w.Elapsed()), nil
+				return fmt.Sprintf("stopped after %s at +%v: only retries at the maximum backoff, or re-checks that would find nothing new, are left", plural(steps, "controller step"), w.Elapsed()), nil
 			}
 		}
 		return fmt.Sprintf("settled after %s at +%v", plural(steps, "controller step"), w.Elapsed()), nil

@@ -807,7 +807,7 @@ func (m *Model) runMore() tea.Cmd {
 	case r.hit != "":
 		m.setMsg(msgWarn, fmt.Sprintf("%s; stopped after %d %s", r.hit, run.steps, plural(run.steps, "step", "steps")))
 	case r.backoff:
-		m.setMsg(msgWarn, fmt.Sprintf("stopped after %d %s: only retries at the maximum backoff (1000s) are left", run.steps, plural(run.steps, "step", "steps")))
+		m.setMsg(msgWarn, fmt.Sprintf("stopped after %d %s: only retries at the maximum backoff, or re-checks that would find nothing new, are left", run.steps, plural(run.steps, "step", "steps")))
 	case r.unsettled != "":
 		m.setMsg(msgWarn, fmt.Sprintf("paused after %d steps, not settled yet (next: %s): %s runs on", run.steps, r.unsettled, kn(m.keys.Run)))
 	default:
