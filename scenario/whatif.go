@@ -134,7 +134,9 @@ func Start(s *Scenario) (*Imported, error) {
 	var writes int
 	var written []string
 	im.World.Store().OnRequest(func(r fakeapi.Request) {
-		if r.Code < 300 && r.Verb != "get" && r.Verb != "list" && r.Ref.Kind != "Event" {
+		// A deletecollection is the namespace controller sweeping a
+		// resource, most often an empty one: not counted as a change.
+		if r.Code < 300 && r.Verb != "get" && r.Verb != "list" && r.Verb != "deletecollection" && r.Ref.Kind != "Event" {
 			writes++
 			if k := ObjectName(r.Ref.Kind, r.Ref.Namespace, r.Ref.Name); len(written) < 3 && !slices.Contains(written, k) {
 				written = append(written, k)
