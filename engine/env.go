@@ -32,6 +32,11 @@ type apiserver interface {
 	Delete(client string, ref fakeapi.Ref, opts *fakeapi.DeleteOptions) (fakeapi.DeleteResult, error)
 	DeleteShared(client string, ref fakeapi.Ref, opts *fakeapi.DeleteOptions) (fakeapi.DeleteResult, error)
 	RecordEvent(client string, ev fakeapi.Event)
+	// The namespace controller's requests: a Namespace's status and
+	// finalize subresources, and a collection's DELETE.
+	UpdateStatus(client string, obj *fakeapi.Object) (*fakeapi.Object, error)
+	Finalize(client string, obj *fakeapi.Object) (*fakeapi.Object, error)
+	DeleteCollection(client, apiVersion, kind, namespace string, opts *fakeapi.DeleteOptions) error
 }
 
 // env is what the controllers share while a step runs: the apiserver, the

@@ -56,16 +56,18 @@ type namespaceController struct {
 	q      *workqueue[string]
 	lister map[string]*fakeapi.Object
 	// rechecks holds, for a namespace waiting for its periodic re-check
-	// (ResourcesRemainingError), the store's revision after the sync that
-	// scheduled it and whether that sync changed anything: a re-check of
-	// a world that has not changed since a sync that changed nothing is
-	// not work settle waits for.
+	// (ResourcesRemainingError), how many watch events the controller had
+	// seen after the sync that scheduled it, and whether that sync changed
+	// anything: a re-check of a world that has not changed since a sync
+	// that changed nothing is not work settle waits for.
 	rechecks map[string]recheck
+	// seen counts the watch events observed, of every kind.
+	seen uint64
 }
 
 type recheck struct {
-	revision uint64
-	quiet    bool
+	seen  uint64
+	quiet bool
 }
 
 func newNamespaceController(e *env) controller {
@@ -91,6 +93,7 @@ func (c *namespaceController) setQueue(q *workqueue[string]) {
 // (enqueueNamespace): a namespace with a deletionTimestamp is queued after
 // namespaceDeletionGracePeriod. Deletions are not handled.
 func (c *namespaceController) observe(ev fakeapi.WatchEvent) {
+	c.seen++
 	o := ev.Object
 	if !isKind(o, "v1", "Namespace") {
 		return
@@ -125,10 +128,9 @@ func (c *namespaceController) describeNext(string) string {
 // is work to wait for; a re-check that would find what the last one found,
 // and a retry at the 60 s maximum backoff, are not.
 func (c *namespaceController) retriesCapped() (pending, capped bool) {
-	rev := c.env.store.Revision()
 	for _, w := range c.q.Waiting() {
 		pending = true
-		if r, ok := c.rechecks[w.item]; ok && r.quiet && r.revision == rev {
+		if r, ok := c.rechecks[w.item]; ok && r.quiet && r.seen == c.seen {
 			continue
 		}
 		if n := c.q.NumRequeues(w.item); n > 0 && float64(backoffBase)*pow2(n-1) >= float64(nsMaxBackoff) {
@@ -149,7 +151,7 @@ func (c *namespaceController) restart(rec *Record) {
 }
 
 func (c *namespaceController) clone(e *env) controller {
-	n := &namespaceController{env: e, lister: make(map[string]*fakeapi.Object, len(c.lister)), rechecks: make(map[string]recheck, len(c.rechecks))}
+	n := &namespaceController{env: e, lister: make(map[string]*fakeapi.Object, len(c.lister)), rechecks: make(map[string]recheck, len(c.rechecks)), seen: c.seen}
 	for k, v := range c.lister {
 		n.lister[k] = v
 	}
@@ -177,7 +179,7 @@ func (c *namespaceController) step(_ string, rec *Record) {
 	}
 	defer c.q.Done(key)
 	rec.Item = "Namespace/" + key
-	before := c.env.store.Revision()
+	before := c.seen
 	err := c.syncNamespaceFromKey(key, rec)
 	delete(c.rechecks, key)
 	switch e := err.(type) {
@@ -187,8 +189,7 @@ func (c *namespaceController) step(_ string, rec *Record) {
 		t := e.Estimate/2 + 1
 		d := time.Duration(t) * time.Second
 		c.q.AddAfter(key, d, c.env.now())
-		after := c.env.store.Revision()
-		c.rechecks[key] = recheck{revision: after, quiet: after == before}
+		c.rechecks[key] = recheck{seen: c.seen, quiet: c.seen == before}
 		rec.Reason.Message += fmt.Sprintf("; looked at again in %s (estimate %ds / 2 + 1)", d, e.Estimate)
 	default:
 		d := c.q.AddRateLimited(key, c.env.now())
@@ -212,7 +213,7 @@ func (c *namespaceController) syncNamespaceFromKey(key string, rec *Record) erro
 func (c *namespaceController) deleteNamespace(name string, rec *Record) error {
 	fn := "NamespaceController.syncNamespaceFromKey, " + nsFuncPrefix + "Delete"
 	ref := fakeapi.Ref{APIVersion: "v1", Kind: "Namespace", Name: name}
-	ns, err := c.env.store.Get(nsClient, ref)
+	ns, err := c.env.api.Get(nsClient, ref)
 	if fakeapi.IsNotFound(err) {
 		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N4", Func: fn, Message: fmt.Sprintf("%s is gone from storage: nothing to do", rec.Item)}
 		return nil
@@ -263,7 +264,7 @@ func (c *namespaceController) deleteNamespace(name string, rec *Record) error {
 		rec.Reason = Reason{Code: "FinalizeFailed", Rule: "N12", Func: fn, Message: fmt.Sprintf("could not finalize %s", rec.Item)}
 		return err
 	}
-	if c.env.store.Lookup(ref) == nil {
+	if _, ok := c.lister[name]; !ok { // its DELETED event came in
 		rec.Reason = Reason{Code: "Finalized", Rule: "N12", Func: fn,
 			Message: fmt.Sprintf("%s is empty: the kubernetes finalizer is removed through /finalize, and with no finalizer left the namespace is gone", rec.Item)}
 		return nil
@@ -289,7 +290,7 @@ func (c *namespaceController) retryOnConflict(ns *fakeapi.Object, fn func(*fakea
 			return nil, err
 		}
 		prev := latest
-		latest, err = c.env.store.Get(nsClient, fakeapi.RefOf(prev))
+		latest, err = c.env.api.Get(nsClient, fakeapi.RefOf(prev))
 		if err != nil {
 			return nil, err
 		}
@@ -315,7 +316,7 @@ func (c *namespaceController) updateNamespaceStatus(ns *fakeapi.Object) (*fakeap
 		n.Fields = map[string]any{}
 	}
 	n.Fields["status"] = st
-	return c.env.store.UpdateStatus(nsClient, n)
+	return c.env.api.UpdateStatus(nsClient, n)
 }
 
 // finalizeNamespace sends the namespace to /finalize with spec.finalizers
@@ -339,7 +340,7 @@ func (c *namespaceController) finalizeNamespace(ns *fakeapi.Object) (*fakeapi.Ob
 	}
 	spec["finalizers"] = l
 	n.Fields["spec"] = spec
-	out, err := c.env.store.Finalize(nsClient, n)
+	out, err := c.env.api.Finalize(nsClient, n)
 	if fakeapi.IsNotFound(err) {
 		return ns, nil
 	}
@@ -371,7 +372,7 @@ func versionOf(apiVersion string) string { _, v := fakeapi.SplitAPIVersion(apiVe
 // served) version, sorted by group and resource (upstream ranges over a
 // map, in no fixed order).
 func (c *namespaceController) discover() []gvr {
-	reg := c.env.store.Registry()
+	reg := c.env.api.Registry()
 	seen := map[string]bool{}
 	var out []gvr
 	for _, k := range reg.Kinds() {
@@ -529,7 +530,7 @@ func (c *namespaceController) writeConditions(ns *fakeapi.Object, upd *condition
 	if !upd.update(ns, c.env.clock.Now()) {
 		return
 	}
-	if _, err := c.env.store.UpdateStatus(nsClient, ns); err != nil {
+	if _, err := c.env.api.UpdateStatus(nsClient, ns); err != nil {
 		c.env.note(rec, fmt.Sprintf("couldn't update status condition for namespace %q: %v", ns.Metadata.Name, err))
 	}
 }
@@ -545,7 +546,7 @@ func (c *namespaceController) deleteAllContentForGVR(g gvr, ns string, deletedAt
 	}
 	bg := fakeapi.DeletePropagationBackground
 	opts := &fakeapi.DeleteOptions{PropagationPolicy: &bg}
-	err = c.env.store.DeleteCollection(nsClient, g.apiVersion, g.kind, ns, opts)
+	err = c.env.api.DeleteCollection(nsClient, g.apiVersion, g.kind, ns, opts)
 	supported := true
 	if err != nil {
 		if r := fakeapi.ReasonOf(err); r != fakeapi.ReasonMethodNotAllowed && r != fakeapi.ReasonNotFound {
@@ -558,7 +559,7 @@ func (c *namespaceController) deleteAllContentForGVR(g gvr, ns string, deletedAt
 			return gvrDeletion{estimate: estimate}, err
 		}
 	}
-	items, err := c.env.store.List(nsClient, g.apiVersion, g.kind, ns)
+	items, err := c.env.api.List(nsClient, g.apiVersion, g.kind, ns)
 	if err != nil {
 		if r := fakeapi.ReasonOf(err); r == fakeapi.ReasonMethodNotAllowed || r == fakeapi.ReasonNotFound {
 			return gvrDeletion{estimate: estimate}, nil
@@ -596,7 +597,7 @@ func (c *namespaceController) deleteAllContentForGVR(g gvr, ns string, deletedAt
 // serves deletecollection for every kind, so this path runs only when a
 // fault makes it answer NotFound.
 func (c *namespaceController) deleteEachItem(g gvr, ns string, opts *fakeapi.DeleteOptions) error {
-	items, err := c.env.store.List(nsClient, g.apiVersion, g.kind, ns)
+	items, err := c.env.api.List(nsClient, g.apiVersion, g.kind, ns)
 	if err != nil {
 		if r := fakeapi.ReasonOf(err); r == fakeapi.ReasonMethodNotAllowed || r == fakeapi.ReasonNotFound {
 			return nil
@@ -604,7 +605,7 @@ func (c *namespaceController) deleteEachItem(g gvr, ns string, opts *fakeapi.Del
 		return err
 	}
 	for _, o := range items {
-		_, err := c.env.store.Delete(nsClient, fakeapi.Ref{APIVersion: g.apiVersion, Kind: g.kind, Namespace: ns, Name: o.Metadata.Name}, opts)
+		_, err := c.env.api.Delete(nsClient, fakeapi.Ref{APIVersion: g.apiVersion, Kind: g.kind, Namespace: ns, Name: o.Metadata.Name}, opts)
 		if r := fakeapi.ReasonOf(err); err != nil && r != fakeapi.ReasonNotFound && r != fakeapi.ReasonMethodNotAllowed {
 			return err
 		}
@@ -620,7 +621,7 @@ func (c *namespaceController) estimateGracefulTermination(g gvr, ns string, dele
 	if g.group != "" || g.resource != "pods" {
 		return 0, nil
 	}
-	pods, err := c.env.store.List(nsClient, "v1", "Pod", ns)
+	pods, err := c.env.api.List(nsClient, "v1", "Pod", ns)
 	if err != nil {
 		return 0, err
 	}

@@ -324,11 +324,6 @@ func (s *Store) nextRV() string {
 	return s.text.String(strconv.AppendUint(digits[:0], s.rv, 10))
 }
 
-// Revision returns the store's current revision: the resourceVersion of
-// its last write (like etcd's). A read changes nothing, so two equal
-// revisions mean nothing was written in between.
-func (s *Store) Revision() uint64 { return s.rv }
-
 // LookupKey returns the stored object at k (its group, kind, namespace
 // and name), or nil. Like Lookup it is not a request.
 func (s *Store) LookupKey(k objtable.Key) *Object { return s.object(k) }
