@@ -26,6 +26,9 @@ type apiserver interface {
 	// the store's snapshot, not a copy.
 	GetShared(client string, ref fakeapi.Ref) (*fakeapi.Object, error)
 	List(client, apiVersion, kind, namespace string) ([]*fakeapi.Object, error)
+	// ListShared is List for a caller that only reads the answer (an
+	// informer's relist): storage's objects, not copies.
+	ListShared(client, apiVersion, kind, namespace string) ([]*fakeapi.Object, error)
 	Create(client string, obj *fakeapi.Object) (*fakeapi.Object, error)
 	Update(client string, obj *fakeapi.Object) (*fakeapi.Object, error)
 	Patch(client string, ref fakeapi.Ref, pt fakeapi.PatchType, body []byte) (*fakeapi.Object, error)

@@ -149,7 +149,7 @@ func (g *garbageCollector) relist() {
 		if k.Kind == "Event" {
 			continue
 		}
-		objs, err := g.env.api.List(gcClient, k.APIVersion, k.Kind, "")
+		objs, err := g.env.api.ListShared(gcClient, k.APIVersion, k.Kind, "")
 		if err != nil {
 			continue // this informer has only what events show it (see informerGet)
 		}

@@ -184,7 +184,7 @@ func splitKey(key string) (ns, name string) {
 func (k *kubelet) restart(rec *Record) {
 	k.setQueue(newWorkqueue[string](ControllerKubelet))
 	k.starting = map[string]string{}
-	pods, err := k.env.api.List(ControllerKubelet, "v1", "Pod", "")
+	pods, err := k.env.api.ListShared(ControllerKubelet, "v1", "Pod", "")
 	if err != nil {
 		rec.Err = err.Error()
 		return

@@ -277,7 +277,7 @@ func (c *replicaSetController) restart(rec *Record) {
 // object to observe as an add event, as informers starting up do.
 func relist(e *env, client string, rec *Record, observe func(fakeapi.WatchEvent), kinds [][2]string) {
 	for _, k := range kinds {
-		objs, err := e.api.List(client, k[0], k[1], "")
+		objs, err := e.api.ListShared(client, k[0], k[1], "")
 		if err != nil {
 			rec.Err = err.Error()
 			continue

@@ -374,7 +374,7 @@ func (s *Store) deleteCollection(req *Request, apiVersion, kind, namespace strin
 	if errs := validateDeleteOptions(copyDeleteOptions(opts)); len(errs) > 0 {
 		return errInvalidDeleteOptions(errs)
 	}
-	for _, o := range s.listObjects(info, apiVersion, namespace) {
+	for _, o := range s.listObjects(info, apiVersion, namespace, view) {
 		// Each item is deleted inside this request: no fault of its own.
 		item := Request{}
 		ref := Ref{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: o.Metadata.Name}

@@ -10,6 +10,9 @@ import "slices"
 // other field are kept; the resourceVersion is this store's own. A
 // restored Namespace named like one the store starts with takes its place.
 //
+// Restore keeps obj itself (a dump of 100,000 objects is not copied): the
+// caller must not change it afterwards.
+//
 // What the apiserver would refuse to store is refused: a kind it does not
 // serve, invalid metadata (R2, R3), a name or UID in use, and a namespaced
 // object whose namespace is not stored (restore the Namespace first).
@@ -18,7 +21,7 @@ func (s *Store) Restore(in *Object) error {
 	if se != nil {
 		return se
 	}
-	obj := in.DeepCopy()
+	obj := in
 	if !info.Namespaced() {
 		obj.Metadata.Namespace = ""
 	}

@@ -66,12 +66,6 @@ func ParseFile(filename string, data []byte) (*Scenario, error) {
 
 var notNameRE = regexp.MustCompile(`[^a-z0-9-]+`)
 
-// dumpObject is one object of a dump before it is checked.
-type dumpObject struct {
-	n    *yaml.Node
-	path string
-}
-
 // ParseDump reads what `kubectl get -o yaml` or `-o json` prints (a v1
 // List, several YAML documents, or plain manifests) as the starting world
 // of a scenario whose objects are restored as they are (Scenario.Restore):
@@ -82,34 +76,199 @@ type dumpObject struct {
 // uses without its Namespace object is added; Notes say so. An
 // ownerReference without a uid names an object of the dump by apiVersion,
 // kind and name. Every problem names the file, the line and the field.
+//
+// The block YAML kubectl prints is read by fastYAML one List item at a
+// time, so that no more than one object's tree is held at once; other
+// text (JSON, flow style, anchors) by yaml.v3.
 func ParseDump(filename string, data []byte) (*Scenario, error) {
-	p := &parser{file: filename, budget: len(data) + maxAliasExpansion, dump: true}
-	objs := p.dumpObjects(data)
-	s := &Scenario{File: filename, Name: dumpName(filename)}
-	reg := fakeapi.NewRegistry()
-	if len(p.errs) == 0 {
-		s.Kinds, s.Notes = p.impliedKinds(objs, reg)
+	d := newDumpReader(filename, data)
+	if !fastDocuments(data, "items", d.fastItem, d.fastDoc) {
+		d = newDumpReader(filename, data)
+		d.slow(data)
 	}
+	p := d.p
+	s := &Scenario{File: filename, Name: dumpName(filename), Kinds: d.kinds, Notes: d.kindNotes()}
+	p.checkDumpIdentity(d.restore, d.reg)
 	if len(p.errs) > 0 {
 		p.errs.sort()
 		return nil, p.errs
 	}
-	var restore []Manifest
-	for _, o := range objs {
-		if m := p.manifest(o.n, o.path, reg); m != nil {
-			restore = append(restore, *m)
-		}
-	}
-	p.checkDumpIdentity(restore, reg)
-	if len(p.errs) > 0 {
-		p.errs.sort()
-		return nil, p.errs
-	}
-	if len(restore) == 0 {
+	if len(d.restore) == 0 {
 		return nil, ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
 	}
-	s.Restore, s.Notes = orderRestore(restore, reg, s.Notes)
+	s.Restore, s.Notes = orderRestore(d.restore, d.reg, s.Notes)
 	return s, nil
+}
+
+// dumpReader turns a dump's objects into manifests as they are read.
+type dumpReader struct {
+	p       *parser
+	reg     *fakeapi.Registry
+	restore []Manifest
+	kinds   []fakeapi.KindInfo
+	// implied counts the objects of each kind taken as custom, and the
+	// scope evidence, by "apiVersion kind".
+	implied map[string]*impliedKind
+	order   []*impliedKind
+	// items counts the entries of the current document's List.
+	items int
+}
+
+type impliedKind struct {
+	info  fakeapi.KindInfo
+	count int
+}
+
+func newDumpReader(filename string, data []byte) *dumpReader {
+	return &dumpReader{
+		p:       &parser{file: filename, budget: len(data) + maxAliasExpansion, dump: true},
+		reg:     fakeapi.NewRegistry(),
+		implied: map[string]*impliedKind{},
+	}
+}
+
+func docPrefix(doc int) string {
+	if doc == 0 {
+		return ""
+	}
+	return fmt.Sprintf("documents[%d]", doc)
+}
+
+// fastItem takes one entry of a List read by fastYAML.
+func (d *dumpReader) fastItem(doc int, n *yaml.Node) bool {
+	path := fmt.Sprintf("items[%d]", d.items)
+	if doc > 0 {
+		path = docPrefix(doc) + "." + path
+	}
+	d.items++
+	d.object(n, path)
+	return true
+}
+
+// fastDoc takes a document read by fastYAML; a List's items have gone to
+// fastItem already.
+func (d *dumpReader) fastDoc(doc int, root *yaml.Node) bool {
+	d.document(doc, root, true)
+	d.items = 0
+	return true
+}
+
+// slow reads every document with yaml.v3.
+func (d *dumpReader) slow(data []byte) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for doc := 0; ; doc++ {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if !errors.Is(err, io.EOF) {
+				d.p.errs = append(d.p.errs, YAMLError(d.p.file, data, err))
+			}
+			return
+		}
+		root := deref(&n)
+		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+			root = deref(root.Content[0])
+		}
+		d.document(doc, root, false)
+	}
+}
+
+// document takes one document: a List (whose items, unless streamed, are
+// read here), a list of manifests, or a manifest.
+func (d *dumpReader) document(doc int, root *yaml.Node, streamed bool) {
+	p := d.p
+	if isNull(root) {
+		return
+	}
+	prefix := docPrefix(doc)
+	switch root.Kind {
+	case yaml.SequenceNode:
+		for i, e := range root.Content {
+			d.object(deref(e), fmt.Sprintf("%s[%d]", prefix, i))
+		}
+	case yaml.MappingNode:
+		if items := lookupPath(root, []string{"items"}); items != nil && isList(root) {
+			switch {
+			case items.Kind == yaml.SequenceNode && !streamed:
+				for i, e := range items.Content {
+					d.object(deref(e), joinPath(prefix, fmt.Sprintf("items[%d]", i)))
+				}
+			case items.Kind != yaml.SequenceNode && !isNull(items):
+				p.errorf(items, joinPath(prefix, "items"), "expected a list, found %s", kindName(items))
+			}
+			return
+		}
+		d.object(root, prefix)
+	default:
+		p.errorf(root, prefix, "expected a manifest or a List (what kubectl get -o yaml prints), found %s", kindName(root))
+	}
+}
+
+// object checks one manifest of the dump and keeps it, taking its kind as
+// a custom kind first when gcplay does not know it.
+func (d *dumpReader) object(n *yaml.Node, path string) {
+	d.implyKind(n, path)
+	if m := d.p.manifest(n, path, d.reg); m != nil {
+		d.restore = append(d.restore, *m)
+	}
+}
+
+// implyKind registers, for an apiVersion and kind gcplay does not serve, a
+// custom kind with the scope the object implies, and reports an object
+// whose scope disagrees with the first one's.
+func (d *dumpReader) implyKind(n *yaml.Node, path string) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	av, k := lookupPath(n, []string{"apiVersion"}), lookupPath(n, []string{"kind"})
+	if av == nil || k == nil || av.Kind != yaml.ScalarNode || k.Kind != yaml.ScalarNode {
+		return // manifest() reports it
+	}
+	ns := lookupPath(n, []string{"metadata", "namespace"})
+	namespaced := !isNull(ns)
+	key := av.Value + " " + k.Value
+	if ik := d.implied[key]; ik != nil {
+		ik.count++
+		if namespaced != ik.info.Namespaced() {
+			has := "has no namespace"
+			if namespaced {
+				has = "has a namespace"
+			}
+			d.p.errorf(n, path, "this %s %s while the first one, taken as a custom %s kind, did not: the dump does not say whether %s is namespaced", k.Value, has, ik.info.Scope, k.Value)
+		}
+		return
+	}
+	if _, ok := d.reg.Lookup(av.Value, k.Value); ok || len(servedVersions(d.reg, k.Value)) > 0 || !kindNameRE.MatchString(k.Value) {
+		return
+	}
+	info := fakeapi.KindInfo{APIVersion: av.Value, Kind: k.Value, Scope: fakeapi.Cluster, Custom: true}
+	if namespaced {
+		info.Scope = fakeapi.Namespaced
+	}
+	if err := d.reg.Add(info); err != nil {
+		d.p.errorf(n, path, "%s %s: %v", av.Value, k.Value, err)
+		return
+	}
+	ik := &impliedKind{info: info, count: 1}
+	d.implied[key] = ik
+	d.order = append(d.order, ik)
+	d.kinds = append(d.kinds, info)
+}
+
+// kindNotes says which kinds were taken as custom kinds, and why.
+func (d *dumpReader) kindNotes() []string {
+	var notes []string
+	for _, ik := range d.order {
+		has := "has no namespace"
+		if ik.info.Namespaced() {
+			has = "has a namespace"
+		}
+		what := "its object in the dump " + has
+		if ik.count > 1 {
+			what = fmt.Sprintf("each of its %d objects in the dump %s", ik.count, has)
+		}
+		notes = append(notes, fmt.Sprintf("%s (%s) is not built into gcplay: taken as a custom %s kind, since %s", ik.info.Kind, ik.info.APIVersion, ik.info.Scope, what))
+	}
+	return notes
 }
 
 // dumpName names the scenario after the file: "import-" and its base name.
@@ -122,124 +281,12 @@ func dumpName(filename string) string {
 	return "import-" + base
 }
 
-// dumpObjects reads every document and returns the manifests in order: a
-// List's items, a list's entries, or the document itself.
-func (p *parser) dumpObjects(data []byte) []dumpObject {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var out []dumpObject
-	for doc := 0; ; doc++ {
-		var d yaml.Node
-		if err := dec.Decode(&d); err != nil {
-			if !errors.Is(err, io.EOF) {
-				p.errs = append(p.errs, YAMLError(p.file, data, err))
-			}
-			return out
-		}
-		root := deref(&d)
-		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-			root = deref(root.Content[0])
-		}
-		if isNull(root) {
-			continue
-		}
-		prefix := ""
-		if doc > 0 {
-			prefix = fmt.Sprintf("documents[%d].", doc)
-		}
-		switch root.Kind {
-		case yaml.SequenceNode:
-			for i, e := range root.Content {
-				out = append(out, dumpObject{deref(e), fmt.Sprintf("%s[%d]", strings.TrimSuffix(prefix, "."), i)})
-			}
-		case yaml.MappingNode:
-			if items := lookupPath(root, []string{"items"}); items != nil && isList(root) {
-				if items.Kind != yaml.SequenceNode {
-					if !isNull(items) {
-						p.errorf(items, prefix+"items", "expected a list, found %s", kindName(items))
-					}
-					continue
-				}
-				for i, e := range items.Content {
-					out = append(out, dumpObject{deref(e), fmt.Sprintf("%sitems[%d]", prefix, i)})
-				}
-				continue
-			}
-			out = append(out, dumpObject{root, strings.TrimSuffix(prefix, ".")})
-		default:
-			p.errorf(root, strings.TrimSuffix(prefix, "."), "expected a manifest or a List (what kubectl get -o yaml prints), found %s", kindName(root))
-		}
-	}
-}
-
 // isList reports whether a mapping is a List: kind List, or any kind
 // ending in List (kubectl get pods -o yaml prints kind: List; the API
 // itself answers PodList).
 func isList(n *yaml.Node) bool {
 	k := lookupPath(n, []string{"kind"})
 	return k != nil && k.Kind == yaml.ScalarNode && strings.HasSuffix(k.Value, "List")
-}
-
-// impliedKinds registers, for each apiVersion and kind the dump uses that
-// gcplay does not serve, a custom kind with the scope its objects imply.
-func (p *parser) impliedKinds(objs []dumpObject, reg *fakeapi.Registry) ([]fakeapi.KindInfo, []string) {
-	type seen struct {
-		apiVersion, kind string
-		namespaced       *yaml.Node // an object with a namespace
-		cluster          *yaml.Node // one without
-		count            int
-	}
-	var order []*seen
-	byKey := map[string]*seen{}
-	for _, o := range objs {
-		if o.n == nil || o.n.Kind != yaml.MappingNode {
-			continue
-		}
-		av, k := lookupPath(o.n, []string{"apiVersion"}), lookupPath(o.n, []string{"kind"})
-		if av == nil || k == nil || av.Kind != yaml.ScalarNode || k.Kind != yaml.ScalarNode {
-			continue // manifest() reports it
-		}
-		if _, ok := reg.Lookup(av.Value, k.Value); ok || len(servedVersions(reg, k.Value)) > 0 || !kindNameRE.MatchString(k.Value) {
-			continue
-		}
-		key := av.Value + " " + k.Value
-		s := byKey[key]
-		if s == nil {
-			s = &seen{apiVersion: av.Value, kind: k.Value}
-			byKey[key] = s
-			order = append(order, s)
-		}
-		s.count++
-		if ns := lookupPath(o.n, []string{"metadata", "namespace"}); !isNull(ns) {
-			s.namespaced = ns
-		} else {
-			s.cluster = o.n
-		}
-	}
-	var kinds []fakeapi.KindInfo
-	var notes []string
-	for _, s := range order {
-		if s.namespaced != nil && s.cluster != nil {
-			p.errorf(s.cluster, "", "%s %s: some objects have a namespace and this one has none, so the dump does not say whether %s is namespaced", s.apiVersion, s.kind, s.kind)
-			continue
-		}
-		info := fakeapi.KindInfo{APIVersion: s.apiVersion, Kind: s.kind, Scope: fakeapi.Cluster, Custom: true}
-		has := "has no namespace"
-		if s.namespaced != nil {
-			info.Scope = fakeapi.Namespaced
-			has = "has a namespace"
-		}
-		what := "its object in the dump " + has
-		if s.count > 1 {
-			what = fmt.Sprintf("each of its %d objects in the dump %s", s.count, has)
-		}
-		if err := reg.Add(info); err != nil {
-			p.errorf(s.namespaced, "", "%s %s: %v", s.apiVersion, s.kind, err)
-			continue
-		}
-		kinds = append(kinds, info)
-		notes = append(notes, fmt.Sprintf("%s (%s) is not built into gcplay: taken as a custom %s kind, since %s", s.kind, s.apiVersion, info.Scope, what))
-	}
-	return kinds, notes
 }
 
 // checkDumpIdentity reports two objects with one name or one UID, and

@@ -94,6 +94,14 @@ func Parse(filename string, data []byte) (*Scenario, error) {
 
 // document decodes the single YAML document of the file.
 func (p *parser) document(data []byte) *yaml.Node {
+	var roots []*yaml.Node
+	fast := fastDocuments(data, "", nil, func(_ int, root *yaml.Node) bool {
+		roots = append(roots, root)
+		return true
+	})
+	if fast && len(roots) == 1 && roots[0] != nil && roots[0].Kind == yaml.MappingNode {
+		return roots[0]
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

@@ -90,6 +90,8 @@ func (w *WhatIf) JSON() any {
 // after a restart until nothing more happened.
 type Imported struct {
 	World *engine.World
+	// Objects is how many objects the dump restored.
+	Objects int
 	// Before says what the controllers did while it settled.
 	Before string
 	// deleters maps an object (Kind/namespace/name) to the client of
@@ -114,23 +116,25 @@ func (im *Imported) answers(o *fakeapi.Object) bool {
 }
 
 // Start restores a dump's world and lets the controllers settle it, as
-// kube-controller-manager would after a restart.
+// kube-controller-manager would after a restart. The world keeps the
+// dump's objects: s.Restore is emptied.
 func Start(s *Scenario) (*Imported, error) {
-	run := *s
-	run.Steps = nil
-	res := Run(&run, RunOptions{})
-	if res.InternalError != "" {
-		return nil, fmt.Errorf("%s: internal error: %s", s.File, res.InternalError)
-	}
-	if err := res.Err(); err != nil {
-		return nil, err
-	}
-	im := &Imported{World: res.World, deleters: map[string]string{}, dumpNamespaces: map[string]bool{}}
-	for _, m := range s.Restore {
+	im := &Imported{deleters: map[string]string{}, dumpNamespaces: map[string]bool{}, Objects: len(s.Restore)}
+	restore := make([]*fakeapi.Object, len(s.Restore))
+	for i, m := range s.Restore {
+		restore[i] = m.Object
 		if m.Object.Kind == "Namespace" {
 			im.dumpNamespaces[m.Object.Metadata.Name] = true
 		}
 	}
+	// The store keeps the objects themselves: the scenario lets go of
+	// them, so that a large dump is held once.
+	s.Restore = nil
+	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers, Restore: restore})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.File, err)
+	}
+	im.World = w
 	var writes int
 	var written []string
 	im.World.Store().OnRequest(func(r fakeapi.Request) {

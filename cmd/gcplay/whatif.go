@@ -177,7 +177,7 @@ func (o *WhatIfOptions) RunDelete(out io.Writer, arg string) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(w.JSON())
 	}
-	fmt.Fprintf(out, "what if: kubectl delete %s%s --cascade=%s, on %s (%s)\n", arg, nsArg(ref), o.Cascade, s.File, count(len(s.Restore), "object"))
+	fmt.Fprintf(out, "what if: kubectl delete %s%s --cascade=%s, on %s (%s)\n", arg, nsArg(ref), o.Cascade, s.File, count(im.Objects, "object"))
 	fmt.Fprintf(out, "before: %s\n", w.Before)
 	fmt.Fprintf(out, "after the delete the controllers took %s to settle\n", count(w.Steps, "step"))
 	section(out, "deleted", len(w.Deleted), func(i int) string { return w.Deleted[i].Object + "  by " + scenario.Actor(w.Deleted[i].By) })

@@ -1,0 +1,34 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/gcplay/gcplay/internal/dumpgen"
+)
+
+func dump(b *testing.B, rs, pods int) []byte {
+	var buf bytes.Buffer
+	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: rs, Pods: pods}); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkParseDump reads kubectl-shaped dumps of 1k and 10k objects
+// (100k: -bench ParseDump/100k, it takes seconds).
+func BenchmarkParseDump(b *testing.B) {
+	for _, size := range []struct{ rs, pods int }{{10, 100}, {10, 1000}, {100, 1000}} {
+		data := dump(b, size.rs, size.pods)
+		b.Run(fmt.Sprintf("%dk", (1+size.rs*(1+size.pods))/1000), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseDump("dump.yaml", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,349 @@
+package scenario
+
+import (
+	"bytes"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// fastYAML parses the block-style subset of YAML that kubectl and YAML
+// encoders print (block mappings and sequences, one-line plain, single- or
+// double-quoted scalars without escapes, {} and [], comments on their own
+// lines) into the same yaml.Node trees go.yaml.in/yaml/v3 builds, about
+// ten times faster. Anything else (anchors, aliases, tags, flow
+// collections, block or multi-line scalars, escapes, trailing comments,
+// directives) makes it give up, and the caller parses the text with
+// yaml.v3, which then also reports the syntax errors.
+//
+// A hook can take the entries of one top-level sequence one at a time
+// (a List's items), so that a large dump never holds all its trees at once.
+type fastYAML struct {
+	lines []fastLine
+	i     int
+	// streamKey names the top-level key whose block sequence goes to
+	// onItem entry by entry instead of into the tree.
+	streamKey string
+	onItem    func(n *yaml.Node) bool
+	// failed is set when the text leaves the subset.
+	failed bool
+	// stopped is set when onItem asked to stop.
+	stopped bool
+}
+
+type fastLine struct {
+	ind int    // columns of indentation (the content's column - 1)
+	s   []byte // the content, right-trimmed
+	num int    // 1-based line number
+}
+
+// splitFast splits one document's text into content lines, from line
+// number first. It reports false for text outside the subset: tabs in
+// the indentation, directives, document markers.
+func splitFast(data []byte, first int) ([]fastLine, bool) {
+	lines := make([]fastLine, 0, bytes.Count(data, []byte{'\n'})+1)
+	num := first - 1
+	for len(data) > 0 {
+		num++
+		var line []byte
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			line, data = data[:j], data[j+1:]
+		} else {
+			line, data = data, nil
+		}
+		ind := 0
+		for ind < len(line) && line[ind] == ' ' {
+			ind++
+		}
+		s := bytes.TrimRight(line[ind:], " \r")
+		if len(s) == 0 || s[0] == '#' {
+			continue
+		}
+		if s[0] == '\t' || (ind == 0 && (s[0] == '%' || bytes.HasPrefix(s, []byte("---")) || bytes.HasPrefix(s, []byte("...")))) {
+			return nil, false
+		}
+		lines = append(lines, fastLine{ind: ind, s: s, num: num})
+	}
+	return lines, true
+}
+
+// parseDocument parses the lines of one document; nil when the document
+// is empty. It reports false when the text leaves the subset.
+func (f *fastYAML) parseDocument() (*yaml.Node, bool) {
+	if len(f.lines) == 0 {
+		return nil, true
+	}
+	n := f.block(f.lines[0].ind, true)
+	if f.failed || f.i < len(f.lines) && !f.stopped {
+		return nil, false
+	}
+	return n, true
+}
+
+func isSeqItem(s []byte) bool { return s[0] == '-' && (len(s) == 1 || s[1] == ' ') }
+
+// block parses the node that starts at the current line, whose indentation
+// is ind.
+func (f *fastYAML) block(ind int, top bool) *yaml.Node {
+	l := f.lines[f.i]
+	switch {
+	case isSeqItem(l.s):
+		return f.seq(ind)
+	case f.keyAt(l.s) > 0:
+		return f.mapping(ind, top)
+	}
+	n := f.scalar(l.s, l.num, l.ind+1)
+	f.i++
+	if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+		f.failed = true // a scalar that goes on over lines
+	}
+	return n
+}
+
+func (f *fastYAML) seq(ind int) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1}
+	for !f.failed && f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
+		n.Content = append(n.Content, f.item(ind))
+	}
+	if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+		f.failed = true
+	}
+	return n
+}
+
+// item parses one "- ..." entry of a sequence at ind.
+func (f *fastYAML) item(ind int) *yaml.Node {
+	l := f.lines[f.i]
+	rest := l.s[1:]
+	k := 1
+	for len(rest) > 0 && rest[0] == ' ' {
+		rest, k = rest[1:], k+1
+	}
+	if len(rest) == 0 {
+		f.i++
+		if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+			return f.block(f.lines[f.i].ind, false)
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: l.ind + 2}
+	}
+	// The entry's content starts a node at its own column: "- a: 1" is a
+	// mapping whose keys are at ind+k.
+	f.lines[f.i] = fastLine{ind: ind + k, s: rest, num: l.num}
+	return f.block(ind+k, false)
+}
+
+// keyAt returns the length of the key when s starts a mapping entry
+// ("key: value" or "key:"), 0 otherwise.
+func (f *fastYAML) keyAt(s []byte) int {
+	if s[0] == '"' || s[0] == '\'' {
+		j := bytes.IndexByte(s[1:], s[0])
+		if j < 0 {
+			return 0
+		}
+		end := j + 2
+		if end < len(s) && s[end] == ':' && (end+1 == len(s) || s[end+1] == ' ') {
+			return end
+		}
+		return 0
+	}
+	for j := 0; j < len(s); j++ {
+		if s[j] == ':' && (j+1 == len(s) || s[j+1] == ' ') {
+			return j
+		}
+	}
+	return 0
+}
+
+func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: f.lines[f.i].num, Column: ind + 1}
+	for !f.failed && !f.stopped && f.i < len(f.lines) && f.lines[f.i].ind == ind && !isSeqItem(f.lines[f.i].s) {
+		l := f.lines[f.i]
+		kl := f.keyAt(l.s)
+		if kl == 0 {
+			f.failed = true
+			return n
+		}
+		key := f.scalar(l.s[:kl], l.num, ind+1)
+		if key == nil || key.Kind != yaml.ScalarNode {
+			f.failed = true
+			return n
+		}
+		rest := bytes.TrimLeft(l.s[kl+1:], " ")
+		f.i++
+		var v *yaml.Node
+		switch {
+		case len(rest) > 0:
+			v = f.scalar(rest, l.num, ind+1+len(l.s)-len(rest))
+			if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+				f.failed = true // a scalar that goes on over lines
+			}
+		case f.i < len(f.lines) && f.lines[f.i].ind > ind:
+			v = f.block(f.lines[f.i].ind, false)
+		case f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s):
+			if top && f.onItem != nil && key.Value == f.streamKey {
+				v = f.stream(ind)
+			} else {
+				v = f.seq(ind)
+			}
+		default:
+			v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: ind + 1 + kl + 1}
+		}
+		if f.failed || v == nil {
+			f.failed = true
+			return n
+		}
+		n.Content = append(n.Content, key, v)
+	}
+	if !f.stopped && f.i < len(f.lines) && f.lines[f.i].ind > ind {
+		f.failed = true
+	}
+	return n
+}
+
+// stream hands the entries of a top-level sequence to onItem one by one,
+// and leaves an empty sequence in the tree.
+func (f *fastYAML) stream(ind int) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1}
+	for !f.failed && f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
+		item := f.item(ind)
+		if f.failed {
+			break
+		}
+		if !f.onItem(item) {
+			f.stopped = true
+			break
+		}
+	}
+	return n
+}
+
+// scalar reads a one-line scalar (or {} and []); nil and failed when s is
+// outside the subset.
+func (f *fastYAML) scalar(s []byte, line, col int) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col}
+	switch s[0] {
+	case '"':
+		if len(s) < 2 || s[len(s)-1] != '"' || bytes.IndexByte(s[1:len(s)-1], '"') >= 0 || bytes.IndexByte(s, '\\') >= 0 {
+			f.failed = true
+			return nil
+		}
+		n.Style, n.Tag, n.Value = yaml.DoubleQuotedStyle, "!!str", string(s[1:len(s)-1])
+		return n
+	case '\'':
+		if len(s) < 2 || s[len(s)-1] != '\'' || bytes.Contains(bytes.ReplaceAll(s[1:len(s)-1], []byte("''"), nil), []byte("'")) {
+			f.failed = true
+			return nil
+		}
+		inner := s[1 : len(s)-1]
+		n.Style, n.Tag, n.Value = yaml.SingleQuotedStyle, "!!str", string(bytes.ReplaceAll(inner, []byte("''"), []byte("'")))
+		return n
+	case '{', '[':
+		switch string(s) {
+		case "{}":
+			return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: line, Column: col}
+		case "[]":
+			return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: col}
+		}
+		f.failed = true
+		return nil
+	case '&', '*', '!', '|', '>', '%', '@', '`', '?', ',', ']', '}', '#':
+		f.failed = true
+		return nil
+	case '-':
+		if len(s) == 1 || s[1] == ' ' {
+			f.failed = true
+			return nil
+		}
+	}
+	if bytes.Contains(s, []byte(" #")) || bytes.Contains(s, []byte(": ")) || s[len(s)-1] == ':' {
+		f.failed = true
+		return nil
+	}
+	n.Value = string(s)
+	n.Tag = plainTag(n)
+	return n
+}
+
+// plainTag resolves a plain scalar's tag as yaml.v3 does, with the common
+// cases answered at once.
+func plainTag(n *yaml.Node) string {
+	v := n.Value
+	c := v[0]
+	switch {
+	case c >= '0' && c <= '9' && len(v) < 19 && allDigits(v) && (c != '0' || len(v) == 1):
+		return "!!int"
+	case (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && !bytes.ContainsRune([]byte("tfnyoTFNYO"), rune(c)):
+		return "!!str"
+	case c == '/':
+		return "!!str"
+	}
+	return n.ShortTag() // yaml.v3's own resolution
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// fastDocuments splits data at its document markers ("---" lines) and
+// parses each document with fastYAML, calling onDoc with the document's
+// root (nil for an empty one) and its index. onItem, when set, takes the
+// entries of each document's top-level key streamKey. It reports false as
+// soon as a document leaves the subset: the caller then starts again with
+// yaml.v3.
+func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool) bool {
+	line := 1
+	for doc := 0; ; doc++ {
+		text, rest, next := cutDocument(data)
+		lines, ok := splitFast(text, line)
+		if !ok {
+			return false
+		}
+		f := &fastYAML{lines: lines, streamKey: streamKey}
+		if onItem != nil {
+			d := doc
+			f.onItem = func(n *yaml.Node) bool { return onItem(d, n) }
+		}
+		root, ok := f.parseDocument()
+		if !ok {
+			return false
+		}
+		if f.stopped || !onDoc(doc, root) {
+			return true
+		}
+		if rest == nil {
+			return true
+		}
+		data, line = rest, line+next
+	}
+}
+
+// cutDocument returns the text before the first "---" line, the text
+// after it (nil when there is none), and how many lines the first part
+// and the marker take.
+func cutDocument(data []byte) (doc, rest []byte, lines int) {
+	off := 0
+	for off < len(data) {
+		end := bytes.IndexByte(data[off:], '\n')
+		lineEnd := len(data)
+		if end >= 0 {
+			lineEnd = off + end
+		}
+		l := bytes.TrimRight(data[off:lineEnd], " \r")
+		lines++
+		if string(l) == "---" {
+			if lineEnd == len(data) {
+				return data[:off], []byte{}, lines
+			}
+			return data[:off], data[lineEnd+1:], lines
+		}
+		if end < 0 {
+			break
+		}
+		off = lineEnd + 1
+	}
+	return data, nil, lines
+}
