@@ -949,7 +949,7 @@ func (m *LessonModel) drawLessonOverlay(screen []string, ll lessonLayout) {
 		top = keepInView(keep, room, len(lines))
 	}
 	body := make([]string, 0, room+len(foot))
-	for _, s := range scrollWindow(t, m.pg.tr, lines, room, top, w-3) {
+	for _, s := range scrollWindow(t, m.pg.tr, lines, room, top, w-3, keep[1] <= keep[0]) {
 		body = append(body, padStyled(s, w-3))
 	}
 	for _, f := range foot {

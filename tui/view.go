@@ -628,7 +628,7 @@ func (m *Model) drawOverlay(screen []string, l layout) {
 	if c.keep[1] > c.keep[0] {
 		top = keepInView(c.keep, room, len(c.body))
 	}
-	lines := append(scrollWindow(&m.th, m.tr, c.body, room, top, w-3), c.footer...)
+	lines := append(scrollWindow(&m.th, m.tr, c.body, room, top, w-3, c.keep[1] <= c.keep[0]), c.footer...)
 	body := make([]string, len(lines))
 	for i, s := range lines {
 		body[i] = padStyled(s, w-3)
@@ -656,7 +656,9 @@ func keepInView(keep [2]int, room, n int) int {
 // scrollWindow returns room lines of body from top. Lines above or below
 // the window are never lost without a mark: the window's first or last
 // line then says how many more there are.
-func scrollWindow(t *theme, tr *i18n.Catalog, body []string, room, top, width int) []string {
+// With scrolls unset the keys that move the window are not the scroll
+// keys (a picker's cursor moves it), so the mark names none.
+func scrollWindow(t *theme, tr *i18n.Catalog, body []string, room, top, width int, scrolls bool) []string {
 	if room <= 0 {
 		return nil
 	}
@@ -669,7 +671,11 @@ func scrollWindow(t *theme, tr *i18n.Catalog, body []string, room, top, width in
 		out[0] = t.dim.Render(padText(tr.T("more-above", "n", fmt.Sprint(top+1)), width))
 	}
 	if below := len(body) - top - room; below > 0 {
-		out[room-1] = t.dim.Render(padText(tr.T("more-below", "n", fmt.Sprint(below+1), "key", kn(overlayKeys.Scroll)), width))
+		mark := tr.T("more-below-chosen", "n", fmt.Sprint(below+1))
+		if scrolls {
+			mark = tr.T("more-below", "n", fmt.Sprint(below+1), "key", kn(overlayKeys.Scroll))
+		}
+		out[room-1] = t.dim.Render(padText(mark, width))
 	}
 	return out
 }
