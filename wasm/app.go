@@ -5,11 +5,13 @@ package main
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"syscall/js"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gcplay/gcplay/internal/locale"
 	"github.com/gcplay/gcplay/lessons"
 	"github.com/gcplay/gcplay/scenario"
 	"github.com/gcplay/gcplay/share"
@@ -38,6 +40,9 @@ type app struct {
 	course *lessons.Course
 	// width and height are the terminal's size, for a model opened later.
 	width, height int
+	// lang is the page's language (gcplayBoot.lang: the switch's choice or
+	// navigator.language), for the playground and the lessons.
+	lang string
 
 	// origin is the scenario the world started from, and originSrc its
 	// source, which a share link carries.
@@ -262,8 +267,12 @@ func (a *app) openLesson(name, saved string) {
 		a.m.Notify(fmt.Sprintf("This link opens the lesson %q: %v. Here is the playground instead.", name, err), true)
 		return
 	}
-	lm, err := tui.NewLesson(tui.Options{Theme: pageTheme, Files: a.files, Width: a.width, Height: a.height},
-		tui.LessonOptions{Course: a.course, Lesson: l, Progress: &lessons.KVStore{KV: localKV{}, Key: progressKey}})
+	loc, _ := locale.Pick("", func(string) string { return "" }, a.course.Locales)
+	if slices.Contains(a.course.Locales, a.lang) {
+		loc = a.lang
+	}
+	lm, err := tui.NewLesson(tui.Options{Theme: pageTheme, Files: a.files, Width: a.width, Height: a.height, Lang: a.lang},
+		tui.LessonOptions{Course: a.course, Lesson: l, Progress: &lessons.KVStore{KV: localKV{}, Key: progressKey}, Locale: loc})
 	if err != nil {
 		a.m.Notify(fmt.Sprintf("The lesson %q could not be opened: %v", name, err), true)
 		return

@@ -22,6 +22,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/gcplay/gcplay/internal/i18n"
+	"github.com/gcplay/gcplay/internal/locale"
 	"github.com/gcplay/gcplay/tui"
 )
 
@@ -51,16 +53,6 @@ func main() {
 	cols, rows := term.Get("cols").Int(), term.Get("rows").Int()
 
 	files := newWebFiles()
-	m, err := tui.New(tui.Options{Theme: pageTheme, Files: files, Width: cols, Height: rows})
-	if err != nil {
-		win.Call("onGoExit", "gcplay could not start: "+err.Error())
-		select {}
-	}
-	mark("goModel")
-	a := &app{top: m, m: m, files: files, width: cols, height: rows}
-	a.trackOrigin()
-	a.version = m.Version()
-
 	boot := win.Get("gcplayBoot")
 	str := func(k string) string {
 		if v := boot.Get(k); v.Type() == js.TypeString {
@@ -68,6 +60,24 @@ func main() {
 		}
 		return ""
 	}
+	// The page's language: its switch's choice, else navigator.language
+	// (zh-CN, zh-TW, en-US ...); English when gcplay does not speak it.
+	lang, _ := locale.Pick("", func(k string) string {
+		if k == "LANG" {
+			return str("lang")
+		}
+		return ""
+	}, i18n.Langs())
+	m, err := tui.New(tui.Options{Theme: pageTheme, Files: files, Width: cols, Height: rows, Lang: lang})
+	if err != nil {
+		win.Call("onGoExit", "gcplay could not start: "+err.Error())
+		select {}
+	}
+	mark("goModel")
+	a := &app{top: m, m: m, files: files, width: cols, height: rows, lang: lang}
+	a.trackOrigin()
+	a.version = m.Version()
+
 	link, lesson, saved, savedLesson := str("link"), str("lesson"), str("saved"), str("savedLesson")
 	switch {
 	case link != "" && link == saved:

@@ -16,6 +16,9 @@ const LESSON_PREFIX = 'gcplay.lesson/';
 // The world kept here before a share link replaced it: opening someone's
 // link must not lose your own.
 const BEFORE_LINK_KEY = 'gcplay.world.before-link';
+// The playground's language: a choice kept here (a language switch sets it
+// and reloads), else the browser's (navigator.language, as zh-CN or en-US).
+const LANG_KEY = 'gcplay.lang';
 
 // Timing marks (performance.now(), ms since navigation) for the browser
 // test and the benchmark.
@@ -68,7 +71,7 @@ function fragment() {
 // world kept in this browser; with none, the Go side opens the starter.
 // A lesson's world is kept apart, under its name.
 const boot = fragment();
-window.gcplayBoot = { ...boot, saved: store.get(WORLD_KEY), savedLesson: boot.lesson ? store.get(LESSON_PREFIX + boot.lesson) : null };
+window.gcplayBoot = { ...boot, lang: store.get(LANG_KEY) || navigator.language || '', saved: store.get(WORLD_KEY), savedLesson: boot.lesson ? store.get(LESSON_PREFIX + boot.lesson) : null };
 
 // A share link is about to replace the world kept here: set that world
 // aside (once: a second link keeps the first world you had), so "Back to my
@@ -91,7 +94,8 @@ const term = (window.term = new Terminal({
   cursorBlink: false,
   scrollback: 0,
   fontSize: 14,
-  fontFamily: '"DejaVu Sans Mono", "Cascadia Mono", Menlo, Consolas, "Liberation Mono", monospace',
+  // CJK last: a Chinese character takes two cells in any of them.
+  fontFamily: '"DejaVu Sans Mono", "Cascadia Mono", Menlo, Consolas, "Liberation Mono", "Noto Sans Mono CJK SC", "Sarasa Mono SC", "WenQuanYi Zen Hei Mono", monospace',
   theme: { background: '#101418', foreground: '#d8dee9', cursor: '#d8dee9', selectionBackground: '#3b4252' },
 }));
 const fit = new FitAddon();
