@@ -107,7 +107,7 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 			}
 		}
 	default:
-		d.Fatalf(t, "unknown command %s", d.Cmd)
+		return runNamespaceCommand(t, w, d)
 	}
 	return b.String(), nil
 }
