@@ -116,6 +116,20 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 // conditions) or a Pod a Job controls (phase and finalizers).
 func jobLine(w *World, o *fakeapi.Object) string {
 	switch {
+	case isKind(o, "batch/v1", "CronJob"):
+		st := readCronJobStatus(o)
+		var active []string
+		for _, a := range st.Active {
+			active = append(active, a.Name)
+		}
+		s := fmt.Sprintf("%s active=[%s]", o, strings.Join(active, " "))
+		if st.LastScheduleTime != "" {
+			s += " lastSchedule=" + FormatElapsed(parseTime(st.LastScheduleTime).Sub(fakeapi.Epoch))
+		}
+		if st.LastSuccessfulTime != "" {
+			s += " lastSuccessful=" + FormatElapsed(parseTime(st.LastSuccessfulTime).Sub(fakeapi.Epoch))
+		}
+		return s
 	case isKind(o, "batch/v1", "Job"):
 		st := readJobStatus(o)
 		s := fmt.Sprintf("%s active=%d succeeded=%d failed=%d", o, st.Active, st.Succeeded, st.Failed)

@@ -60,10 +60,11 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{name: "create", usage: "create KIND NAME [--replicas N] [--owner REF[@UID]]... [--block] [--controller] [--finalizer NAME]... [-l k=v,...] [--node NODE] [-n NS]",
+		{name: "create", usage: "create KIND NAME [--replicas N] [--owner REF[@UID]]... [--block] [--controller] [--finalizer NAME]... [-l k=v,...] [--node NODE] [--schedule CRON] [-n NS]",
 			example: "create pod p --owner cm/owner --block",
 			flags: []flagDef{{name: "replicas", value: true}, {name: "owner", value: true}, {name: "block"}, {name: "controller"},
-				{name: "finalizer", value: true}, {name: "labels", short: "l", value: true}, {name: "node", value: true}, {name: "image", value: true}, nsFlag},
+				{name: "finalizer", value: true}, {name: "labels", short: "l", value: true}, {name: "node", value: true}, {name: "image", value: true},
+				{name: "schedule", value: true}, nsFlag},
 			args: []string{"kind", "name"}, min: 2, max: 2, run: (*Model).cmdCreate},
 		{name: "delete", aliases: []string{"del", "rm"}, usage: "delete REF [--cascade=foreground|background|orphan] [--grace-period=N] [--dry-run] [-n NS]",
 			example: "delete rs/web-6d --cascade=foreground",
@@ -403,6 +404,12 @@ func (m *Model) cmdCreate(in *invocation) (tea.Cmd, error) {
 		image = v
 	}
 	obj.Fields = defaultFields(info.Kind, name, replicas, image, labels)
+	if v, ok := in.flag("schedule"); ok {
+		if info.Kind != "CronJob" {
+			return nil, usagef("--schedule is for a CronJob")
+		}
+		obj.Fields["spec"].(map[string]any)["schedule"] = v
+	}
 	if v, ok := in.flag("node"); ok {
 		if info.Kind != "Pod" {
 			return nil, usagef("--node is for pods (it sets spec.nodeName)")
@@ -493,6 +500,9 @@ func defaultFields(kind, name string, replicas int, image string, labels map[str
 	case "Job":
 		tpl := map[string]any{"spec": map[string]any{"containers": container, "restartPolicy": "Never"}}
 		return map[string]any{"spec": map[string]any{"template": tpl}}
+	case "CronJob":
+		tpl := map[string]any{"spec": map[string]any{"containers": container, "restartPolicy": "Never"}}
+		return map[string]any{"spec": map[string]any{"schedule": "* * * * *", "jobTemplate": map[string]any{"spec": map[string]any{"template": tpl}}}}
 	case "Pod":
 		return map[string]any{"spec": map[string]any{"containers": container}}
 	case "ConfigMap", "Secret":
