@@ -93,3 +93,17 @@ CONFORMANCE_FLAGS ?= -lessons
 .PHONY: conformance
 conformance:
 	cd conformance && $(GO) build -o ../bin/conformance . && ../bin/conformance $(CONFORMANCE_FLAGS) $(CONFORMANCE_INPUTS)
+
+## conformance-random: N generated worlds (internal/randworld; seeds SEED, SEED+1, ...) on gcplay
+## and on real Kubernetes: each disagreement side by side, with a minimised world; worlds whose
+## real outcome varies between runs set apart (docs/CONFORMANCE.md, "Random worlds").
+## CI runs N=$(CI_RANDOM_N); the nightly size is `make conformance-random N=200`.
+N ?= 200
+SEED ?= 1
+CI_RANDOM_N ?= 20
+CONFORMANCE_RANDOM_FLAGS ?=
+.PHONY: conformance-random conformance-random-ci
+conformance-random:
+	cd conformance && $(GO) build -o ../bin/conformance . && ../bin/conformance -random $(N) -seed $(SEED) $(CONFORMANCE_RANDOM_FLAGS)
+conformance-random-ci:
+	$(MAKE) conformance-random N=$(CI_RANDOM_N) SEED=1

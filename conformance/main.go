@@ -13,6 +13,7 @@
 //
 //	conformance [flags] FILE|DIR...
 //	conformance -lessons [flags] [FILE|DIR...]
+//	conformance -random N [-seed S] [flags]
 //
 // The Kubernetes release is pinned in VERSION (see gomod.sh) and printed
 // in the report. docs/CONFORMANCE.md explains the mapping from scenario
@@ -90,6 +91,11 @@ func run(args []string, stdout io.Writer) int {
 	only := fl.String("run", "", "run only the files and lesson runs whose name matches this regular expression")
 	verbose := fl.Bool("v", false, "print every check, not only the ones that do not agree")
 	retries := fl.Int("retries", 1, "run a file that disagrees or cannot run this many more times, each on a fresh cluster, to tell a timing race from a real disagreement")
+	randomN := fl.Uint64("random", 0, "instead of files, run this many generated worlds (internal/randworld) on gcplay and on the real cluster")
+	seed := fl.Uint64("seed", 1, "with -random: the first world's seed; worlds seed, seed+1, ... are generated")
+	randomRuns := fl.Int("random-runs", 3, "with -random: how many times in all a world that disagrees is run, to recognise one whose real outcome varies")
+	budget := fl.Int("minimise-budget", 20, "with -random: the most real-cluster runs spent minimising one disagreement")
+	randomOut := fl.String("random-out", "../bin/random", "with -random: where disagreeing and undecided worlds are written")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: conformance [flags] FILE|DIR...\n\nRuns gcplay scenarios against a real kube-apiserver, etcd and garbage collector.\n\n")
 		fl.PrintDefaults()
@@ -97,7 +103,7 @@ func run(args []string, stdout io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	if fl.NArg() == 0 && !*withLessons {
+	if fl.NArg() == 0 && !*withLessons && *randomN == 0 {
 		fl.Usage()
 		return 2
 	}
@@ -163,6 +169,11 @@ func run(args []string, stdout io.Writer) int {
 	fmt.Fprintf(stdout, "kubelet: none runs; when a scenario runs gcplay's kubelet, the runner plays its part as gcplay's does (controller-made Pods bound to node-1, bound Pods made Running and Ready, terminating bound Pods deleted with grace 0 once their grace period ends)\n")
 	for _, m := range missing {
 		fmt.Fprintf(stdout, "note: %s does not exist, skipped\n", m)
+	}
+
+	if *randomN > 0 {
+		ro := randomOptions{n: *randomN, first: *seed, runs: max(*randomRuns, 1), budget: *budget, out: *randomOut}
+		return runRandom(ctx, stdout, ro, opts, logFile, known)
 	}
 
 	total := time.Now()
