@@ -574,9 +574,9 @@ func (m *Model) move(d int) {
 	case paneTimeline:
 		m.tlCur = max(min(m.tlCur+d, m.snap.len), 0)
 	case paneCollector:
-		m.colTop = max(m.colTop+d, 0)
+		m.colTop = m.scrolled(paneCollector, m.colTop, d)
 	case paneInspector:
-		m.inspTop = max(m.inspTop+d, 0)
+		m.inspTop = m.scrolled(paneInspector, m.inspTop, d)
 	}
 	m.ensureVisible()
 }
@@ -1104,3 +1104,19 @@ func (m *Model) wheel(ms tea.Mouse) {
 
 // quit ends the program.
 func (m *Model) quit() tea.Cmd { return tea.Quit }
+
+// scrolled returns a pane's scroll offset moved by d lines, kept within
+// its text (View draws from the offset and never changes it). The pane
+// with the focus is the one on screen.
+func (m *Model) scrolled(p pane, top, d int) int {
+	l := m.layout()
+	r, view := l.collector, m.collectorView
+	if p == paneInspector {
+		r, view = l.inspector, m.inspectorView
+	}
+	if r.h == 0 {
+		return max(top+d, 0)
+	}
+	_, n := view(r)
+	return max(min(top+d, n-(r.h-2)), 0)
+}

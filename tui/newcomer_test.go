@@ -152,3 +152,23 @@ func TestLessonQuitAsks(t *testing.T) {
 		t.Fatal("a second q did not quit")
 	}
 }
+
+// TestViewKeepsState: drawing changes nothing a key would see (issue 13:
+// View changed state): scrolling past the end and back moves at once.
+func TestViewKeepsState(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	press(t, m, "tab", "tab") // the inspector
+	for range 200 {
+		press(t, m, "j")
+	}
+	bottom := screen(m)
+	before := *m
+	_ = m.View()
+	if m.inspTop != before.inspTop || m.colTop != before.colTop || m.overlayTop != before.overlayTop || m.tlTop != before.tlTop {
+		t.Errorf("View moved a scroll offset: inspector %d→%d, collector %d→%d", before.inspTop, m.inspTop, before.colTop, m.colTop)
+	}
+	press(t, m, "k")
+	if screen(m) == bottom {
+		t.Error("one k after scrolling past the end did not scroll back")
+	}
+}

@@ -225,6 +225,14 @@ func (m *Model) treeLine(w *engine.World, i int) *line {
 // Collector pane.
 
 func (m *Model) collectorPane(r rect) []string {
+	b, _ := m.collectorView(r)
+	return b
+}
+
+// collectorView draws the collector pane from its scroll offset (kept in
+// range here without changing it: the keys clamp it) and returns how many
+// lines it has in all.
+func (m *Model) collectorView(r rect) ([]string, int) {
 	t := &m.th
 	sn := m.snap
 	inner := r.w - 3
@@ -321,9 +329,9 @@ func (m *Model) collectorPane(r rect) []string {
 			add().add(nil, "   ").add(&t.dim, m.tr.N("collector-owners", n.owners)+" · "+m.tr.N("collector-dependents", n.dependents))
 		}
 	}
-	m.colTop = max(min(m.colTop, len(lines)-h), 0)
+	top := max(min(m.colTop, len(lines)-h), 0)
 	body := make([]string, 0, h)
-	for i := m.colTop; i < len(lines) && len(body) < h; i++ {
+	for i := top; i < len(lines) && len(body) < h; i++ {
 		body = append(body, lines[i].render(inner, nil))
 	}
 	title := m.tr.T("collector-title")
@@ -333,7 +341,7 @@ func (m *Model) collectorPane(r rect) []string {
 			title = m.tr.T("collector-title-narrow", "key", kn(m.keys.NextPane))
 		}
 	}
-	return box(t, title, m.focus == paneCollector, body, r.w, r.h)
+	return box(t, title, m.focus == paneCollector, body, r.w, r.h), len(lines)
 }
 
 // share divides free lines among lists that need needs[i] lines: each gets
@@ -359,6 +367,12 @@ func share(needs []int, free int) []int {
 // Inspector pane.
 
 func (m *Model) inspectorPane(r rect) []string {
+	b, _ := m.inspectorView(r)
+	return b
+}
+
+// inspectorView draws the inspector as collectorView draws the collector.
+func (m *Model) inspectorView(r rect) ([]string, int) {
 	t := &m.th
 	sn := m.snap
 	inner := r.w - 3
@@ -410,12 +424,12 @@ func (m *Model) inspectorPane(r rect) []string {
 		add().add(&t.dim, "Nothing selected.")
 	}
 
-	m.inspTop = max(min(m.inspTop, len(lines)-h), 0)
+	top := max(min(m.inspTop, len(lines)-h), 0)
 	body := make([]string, 0, h)
-	for i := m.inspTop; i < len(lines) && len(body) < h; i++ {
+	for i := top; i < len(lines) && len(body) < h; i++ {
 		body = append(body, lines[i].render(inner, nil))
 	}
-	return box(t, title, m.focus == paneInspector, body, r.w, r.h)
+	return box(t, title, m.focus == paneInspector, body, r.w, r.h), len(lines)
 }
 
 // Timeline pane: row 0 is the start, row i the record of step i.
