@@ -8,7 +8,7 @@ import (
 )
 
 // rules.txt is the text of every rule of docs/GC-RULES.md (the project's
-// specification), one block per rule, so the explain view can show the
+// specification) and docs/NAMESPACE-RULES.md, one block per rule, so the explain view can show the
 // rule behind a decision without a file system.
 //
 //go:embed rules.txt
@@ -17,7 +17,7 @@ var rulesText string
 var (
 	rulesOnce sync.Once
 	rules     map[string]string
-	ruleIDRE  = regexp.MustCompile(`R\d+`)
+	ruleIDRE  = regexp.MustCompile(`[RN]\d+`)
 )
 
 // ruleText returns the text of rule id ("R44").

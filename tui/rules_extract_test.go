@@ -6,7 +6,7 @@ import (
 )
 
 var (
-	ruleStartRE = regexp.MustCompile(`^- \*\*(R\d+)\*\*\s*(.*)$`)
+	ruleStartRE = regexp.MustCompile(`^- \*\*([RN]\d+)\*\*\s*(.*)$`)
 	listItemRE  = regexp.MustCompile(`^\s*(?:-|\d+\.)\s+`)
 )
 

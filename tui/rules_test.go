@@ -14,6 +14,9 @@ var updateRules = flag.Bool("update-rules", false, "regenerate rules.txt from do
 // specPath is the project's specification.
 var specPath = filepath.Join("..", "docs", "GC-RULES.md")
 
+// nsSpecPath holds the namespace rules (N1-N14), appended to rules.txt.
+var nsSpecPath = filepath.Join("..", "docs", "NAMESPACE-RULES.md")
+
 // TestRulesText checks that the rules the explain view shows are the
 // specification's own words: rules.txt must be what extractRules makes of
 // docs/GC-RULES.md.
@@ -22,7 +25,11 @@ func TestRulesText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := extractRules(string(spec))
+	nsSpec, err := os.ReadFile(nsSpecPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := extractRules(string(spec) + "\n" + string(nsSpec))
 	if *updateRules {
 		if err := os.WriteFile("rules.txt", []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -44,6 +51,11 @@ func TestRulesTextComplete(t *testing.T) {
 	}
 	if text, _ := ruleText("R44"); !strings.Contains(text, "cycle breaker") {
 		t.Errorf("R44 lost its words: %q", text)
+	}
+	for i := 1; i <= 14; i++ {
+		if text, ok := ruleText("N" + strconv.Itoa(i)); !ok || strings.TrimSpace(text) == "" {
+			t.Errorf("namespace rule N%d has no text", i)
+		}
 	}
 	if _, ok := ruleText("R70"); ok {
 		t.Error("rules.txt has a rule R70, which the specification does not")
