@@ -315,7 +315,11 @@ func (m *Model) setMsg(k msgKind, s string) { m.msgKind, m.msg = k, s }
 func (m *Model) setErr(err error) {
 	var nr *notReady
 	if errors.As(err, &nr) {
-		m.setMsg(msgErr, "Error: "+nr.text(kn(m.keys.Step), kn(m.keys.StepQueue), kn(m.keys.Advance)))
+		m.setMsg(msgErr, m.tr.T("error", "text", nr.text(kn(m.keys.Step), kn(m.keys.StepQueue), kn(m.keys.Advance))))
+		return
+	}
+	if fakeapi.ReasonOf(err) == "" {
+		m.setMsg(msgErr, m.tr.T("error", "text", err.Error()))
 		return
 	}
 	m.setMsg(msgErr, errText(err))
@@ -444,7 +448,7 @@ func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
 		names := m.s.world().QueueNames()
 		n := int(msg.String()[0] - '1')
 		if n >= len(names) {
-			m.setErr(fmt.Errorf("there is no queue %d: the queues are %s", n+1, numberedQueues(names)))
+			m.setErr(errors.New(m.tr.T("err-no-queue", "n", fmt.Sprint(n+1), "queues", numberedQueues(names))))
 			return nil
 		}
 		m.doStep(names[n])
@@ -465,10 +469,10 @@ func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.play()
 	case key.Matches(msg, k.Faster):
 		m.speed = min(m.speed+1, len(speeds)-1)
-		m.setMsg(msgInfo, "autoplay speed: "+speedText(m.speed))
+		m.setMsg(msgInfo, m.tr.T("msg-speed", "speed", speedText(m.speed)))
 	case key.Matches(msg, k.Slower):
 		m.speed = max(m.speed-1, 0)
-		m.setMsg(msgInfo, "autoplay speed: "+speedText(m.speed))
+		m.setMsg(msgInfo, m.tr.T("msg-speed", "speed", speedText(m.speed)))
 	case key.Matches(msg, k.Back):
 		m.stop("")
 		m.timelineTo(m.s.h.Pos() - 1)
@@ -626,8 +630,7 @@ func (m *Model) ensureVisible() {
 func (m *Model) afterChange(r result) {
 	m.refresh()
 	if r.branchedFrom >= 0 && r.dropped > 0 {
-		m.setMsg(msgWarn, fmt.Sprintf("New branch: you acted at step %d of %d, so the %d later %s dropped. %s",
-			r.branchedFrom, r.branchedFrom+r.dropped, r.dropped, plural(r.dropped, "step was", "steps were"), m.msg))
+		m.setMsg(msgWarn, m.tr.N("msg-branch", r.dropped, "at", fmt.Sprint(r.branchedFrom), "of", fmt.Sprint(r.branchedFrom+r.dropped), "msg", m.msg))
 	}
 }
 
@@ -668,7 +671,7 @@ func (m *Model) doAdvance(d time.Duration) {
 		}
 	}
 	if err == nil && r.hit == "" {
-		m.setMsg(msgInfo, fmt.Sprintf("clock moved to %s; %d %s ran on the way (what was due)", engine.FormatElapsed(m.s.world().Elapsed()), steps, plural(steps, "step", "steps")))
+		m.setMsg(msgInfo, m.tr.N("msg-clock", steps, "at", engine.FormatElapsed(m.s.world().Elapsed())))
 		m.afterChange(r)
 		return
 	}
@@ -685,19 +688,19 @@ func (m *Model) doUndo() {
 	skipped := before - m.s.h.Pos() - 1
 	note := ""
 	if skipped > 0 {
-		note = fmt.Sprintf(" (skipped %d %s that changed nothing)", skipped, plural(skipped, "step", "steps"))
+		note = m.tr.N("msg-undone-skipped", skipped)
 	}
-	m.setMsg(msgInfo, fmt.Sprintf("undone: back to step %d of %d%s; → goes forward again, acting now starts a branch", m.s.h.Pos(), m.s.h.Len(), note))
+	m.setMsg(msgInfo, m.tr.T("msg-undone", "n", fmt.Sprint(m.s.h.Pos()), "of", fmt.Sprint(m.s.h.Len()), "note", note))
 }
 
 // timelineTo moves the world to position p of the timeline.
 func (m *Model) timelineTo(p int) {
 	if p < 0 {
-		m.setErr(fmt.Errorf("already at the start of the timeline"))
+		m.setErr(errors.New(m.tr.T("err-at-start")))
 		return
 	}
 	if p > m.s.h.Len() {
-		m.setErr(fmt.Errorf("already at the end of the timeline: %s steps, %s runs", kn(m.keys.Step), kn(m.keys.Run)))
+		m.setErr(errors.New(m.tr.T("err-at-end", "step", kn(m.keys.Step), "run", kn(m.keys.Run))))
 		return
 	}
 	if err := m.s.gotoPos(p); err != nil {
@@ -720,7 +723,7 @@ func (m *Model) timelineTo(p int) {
 func (m *Model) play() tea.Cmd {
 	m.playing = true
 	m.gen++
-	m.setMsg(msgInfo, fmt.Sprintf("autoplay: %s (%s pauses, %s changes speed)", speedText(m.speed), kn(m.keys.Play), kn(m.keys.Faster)))
+	m.setMsg(msgInfo, m.tr.T("msg-autoplay", "speed", speedText(m.speed), "play", kn(m.keys.Play), "faster", kn(m.keys.Faster)))
 	return m.tick()
 }
 
@@ -762,8 +765,7 @@ func (m *Model) autoStep() tea.Cmd {
 // pausedBeforeUser says why autoplay or a run stopped in the past: the
 // timeline's next action is the user's.
 func (m *Model) pausedBeforeUser() string {
-	return fmt.Sprintf("stopped at step %d: next in the timeline is your own %s; → replays it, acting differently here starts a branch",
-		m.s.h.Pos(), m.s.next())
+	return m.tr.T("msg-paused-before-user", "n", fmt.Sprint(m.s.h.Pos()), "action", fmt.Sprint(m.s.next()))
 }
 
 func (m *Model) startRun() tea.Cmd {
@@ -780,7 +782,7 @@ func (m *Model) startRun() tea.Cmd {
 		}
 		if m.s.next() != nil {
 			m.refresh()
-			m.setMsg(msgInfo, fmt.Sprintf("replayed %d recorded %s; ", n, plural(n, "step", "steps"))+m.pausedBeforeUser())
+			m.setMsg(msgInfo, m.tr.N("msg-replayed", n)+m.pausedBeforeUser())
 			return nil
 		}
 	}
@@ -805,11 +807,11 @@ func (m *Model) runMore() tea.Cmd {
 	case err != nil:
 		m.setErr(err)
 	case r.hit != "":
-		m.setMsg(msgWarn, fmt.Sprintf("%s; stopped after %d %s", r.hit, run.steps, plural(run.steps, "step", "steps")))
+		m.setMsg(msgWarn, m.tr.N("msg-hit", run.steps, "hit", r.hit))
 	case r.backoff:
-		m.setMsg(msgWarn, fmt.Sprintf("stopped after %d %s: only retries at the maximum backoff, or re-checks that would find nothing new, are left", run.steps, plural(run.steps, "step", "steps")))
+		m.setMsg(msgWarn, m.tr.N("msg-stopped-backoff", run.steps))
 	case r.unsettled != "":
-		m.setMsg(msgWarn, fmt.Sprintf("paused after %d steps, not settled yet (next: %s): %s runs on", run.steps, r.unsettled, kn(m.keys.Run)))
+		m.setMsg(msgWarn, m.tr.T("msg-paused", "n", fmt.Sprint(run.steps), "next", r.unsettled, "key", kn(m.keys.Run)))
 	default:
 		m.setMsg(msgOK, m.tr.N("msg-settled", run.steps, "at", engine.FormatElapsed(m.s.world().Elapsed())))
 	}
@@ -836,26 +838,26 @@ func (m *Model) stop(why string) {
 func (m *Model) toggleBreakOrphan() {
 	m.s.breakOrphan = !m.s.breakOrphan
 	if m.s.breakOrphan {
-		m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when attemptToOrphan gets an item (%s clears it)", kn(m.keys.BreakOrphan)))
+		m.setMsg(msgInfo, m.tr.T("msg-break-orphan", "key", kn(m.keys.BreakOrphan)))
 	} else {
-		m.setMsg(msgInfo, "breakpoint cleared: attemptToOrphan")
+		m.setMsg(msgInfo, m.tr.T("msg-break-cleared", "name", "attemptToOrphan"))
 	}
 }
 
 func (m *Model) toggleWatch() {
 	r := m.selected()
 	if r == nil {
-		m.setErr(fmt.Errorf("nothing selected to watch"))
+		m.setErr(errors.New(m.tr.T("err-nothing-to-watch")))
 		return
 	}
 	name := m.rowName(r)
 	if _, ok := m.s.watch[r.uid]; ok {
 		delete(m.s.watch, r.uid)
-		m.setMsg(msgInfo, "breakpoint cleared: "+name)
+		m.setMsg(msgInfo, m.tr.T("msg-break-cleared", "name", name))
 		return
 	}
 	m.s.watch[r.uid] = name
-	m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when %s changes (%s again clears it)", name, kn(m.keys.BreakWatch)))
+	m.setMsg(msgInfo, m.tr.T("msg-break-watch", "name", name, "key", kn(m.keys.BreakWatch)))
 }
 
 func (m *Model) rowName(r *row) string {
@@ -904,7 +906,7 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch s := msg.String(); {
 	case key.Matches(msg, k.Cancel):
 		m.mode = modeNormal
-		m.setMsg(msgInfo, "delete cancelled")
+		m.setMsg(msgInfo, m.tr.T("msg-delete-cancelled"))
 	case key.Matches(msg, k.Choose):
 		if s == "up" || s == "k" {
 			m.picker.sel = (m.picker.sel + n - 1) % n
@@ -987,7 +989,7 @@ func (m *Model) createDependent() {
 		ns = " -n " + obj.Metadata.Namespace
 	}
 	m.openCommand(fmt.Sprintf("create pod %s --owner %s --block%s", name, shortRef(m.snap.reg, obj), ns))
-	m.setMsg(msgInfo, "edit the new dependent (--controller, --finalizer NAME, another --owner), then enter")
+	m.setMsg(msgInfo, m.tr.T("msg-edit-dependent"))
 }
 
 func nsOr(ns string) string {
@@ -1021,7 +1023,7 @@ func (m *Model) openExplain() {
 		idx = m.tlCur - 1
 	}
 	if idx < 0 {
-		m.setErr(fmt.Errorf("no step to explain yet: the timeline is at its start"))
+		m.setErr(errors.New(m.tr.T("err-nothing-to-explain")))
 		return
 	}
 	m.explainIdx = idx
