@@ -136,37 +136,19 @@ type Model struct {
 	// right is the pane shown on the right in a narrow terminal.
 	right pane
 
-	// World tree selection and scroll.
-	sel      int
-	selUID   string
-	worldTop int
-	// Scroll offsets of the other panes; tlCur is the timeline cursor (a
-	// position: 0 is the start, i is after record i).
-	colTop, inspTop, tlTop, tlCur int
-
-	cmd      lineEditor
-	cmdHist  []string
-	histPos  int
-	histSave string
-	compl    completion
-
-	picker struct {
-		ref     fakeapi.Ref
-		name    string
-		choices []policyChoice
-		sel     int
-		header  string
-	}
-	overlayTop int
-	explainIdx int
+	// The components (components.go): their state, their keys.
+	worldTree
+	collectorState
+	inspectorState
+	timelineState
+	commandBar
+	overlays
+	autoplay
+	picker deletePicker
 
 	msg     string
 	msgKind msgKind
 
-	playing bool
-	speed   int
-	gen     int
-	running *settleRun
 	// resumed is set once the learner resumed a kept session.
 	resumed, declined bool
 
@@ -230,7 +212,7 @@ func newModel(opts Options, s *session) *Model {
 		files = noFiles{}
 	}
 	m := &Model{opts: opts, files: files, s: s, themeName: opts.Theme, dark: true,
-		keys: newKeyMap(), help: newHelp(), speed: 2, width: opts.Width, height: opts.Height, right: paneCollector,
+		keys: newKeyMap(), help: newHelp(), autoplay: autoplay{speed: 2}, width: opts.Width, height: opts.Height, right: paneCollector,
 		tr: i18n.For(opts.Lang)}
 	m.applyTheme()
 	m.refresh()
