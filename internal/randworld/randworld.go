@@ -44,6 +44,9 @@ var (
 	Job         = &Kind{APIVersion: "batch/v1", Kind: "Job", Prefix: "job", Body: "spec: {suspend: true, template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}"}
 	ClusterRole = &Kind{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Prefix: "cr", Cluster: true}
 	Widget      = &Kind{APIVersion: "example.com/v1", Kind: "Widget", Prefix: "wd", Custom: true}
+	// Gizmo is a kind no API serves: only dangling references name it
+	// (the collector retries their dependents forever, R61).
+	Gizmo = &Kind{APIVersion: "example.com/v1", Kind: "Gizmo", Prefix: "gz"}
 )
 
 // OtherNamespace is the second namespace of worlds that have one.
@@ -219,7 +222,7 @@ func newWorld(g *gen, seed uint64) *World {
 				}
 				ref = refTo(w.Objects[i+1+g.r.IntN(len(w.Objects)-i-1)])
 			case "dangling":
-				k := pick(g, []*Kind{ConfigMap, ClusterRole}, []int{70, 30})
+				k := pick(g, []*Kind{ConfigMap, ClusterRole, Gizmo}, []int{60, 25, 15})
 				ref = Ref{Kind: k, Name: fmt.Sprintf("gone-%d-%d", i, len(o.Owners)), UID: fmt.Sprintf("x%d-%d", i, len(o.Owners))}
 			case "stale":
 				// The name of an existing object, a UID it does not have.

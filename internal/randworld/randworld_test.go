@@ -78,6 +78,8 @@ func TestGeneratedWorldsCoverTheBrief(t *testing.T) {
 		"namespace: other",               // cross-namespace references
 		"kind: ClusterRole",              // cluster-scoped owners and dependents
 		"kind: Widget",                   // a custom kind (JSON merge patches)
+		"kind: Gizmo",                    // a kind no API serves (R61)
+		"{owner: Gizmo/",                 // and an expectation naming it
 		"finalizers: [example.com/hold",  // custom finalizers
 		"finalizers: [orphan]",           // a GC finalizer at creation
 		"propagationPolicy: Orphan",      // each policy
