@@ -388,20 +388,21 @@ is not a valid scenario or the lesson does not exist.`,
 				}
 				return &ExitError{Code: ExitInvalid, Err: err}
 			}
-			return printCheck(cmd.OutOrStdout(), args[1], l, res)
+			return printCheck(cmd.OutOrStdout(), o.load(), loc, args[1], l, res)
 		},
 	}
 }
 
-func printCheck(out io.Writer, file string, l *lessons.Lesson, res *lessons.CheckResult) error {
-	fmt.Fprintf(out, "=== %s: lesson %d, %s\n", file, l.Number, l.ID)
+func printCheck(out io.Writer, c *lessons.Course, loc, file string, l *lessons.Lesson, res *lessons.CheckResult) error {
+	say := func(key string, pairs ...string) string { return c.Say(loc, key, pairs...) }
+	fmt.Fprintln(out, say("cli-check-head", "file", file, "n", fmt.Sprint(l.Number), "id", l.ID))
 	if res.NotTheLesson != "" {
-		fmt.Fprintf(out, "--- FAIL: this is not a hand-in for %s: %s.\n", l.ID, res.NotTheLesson)
-		fmt.Fprintf(out, "Start from the lesson's world: gcplay lessons world %s > %s.handin.yaml, then add your steps.\n", l.ID, l.ID)
+		fmt.Fprintln(out, say("cli-check-not-the-lesson", "id", l.ID, "why", res.NotTheLesson))
+		fmt.Fprintln(out, say("cli-check-start-from", "id", l.ID))
 		return &ExitError{Code: ExitFailed}
 	}
 	if res.RunError != nil {
-		fmt.Fprintf(out, "note: a step of the hand-in failed, so it stopped there:\n%s\n", indent(res.RunError.Error()))
+		fmt.Fprintf(out, "%s\n%s\n", say("cli-check-step-failed"), indent(res.RunError.Error()))
 	}
 	g := res.Grade
 	for _, c := range g.Checks {
@@ -415,15 +416,23 @@ func printCheck(out io.Writer, file string, l *lessons.Lesson, res *lessons.Chec
 		}
 		line := fmt.Sprintf("  %s %s %s%s", mark, c.Key, subject, c.Got)
 		if !c.Passed {
-			line += "  (goal: " + c.Want + ")"
+			line += "  " + say("cli-check-goal", "want", c.Want)
 		}
 		fmt.Fprintln(out, line)
 	}
 	if res.Passed() {
-		fmt.Fprintf(out, "--- PASS: the goal is reached (%d %s held)\n", len(g.Checks), plural(len(g.Checks), "check"))
+		key := "cli-check-pass"
+		if len(g.Checks) == 1 {
+			key = "cli-check-pass-one"
+		}
+		fmt.Fprintln(out, say(key, "n", fmt.Sprint(len(g.Checks))))
 		return nil
 	}
-	fmt.Fprintf(out, "--- FAIL: %d of %d %s held\n", g.Held(), len(g.Checks), plural(len(g.Checks), "check"))
+	key := "cli-check-fail"
+	if len(g.Checks) == 1 {
+		key = "cli-check-fail-one"
+	}
+	fmt.Fprintln(out, say(key, "held", fmt.Sprint(g.Held()), "n", fmt.Sprint(len(g.Checks))))
 	for _, p := range g.Problems() {
 		fmt.Fprintf(out, "\n%s\n", wrapText(p, 78))
 	}
