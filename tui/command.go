@@ -90,7 +90,7 @@ func init() {
 		{name: "reset", usage: "reset  (back to the world as loaded, with an empty timeline)", example: "reset", run: (*Model).cmdReset},
 		{name: "save", usage: "save FILE  (write the world and timeline as a scenario file)", example: "save my-world.yaml", args: []string{"file"}, min: 1, max: 1, run: (*Model).cmdSave},
 		{name: "load", usage: "load FILE  (open a scenario file)", example: "load my-world.yaml", args: []string{"file"}, min: 1, max: 1, run: (*Model).cmdLoad},
-		{name: "export", usage: "export dot|mermaid FILE  (the collector's graph, as kube-controller-manager's debug handler)", example: "export dot graph.dot",
+		{name: "export", usage: "export dot|mermaid|kubectl FILE  (the collector's graph, as kube-controller-manager's debug handler; kubectl: a script that builds this world on a real cluster)", example: "export dot graph.dot",
 			args: []string{"format", "file"}, min: 2, max: 2, run: (*Model).cmdExport},
 		{name: "restart", usage: "restart CONTROLLER  (throw away its memory: graph, queues, caches)", example: "restart garbagecollector",
 			args: []string{"controller"}, min: 1, max: 1, run: (*Model).cmdRestart},
@@ -825,7 +825,7 @@ func (m *Model) cmdSave(in *invocation) (tea.Cmd, error) {
 	if err := m.files.WriteFile(file, data); err != nil {
 		return nil, err
 	}
-	m.setMsg(msgOK, fmt.Sprintf("saved the world at step %d to %s as a scenario: its objects, and deletes that make the terminating ones terminate again (gcplay run %s; load %s)",
+	m.setMsg(msgOK, fmt.Sprintf("saved the world at step %d to %s as a scenario: its objects, and deletes that make the terminating ones terminate again (gcplay run %s; load %s; export kubectl FILE.sh builds it on a real cluster)",
 		m.s.h.Pos(), file, file, file))
 	return nil, nil
 }
@@ -881,8 +881,28 @@ func (m *Model) cmdExport(in *invocation) (tea.Cmd, error) {
 		data = w.DOT()
 	case "mermaid":
 		data = w.Mermaid()
+	case "kubectl":
+		// The world as it is now, as save writes it, built on a real
+		// cluster by a script.
+		saved, err := scenario.Save(w, scenarioName(in.args[1]))
+		if err != nil {
+			return nil, err
+		}
+		sc, err := scenario.Parse(in.args[1], saved)
+		if err != nil {
+			return nil, err
+		}
+		script, err := scenario.ExportKubectl(sc)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.files.WriteFile(in.args[1], script); err != nil {
+			return nil, err
+		}
+		m.setMsg(msgOK, fmt.Sprintf("wrote %s: a bash script that builds this world on a real cluster (a kind cluster it creates, or --context NAME --force) with kubectl and prints what to compare", in.args[1]))
+		return nil, nil
 	default:
-		return nil, usagef("export writes dot or mermaid, not %q", in.args[0])
+		return nil, usagef("export writes dot, mermaid or kubectl, not %q", in.args[0])
 	}
 	if err := m.files.WriteFile(in.args[1], []byte(data)); err != nil {
 		return nil, err

@@ -143,7 +143,7 @@ func (m *Model) candidates(toks []string, word string) []string {
 	case "queue":
 		return m.s.world().QueueNames()
 	case "format":
-		return []string{"dot", "mermaid"}
+		return []string{"dot", "mermaid", "kubectl"}
 	case "controller":
 		return m.s.world().Controllers()
 	case "json":

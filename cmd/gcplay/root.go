@@ -33,6 +33,7 @@ finalizers, the three deletion policies, and the collector's own machinery
 	cmd.AddCommand(NewCmdWeb())
 	cmd.AddCommand(NewCmdLessons())
 	cmd.AddCommand(NewCmdWhatIf())
+	cmd.AddCommand(NewCmdExport())
 	return cmd
 }
 
