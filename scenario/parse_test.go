@@ -70,7 +70,7 @@ kinds:
 			`t.yaml:6: kinds[3]: v1 Pod is already served`,
 		}},
 		{"controllers", "name: a\ncontrollers: [garbagecolector, kubelet, kubelet]\n", []string{
-			`t.yaml:2: controllers[0]: unknown controller "garbagecolector" (did you mean "garbagecollector"?) (gcplay has `+strings.Join(engine.AllControllers(), ", ")+`)`,
+			`t.yaml:2: controllers[0]: unknown controller "garbagecolector" (did you mean "garbagecollector"?) (gcplay has ` + strings.Join(engine.AllControllers(), ", ") + `)`,
 			`t.yaml:2: controllers[2]: controller "kubelet" is listed twice`,
 		}},
 		{"manifest without apiVersion, kind, metadata", "name: a\nobjects:\n  - data: {a: b}\n", []string{
@@ -217,7 +217,7 @@ steps:
 `, []string{
 			`t.yaml:3: steps[0].step: the number of work items must be at least 1, found 0`,
 			`t.yaml:4: steps[1].step: expected an integer, found the string "two"`,
-			`t.yaml:6: steps[2].queue: unknown queue "attemptToDelet" (did you mean "attemptToDelete"?) (queues: `+strings.Join(engine.AllQueues(), ", ")+`)`,
+			`t.yaml:6: steps[2].queue: unknown queue "attemptToDelet" (did you mean "attemptToDelete"?) (queues: ` + strings.Join(engine.AllQueues(), ", ") + `)`,
 			`t.yaml:7: steps[3].settle: unknown key "maxStep" (did you mean "maxSteps"?)`,
 			`t.yaml:8: steps[4].settle.maxSteps: maxSteps must be at least 1, found 0`,
 			`t.yaml:9: steps[5].settle: expected a mapping, found 5`,
@@ -228,7 +228,7 @@ steps:
 			`t.yaml:5: steps[2].advance: the duration must be positive, found "-1s"`,
 		}},
 		{"restart", "name: a\ncontrollers: [garbagecollector]\nsteps:\n  - restart: kubelet\n  - restart: replicaset\n", []string{
-			`t.yaml:4: steps[0].restart: cannot restart "kubelet": restart takes `+strings.Join(engine.RestartableControllers(), ", "),
+			`t.yaml:4: steps[0].restart: cannot restart "kubelet": restart takes ` + strings.Join(engine.RestartableControllers(), ", "),
 			`t.yaml:5: steps[1].restart: controller "replicaset" does not run in this scenario (controllers: [garbagecollector])`,
 		}},
 		{"inject", `name: a
@@ -285,7 +285,7 @@ steps:
 			`t.yaml:8: steps[0].expect.graph[Pod/x].virtual: expected true or false, found the string "yes"`,
 			`t.yaml:9: steps[0].expect.graph[uid:u1]: absent: true cannot be combined with flags of the node`,
 			`t.yaml:10: steps[0].expect.graph: unknown kind "Podd" (did you mean "Pod"?): not built in and not declared under kinds`,
-			`t.yaml:13: steps[0].expect.queues: unknown queue "atemptToOrphan" (did you mean "attemptToOrphan"?) (queues: `+strings.Join(engine.AllQueues(), ", ")+`)`,
+			`t.yaml:13: steps[0].expect.queues: unknown queue "atemptToOrphan" (did you mean "attemptToOrphan"?) (queues: ` + strings.Join(engine.AllQueues(), ", ") + `)`,
 		}},
 		{"expect count", `name: a
 steps:
