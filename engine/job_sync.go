@@ -48,12 +48,48 @@ const (
 	jobSuccessCriteriaMet = "SuccessCriteriaMet"
 )
 
+// readJobStatus reads a Job's status field by field (it is read for every
+// Job at every CronJob sync, so without a JSON round trip).
 func readJobStatus(o *fakeapi.Object) jobStatus {
 	var s jobStatus
-	if v, ok := o.Fields["status"]; ok {
-		_ = fromJSONValue(v, &s)
+	v, ok := o.Fields["status"]
+	if !ok {
+		return s
+	}
+	s.StartTime = nestedString(v, "startTime")
+	s.CompletionTime = nestedString(v, "completionTime")
+	s.Active, _ = nestedInt(v, "active")
+	s.Succeeded, _ = nestedInt(v, "succeeded")
+	s.Failed, _ = nestedInt(v, "failed")
+	if n, ok := nestedInt(v, "terminating"); ok {
+		s.Terminating = &n
+	}
+	if n, ok := nestedInt(v, "ready"); ok {
+		s.Ready = &n
+	}
+	s.CompletedIndexes = nestedString(v, "completedIndexes")
+	if u, ok := nested(v, "uncountedTerminatedPods"); ok && u != nil {
+		s.UncountedTerminatedPods = &uncountedPods{Succeeded: nestedStrings(u, "succeeded"), Failed: nestedStrings(u, "failed")}
+	}
+	if conds, ok := nestedSlice(v, "conditions"); ok {
+		for _, c := range conds {
+			s.Conditions = append(s.Conditions, jobCondition{Type: nestedString(c, "type"), Status: nestedString(c, "status"),
+				LastProbeTime: nestedString(c, "lastProbeTime"), LastTransitionTime: nestedString(c, "lastTransitionTime"),
+				Reason: nestedString(c, "reason"), Message: nestedString(c, "message")})
+		}
 	}
 	return s
+}
+
+func nestedStrings(v any, path ...string) []string {
+	l, _ := nestedSlice(v, path...)
+	var out []string
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func findJobCondition(list []jobCondition, typ string) *jobCondition {
@@ -74,9 +110,11 @@ func jobFinished(o *fakeapi.Object) bool {
 // jobFinishedCondition returns the type of a Job's True Complete or Failed
 // condition, and when it was set.
 func jobFinishedCondition(o *fakeapi.Object) (jobCondition, bool) {
-	for _, c := range readJobStatus(o).Conditions {
-		if (c.Type == jobComplete || c.Type == jobFailed) && c.Status == "True" {
-			return c, true
+	conds, _ := nestedSlice(o.Fields["status"], "conditions")
+	for _, c := range conds {
+		if t := nestedString(c, "type"); (t == jobComplete || t == jobFailed) && nestedString(c, "status") == "True" {
+			return jobCondition{Type: t, Status: "True", LastTransitionTime: nestedString(c, "lastTransitionTime"),
+				Reason: nestedString(c, "reason"), Message: nestedString(c, "message")}, true
 		}
 	}
 	return jobCondition{}, false

@@ -58,6 +58,16 @@ func AdvanceBy(d Doer, by time.Duration, maxSteps int) (SettleResult, error) {
 	return run(d, maxSteps, d.World().Elapsed()+by, true)
 }
 
+// AdvanceQuietly is AdvanceBy without keeping the records in the result
+// (a History still keeps them): for long runs where the caller only needs
+// the outcome.
+func AdvanceQuietly(d Doer, by time.Duration, maxSteps int) (SettleResult, error) {
+	if by < 0 {
+		return SettleResult{}, fmt.Errorf("cannot move the clock backwards (%s)", by)
+	}
+	return run(d, maxSteps, d.World().Elapsed()+by, false)
+}
+
 // run steps until idle; until is the clock target (-1: as far as needed).
 func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, error) {
 	var res SettleResult
