@@ -996,167 +996,207 @@ func (m *LessonModel) scrollOverlay(d int) {
 }
 
 // overlayContent returns the open overlay's title, lines and footer, and
-// the lines to keep in view (the picker's cursor).
+// the lines to keep in view (the picker's cursor). Each overlay draws
+// itself (textOverlay, pickerOverlay, ...).
 func (m *LessonModel) overlayContent(width int) (string, []string, []string, [2]int) {
-	var keep [2]int
-	t := &m.pg.th
-	var out []string
-	para := func(st *ink, s string) {
-		for _, l := range wrap(reflow(s), width) {
-			out = append(out, st.Render(l))
-		}
+	draw := map[lessonOverlay]func(*lessonPage) (string, []string){
+		overText: m.textOverlay, overPicker: m.pickerOverlay, overSolution: m.solutionOverlay,
+		overPredict: m.predictOverlay, overResult: m.resultOverlay, overDone: m.doneOverlay,
+	}[m.over]
+	if draw == nil {
+		return "", nil, nil, [2]int{}
 	}
-	heading := func(s string) {
-		if len(out) > 0 {
-			out = append(out, "")
-		}
-		out = append(out, t.bold.Render(s))
+	p := &lessonPage{t: &m.pg.th, width: width}
+	title, footer := draw(p)
+	return title, p.out, footer, p.keep
+}
+
+// lessonPage is an overlay's lines as they are written.
+type lessonPage struct {
+	t     *theme
+	width int
+	out   []string
+	// keep is the lines to keep in view.
+	keep [2]int
+}
+
+// para adds a paragraph, wrapped.
+func (p *lessonPage) para(st *ink, s string) {
+	for _, l := range wrap(reflow(s), p.width) {
+		p.out = append(p.out, st.Render(l))
 	}
-	tx := m.text
-	switch m.over {
-	case overText:
-		para(&t.text, tx.Intro)
-		heading(m.say("tui-goal"))
-		para(&t.text, tx.Goal)
-		if m.l.Predict != nil {
-			heading(m.say("tui-predict-heading"))
-			para(&t.text, tx.Predict+" "+m.say("tui-predict-how"))
-		}
-		if m.done {
-			heading(m.say("tui-why"))
-			para(&t.text, tx.Explanation)
-			if tx.Simplified != "" {
-				heading(m.say("tui-simplified"))
-				para(&t.dim, tx.Simplified)
-			}
-		}
-		return m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", tx.Title),
-			out, []string{"", m.say("tui-text-footer")}, keep
-	case overPicker:
-		var ids []string
-		for _, l := range m.lo.Course.Lessons {
-			ids = append(ids, l.ID)
-		}
-		para(&t.dim, m.say("tui-picker-head", "done", fmt.Sprint(m.prog.Done(ids)), "all", fmt.Sprint(len(ids))))
-		out = append(out, "")
-		for i, l := range m.lo.Course.Lessons {
-			mark := "  "
-			if m.prog.Of(l.ID).Done {
-				mark = "✓ "
-			}
-			var ln line
-			cur := "  "
-			if i == m.pick {
-				cur = "▸ "
-			}
-			ln.add(&t.text, cur).add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, "  "+m.say("cli-minutes", "n", fmt.Sprint(l.Minutes)))
-			var over *ink
-			if i == m.pick {
-				over = &t.sel
-				keep = [2]int{len(out), len(out) + 1}
-			}
-			out = append(out, ln.render(width, over))
-		}
-		foot := []string{"", m.say("tui-picker-footer")}
-		if m.note != "" {
-			foot = append(foot, m.note)
-		}
-		return m.say("tui-picker-title"), out, foot, keep
-	case overSolution:
-		para(&t.text, tx.Solution)
-		out = append(out, "")
-		for i, st := range m.l.Solution {
-			mark := "  "
-			if i < m.replayed {
-				mark = "✓ "
-			}
-			out = append(out, t.text.Render(fmt.Sprintf("%s%d. %s", mark, i+1, st.Describe())))
-		}
-		heading(m.say("tui-why"))
-		para(&t.text, tx.Explanation)
-		return m.say("tui-solution-title"), out, []string{"", m.say("tui-solution-footer")}, keep
-	case overPredict:
-		para(&t.text, tx.Predict)
-		out = append(out, "")
-		var steps []string
-		for _, st := range m.l.Predict.Steps {
-			steps = append(steps, st.Describe())
-		}
-		para(&t.dim, m.say("tui-predict-action", "steps", strings.Join(steps, "; ")))
-		out = append(out, "")
-		p := m.pred
-		for i, ref := range m.l.Predict.Refs() {
-			mk := "?"
-			if p.marks[ref] != "" {
-				mk = m.outcome(p.marks[ref])
-			}
-			if p.marks[ref] == lessons.Deleted && m.l.Predict.Order {
-				mk += fmt.Sprintf(" #%d", indexOf(p.order, ref)+1)
-			}
-			var ln line
-			cur := "  "
-			if i == p.sel {
-				cur = "▸ "
-			}
-			ln.add(&t.text, fmt.Sprintf("%s%-40s ", cur, ref)).add(&t.bold, mk)
-			var over *ink
-			if i == p.sel {
-				over = &t.sel
-			}
-			out = append(out, ln.render(width, over))
-		}
-		foot := []string{"", m.say("tui-predict-keys")}
-		if m.l.Predict.Order {
-			foot = append(foot, m.say("tui-predict-order"))
-		}
-		if m.note != "" {
-			foot = append(foot, m.note)
-		}
-		return m.say("tui-predict-title"), out, foot, keep
-	case overResult:
-		r := m.pred.result
-		para(&t.bold, m.say("tui-result-score", "score", m.say("tui-score", "right", fmt.Sprint(r.Right), "total", fmt.Sprint(r.Total))))
-		for _, o := range r.Objects {
-			out = append(out, "")
-			mark, st := "✓", &t.ok
-			if !o.Right {
-				mark, st = "✗", &t.err
-			}
-			var ln line
-			ln.add(st, mark+" ").add(&t.bold, o.Ref).add(&t.text, ": "+m.outcome(o.Actual))
-			if !o.Right {
-				ln.add(&t.warn, " "+m.say("tui-result-you-said", "said", m.outcome(o.Predicted)))
-			}
-			out = append(out, ln.render(width, nil))
-			para(&t.dim, o.Why)
-		}
-		if r.Order != nil {
-			out = append(out, "")
-			mark, st := "✓", &t.ok
-			if !r.Order.Right {
-				mark, st = "✗", &t.err
-			}
-			out = append(out, st.Render(mark+" "+m.say("tui-result-order", "actual", strings.Join(r.Order.Actual, " → "))))
-			if !r.Order.Right {
-				para(&t.warn, m.say("tui-result-you-said", "said", strings.Join(r.Order.Predicted, " → ")))
-			}
-		}
-		return m.say("tui-result-title"), out, []string{"", m.say("tui-result-footer")}, keep
-	case overDone:
-		para(&t.ok, m.say("tui-done-head"))
-		heading(m.say("tui-why"))
-		para(&t.text, tx.Explanation)
+}
+
+// heading adds a heading, after a blank line.
+func (p *lessonPage) heading(s string) {
+	if len(p.out) > 0 {
+		p.out = append(p.out, "")
+	}
+	p.out = append(p.out, p.t.bold.Render(s))
+}
+
+// textOverlay draws the lesson's text: introduction, goal, what to predict, and once done why.
+func (m *LessonModel) textOverlay(p *lessonPage) (title string, footer []string) {
+	t, tx := p.t, m.text
+	p.para(&t.text, tx.Intro)
+	p.heading(m.say("tui-goal"))
+	p.para(&t.text, tx.Goal)
+	if m.l.Predict != nil {
+		p.heading(m.say("tui-predict-heading"))
+		p.para(&t.text, tx.Predict+" "+m.say("tui-predict-how"))
+	}
+	if m.done {
+		p.heading(m.say("tui-why"))
+		p.para(&t.text, tx.Explanation)
 		if tx.Simplified != "" {
-			heading(m.say("tui-simplified"))
-			para(&t.dim, tx.Simplified)
+			p.heading(m.say("tui-simplified"))
+			p.para(&t.dim, tx.Simplified)
 		}
-		foot := m.say("tui-done-footer")
-		if m.lo.Course.Next(m.l) == nil {
-			foot = m.say("tui-done-footer-last")
-		}
-		return m.say("tui-done-title", "title", tx.Title), out, []string{"", foot}, keep
 	}
-	return "", nil, nil, keep
+	return m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", tx.Title), []string{"", m.say("tui-text-footer")}
+}
+
+// pickerOverlay draws the list of lessons, with the learner's progress.
+func (m *LessonModel) pickerOverlay(p *lessonPage) (title string, footer []string) {
+	t := p.t
+	var ids []string
+	for _, l := range m.lo.Course.Lessons {
+		ids = append(ids, l.ID)
+	}
+	p.para(&t.dim, m.say("tui-picker-head", "done", fmt.Sprint(m.prog.Done(ids)), "all", fmt.Sprint(len(ids))))
+	p.out = append(p.out, "")
+	for i, l := range m.lo.Course.Lessons {
+		mark := "  "
+		if m.prog.Of(l.ID).Done {
+			mark = "✓ "
+		}
+		var ln line
+		cur := "  "
+		if i == m.pick {
+			cur = "▸ "
+		}
+		ln.add(&t.text, cur).add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, "  "+m.say("cli-minutes", "n", fmt.Sprint(l.Minutes)))
+		var over *ink
+		if i == m.pick {
+			over = &t.sel
+			p.keep = [2]int{len(p.out), len(p.out) + 1}
+		}
+		p.out = append(p.out, ln.render(p.width, over))
+	}
+	foot := []string{"", m.say("tui-picker-footer")}
+	if m.note != "" {
+		foot = append(foot, m.note)
+	}
+	return m.say("tui-picker-title"), foot
+}
+
+// solutionOverlay draws the solution, step by step, replayable.
+func (m *LessonModel) solutionOverlay(p *lessonPage) (title string, footer []string) {
+	t, tx := p.t, m.text
+	p.para(&t.text, tx.Solution)
+	p.out = append(p.out, "")
+	for i, st := range m.l.Solution {
+		mark := "  "
+		if i < m.replayed {
+			mark = "✓ "
+		}
+		p.out = append(p.out, t.text.Render(fmt.Sprintf("%s%d. %s", mark, i+1, st.Describe())))
+	}
+	p.heading(m.say("tui-why"))
+	p.para(&t.text, tx.Explanation)
+	return m.say("tui-solution-title"), []string{"", m.say("tui-solution-footer")}
+}
+
+// predictOverlay draws the prediction being marked.
+func (m *LessonModel) predictOverlay(p *lessonPage) (title string, footer []string) {
+	t, tx := p.t, m.text
+	p.para(&t.text, tx.Predict)
+	p.out = append(p.out, "")
+	var steps []string
+	for _, st := range m.l.Predict.Steps {
+		steps = append(steps, st.Describe())
+	}
+	p.para(&t.dim, m.say("tui-predict-action", "steps", strings.Join(steps, "; ")))
+	p.out = append(p.out, "")
+	pr := m.pred
+	for i, ref := range m.l.Predict.Refs() {
+		mk := "?"
+		if pr.marks[ref] != "" {
+			mk = m.outcome(pr.marks[ref])
+		}
+		if pr.marks[ref] == lessons.Deleted && m.l.Predict.Order {
+			mk += fmt.Sprintf(" #%d", indexOf(pr.order, ref)+1)
+		}
+		var ln line
+		cur := "  "
+		if i == pr.sel {
+			cur = "▸ "
+		}
+		ln.add(&t.text, fmt.Sprintf("%s%-40s ", cur, ref)).add(&t.bold, mk)
+		var over *ink
+		if i == pr.sel {
+			over = &t.sel
+		}
+		p.out = append(p.out, ln.render(p.width, over))
+	}
+	foot := []string{"", m.say("tui-predict-keys")}
+	if m.l.Predict.Order {
+		foot = append(foot, m.say("tui-predict-order"))
+	}
+	if m.note != "" {
+		foot = append(foot, m.note)
+	}
+	return m.say("tui-predict-title"), foot
+}
+
+// resultOverlay draws the prediction's result, object by object.
+func (m *LessonModel) resultOverlay(p *lessonPage) (title string, footer []string) {
+	t := p.t
+	r := m.pred.result
+	p.para(&t.bold, m.say("tui-result-score", "score", m.say("tui-score", "right", fmt.Sprint(r.Right), "total", fmt.Sprint(r.Total))))
+	for _, o := range r.Objects {
+		p.out = append(p.out, "")
+		mark, st := "✓", &t.ok
+		if !o.Right {
+			mark, st = "✗", &t.err
+		}
+		var ln line
+		ln.add(st, mark+" ").add(&t.bold, o.Ref).add(&t.text, ": "+m.outcome(o.Actual))
+		if !o.Right {
+			ln.add(&t.warn, " "+m.say("tui-result-you-said", "said", m.outcome(o.Predicted)))
+		}
+		p.out = append(p.out, ln.render(p.width, nil))
+		p.para(&t.dim, o.Why)
+	}
+	if r.Order != nil {
+		p.out = append(p.out, "")
+		mark, st := "✓", &t.ok
+		if !r.Order.Right {
+			mark, st = "✗", &t.err
+		}
+		p.out = append(p.out, st.Render(mark+" "+m.say("tui-result-order", "actual", strings.Join(r.Order.Actual, " → "))))
+		if !r.Order.Right {
+			p.para(&t.warn, m.say("tui-result-you-said", "said", strings.Join(r.Order.Predicted, " → ")))
+		}
+	}
+	return m.say("tui-result-title"), []string{"", m.say("tui-result-footer")}
+}
+
+// doneOverlay draws the goal reached, and why.
+func (m *LessonModel) doneOverlay(p *lessonPage) (title string, footer []string) {
+	t, tx := p.t, m.text
+	p.para(&t.ok, m.say("tui-done-head"))
+	p.heading(m.say("tui-why"))
+	p.para(&t.text, tx.Explanation)
+	if tx.Simplified != "" {
+		p.heading(m.say("tui-simplified"))
+		p.para(&t.dim, tx.Simplified)
+	}
+	foot := m.say("tui-done-footer")
+	if m.lo.Course.Next(m.l) == nil {
+		foot = m.say("tui-done-footer-last")
+	}
+	return m.say("tui-done-title", "title", tx.Title), []string{"", foot}
 }
 
 func indexOf(s []string, x string) int {
