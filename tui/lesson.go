@@ -436,7 +436,7 @@ func (m *LessonModel) nextHint() {
 			m.save()
 		}
 	}
-	m.pg.setMsg(msgInfo, m.say("tui-hint", "n", fmt.Sprint(m.hints), "of", fmt.Sprint(len(hs)), "hint", hs[m.hints-1]))
+	m.pg.setMsg(msgInfo, m.say("tui-hint", "n", fmt.Sprint(m.hints), "of", fmt.Sprint(len(hs)), "hint", reflow(hs[m.hints-1])))
 }
 
 func (m *LessonModel) writeHandIn() {
@@ -731,7 +731,7 @@ func (m *LessonModel) View() (v tea.View) {
 		// below it, which do not work while it is open.
 		w, _ := m.screenSize()
 		m.pg.help.SetWidth(w - 1)
-		screen[len(screen)-1] = padStyled(" "+m.pg.help.ShortHelpView(m.viewKeys()), w)
+		screen[len(screen)-1] = padStyled(" "+m.pg.help.ShortHelpView(m.pg.trKeys(m.viewKeys())), w)
 	}
 	v = tea.NewView(strings.Join(screen, "\n"))
 	v.AltScreen = true

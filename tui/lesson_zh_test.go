@@ -126,6 +126,9 @@ func TestKeysTranslated(t *testing.T) {
 	bs = append(bs, pickerKeys.bindings()...)
 	bs = append(bs, overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close, overlayKeys.PrevNext)
 	bs = append(bs, lessonKeys.bindings()...)
+	ok := lessonOverlayKeys
+	bs = append(bs, ok.Start, ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit, ok.Replay, ok.Survives, ok.Orphaned,
+		ok.Deleted, ok.Terminating, ok.RunPrediction, ok.NextLesson, ok.Scroll, ok.Page, ok.Close)
 	for _, b := range bs {
 		if d := b.Help().Desc; !zh.HasUI(d) {
 			t.Errorf("key %s: %q has no Chinese words: add %q to internal/i18n/messages/zh.yaml", b.Help().Key, d, i18n.UIPrefix+d)
