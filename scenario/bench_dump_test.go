@@ -32,3 +32,37 @@ func BenchmarkParseDump(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWhatIfDelete is what `gcplay what-if -f DUMP delete
+// deployment/web` does, in one process: read the dump, restore it, let
+// the controllers settle it, delete the Deployment with Background and
+// settle again.
+func BenchmarkWhatIfDelete(b *testing.B) {
+	for _, size := range []struct{ rs, pods int }{{10, 100}, {10, 1000}, {100, 1000}} {
+		data := dump(b, size.rs, size.pods)
+		b.Run(fmt.Sprintf("%dk", (1+size.rs*(1+size.pods))/1000), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := ParseDump("dump.yaml", data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				im, err := Start(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ref, err := ResolveRef(im.World.Store().Registry(), "deploy/web")
+				if err != nil {
+					b.Fatal(err)
+				}
+				w, err := im.Delete(ref, "Background")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if want := 1 + size.rs*(1+size.pods); len(w.Deleted) != want {
+					b.Fatalf("%d deleted, want %d", len(w.Deleted), want)
+				}
+			}
+		})
+	}
+}
