@@ -16,6 +16,7 @@ import (
 //	namespaces    every namespace other than the four built-in ones: its
 //	              phase, spec.finalizers, metadata.finalizers, conditions,
 //	              and each object still in it with its finalizers
+//	why ns=NAME   what the playground's inspector says holds the namespace
 func runNamespaceCommand(t *testing.T, w *World, d *datadriven.TestData) (string, error) {
 	var b strings.Builder
 	switch d.Cmd {
@@ -51,6 +52,12 @@ func runNamespaceCommand(t *testing.T, w *World, d *datadriven.TestData) (string
 				}
 				fmt.Fprintf(&b, "  holds %s%s finalizers=%s\n", fakeapi.RefOf(o), state, fmtList(o.Metadata.Finalizers))
 			}
+		}
+	case "why":
+		name, _ := arg(d, "ns")
+		ns := w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Namespace", Name: name})
+		for _, l := range NamespaceWhy(w.Store(), ns, w.Queue(ControllerNamespace), w.Controllers()) {
+			b.WriteString(l + "\n")
 		}
 	default:
 		d.Fatalf(t, "unknown command %s", d.Cmd)

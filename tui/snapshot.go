@@ -271,3 +271,18 @@ func storageWritten(recs []engine.Record, a, b int) bool {
 	}
 	return false
 }
+
+// namespaceWhy is what still holds a terminating namespace, for the
+// inspector (engine.NamespaceWhy); nil for any other object.
+func (sn *snapshot) namespaceWhy(o *fakeapi.Object) []string {
+	if o.Kind != "Namespace" || o.Metadata.DeletionTimestamp == nil {
+		return nil
+	}
+	var queue []engine.QueueItem
+	for _, q := range sn.queues {
+		if q.name == engine.ControllerNamespace {
+			queue = q.items
+		}
+	}
+	return engine.NamespaceWhy(sn.store, o, queue, sn.h.World().Controllers())
+}

@@ -45,7 +45,8 @@ type tree struct {
 	// object order.
 	deps map[string][]depEdge
 	// objects counts the stored objects shown. Namespaces that own
-	// nothing are left out (namespace membership is not ownership), and so
+	// nothing and are not terminating are left out (namespace membership
+	// is not ownership), and so
 	// are Events, which the collector does not track.
 	objects, hiddenNS, events int
 }
@@ -123,7 +124,8 @@ func buildTree(objs []*fakeapi.Object, reg *fakeapi.Registry) *tree {
 			continue
 		}
 		uid := o.Metadata.UID
-		if o.Kind == "Namespace" && len(t.deps[uid]) == 0 {
+		// A terminating namespace is shown: what holds it is the question.
+		if o.Kind == "Namespace" && len(t.deps[uid]) == 0 && o.Metadata.DeletionTimestamp == nil {
 			t.hiddenNS++
 			continue
 		}

@@ -389,6 +389,23 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 	}
 	if sel != nil {
 		if o := sn.obj(sel); o != nil {
+			for i, why := range sn.namespaceWhy(o) {
+				st := &t.text
+				if i == 0 {
+					st = &t.terminating
+				}
+				if strings.HasPrefix(strings.TrimSpace(why), "next:") {
+					st = &t.changed
+				}
+				indent := strings.Repeat(" ", len(why)-len(strings.TrimLeft(why, " "))+2)
+				for j, part := range wrap(strings.TrimLeft(why, " "), max(inner-len(indent), 10)) {
+					if j == 0 {
+						add().add(st, indent[:len(indent)-2]+part)
+					} else {
+						add().add(st, indent+part)
+					}
+				}
+			}
 			for _, y := range sn.manifestOf(o) {
 				st := &t.text
 				trim := strings.TrimLeft(y, " -")
