@@ -10,11 +10,10 @@ import (
 
 // call is an API request as a step's record keeps it; Record.Calls gives
 // it back as a fakeapi.Request. A cascade records two requests for every
-// object it collects, and kept as fakeapi.Request (160 bytes each) they
-// were a fifth of all it allocated. Here what repeats from one request to
-// the next (verb, client, apiVersion, kind, namespace and status code) is
-// one shared callKind, and the details of the rare failure are kept
-// apart: 48 bytes.
+// object it collects, so what repeats from one request to the next (verb,
+// client, apiVersion, kind, namespace and status code) is one shared
+// callKind, and the details of the rare failure are kept apart: 48 bytes
+// instead of a fakeapi.Request's 160 (docs/BENCHMARKS.md has the figures).
 type call struct {
 	kind   *callKind
 	name   string

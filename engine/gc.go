@@ -26,7 +26,7 @@ type garbageCollector struct {
 	// informer is what the collector's informers last observed of each
 	// object it monitors, by group, kind, namespace and name: upstream's
 	// metadata listers, kept from watch events.
-	informer map[objtable.Key]*fakeapi.Object
+	informer objtable.Table[*fakeapi.Object]
 	// deleteScratch holds the options of the DELETE being sent.
 	deleteScratch deleteScratch
 	// texts shares the sentences that repeat.
@@ -72,7 +72,6 @@ func newGarbageCollector(e *env) *garbageCollector {
 		attemptToDelete: newNodeQueue(QueueAttemptToDelete, dirtyInAttemptToDelete, processingInAttemptToDelete),
 		attemptToOrphan: newNodeQueue(QueueAttemptToOrphan, dirtyInAttemptToOrphan, processingInAttemptToOrphan),
 		absent:          newAbsentOwnerCache(absentOwnerCacheSize),
-		informer:        map[objtable.Key]*fakeapi.Object{},
 	}
 	g.hook()
 	return g
@@ -92,9 +91,9 @@ func (g *garbageCollector) observe(ev fakeapi.WatchEvent) {
 	}
 	k := informerKey(obj.APIVersion, obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name)
 	if ev.Type == fakeapi.Deleted {
-		delete(g.informer, k)
+		g.informer.Delete(k)
 	} else {
-		g.informer[k] = obj
+		g.informer.Set(k, obj)
 	}
 	var ge *graphEvent
 	switch ev.Type {
@@ -557,7 +556,8 @@ func (g *garbageCollector) getMetadata(id objectReference) (*fakeapi.Object, err
 // last (re)start has only what events showed it since; getMetadata is
 // only asked about nodes the collector observed, which events showed.
 func (g *garbageCollector) informerGet(id objectReference) *fakeapi.Object {
-	return g.informer[informerKey(id.APIVersion, id.Kind, id.Namespace, id.Name)]
+	o, _ := g.informer.Get(informerKey(id.APIVersion, id.Kind, id.Namespace, id.Name))
+	return o
 }
 
 func informerKey(apiVersion, kind, namespace, name string) objtable.Key {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -183,7 +182,7 @@ func (g *garbageCollector) clone(e *env) controller {
 		env:       e,
 		uidToNode: g.uidToNode.Clone(get),
 		absent:    g.absent.clone(),
-		informer:  maps.Clone(g.informer),
+		informer:  g.informer.Clone(),
 	}
 	// Queued events are copied: they carry the queue's flags, which each
 	// world changes as it takes them.

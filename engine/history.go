@@ -17,10 +17,9 @@ import (
 // the world's size, which keeps the cost of taking them small next to the
 // steps between them.
 //
-// What the checkpoints may hold is bounded: a clone of a world of 10,000
-// objects is about 4 MB, and one every 600 steps made a 60,000-step
-// timeline hold 460 MB of them (a browser tab runs out of memory not far
-// beyond). When the objects the checkpoints copy add up to more than
+// What the checkpoints may hold is bounded, since a clone copies every
+// object and a long timeline of a large world would otherwise hold more
+// than a browser tab can (docs/BENCHMARKS.md, "History"). When the objects the checkpoints copy add up to more than
 // checkpointObjects, every other one is dropped, oldest first, the two
 // newest and the start excepted, and the interval doubles: the timeline
 // keeps checkpoints spread evenly over it, and a jump replays at most

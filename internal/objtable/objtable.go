@@ -3,10 +3,9 @@
 //
 // It keeps two levels: a scope (group, kind and namespace; a world has a
 // handful) and, in each, a map by name. A lookup hashes and compares one
-// name instead of four strings, and each scope's map holds small slots: in
-// a world of 100,000 Pods, finding a Pod by name in one map keyed by all
-// four strings was a fifth of a cascade's time, most of it waiting on
-// memory. The scope last written is remembered, since work comes in runs
+// name instead of four strings, and each scope's map holds small slots
+// (docs/BENCHMARKS.md has what one map keyed by all four cost). The scope
+// last written is remembered, since work comes in runs
 // over one scope; reads use it but never change it, so concurrent readers
 // are as safe as with a Go map.
 package objtable
