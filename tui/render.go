@@ -113,7 +113,13 @@ func padStyled(s string, width int) string {
 	case w < width:
 		return s + strings.Repeat(" ", width-w)
 	}
-	return ansi.Truncate(s, width, "…")
+	// A wide (CJK) character that would cross the edge is dropped whole:
+	// pad the cell it leaves.
+	s = ansi.Truncate(s, width, "…")
+	if w := textWidth(s); w < width {
+		s += strings.Repeat(" ", width-w)
+	}
+	return s
 }
 
 // box draws a pane: a rounded border with the title in the top edge, and
