@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/scenario"
@@ -59,10 +61,9 @@ func openSession(name string, data []byte, setup bool) (s *session, note string,
 	if len(o.sc.Restore) > 0 {
 		// A cluster dump: its objects are restored and the controllers
 		// have their relist queued, as after a restart.
-		note = fmt.Sprintf("%d objects restored from the dump; the controllers start as after a restart: s steps them, r runs them", len(o.sc.Restore))
-		for _, n := range o.sc.Notes {
-			note += "; " + n
-		}
+		// What the import made up comes first: a short message line
+		// must not cut it.
+		note = strings.Join(append(slices.Clone(o.sc.Notes), fmt.Sprintf("%d objects restored from the dump; the controllers start as after a restart: s steps them, r runs them", len(o.sc.Restore))), "; ")
 		return s, note, false, nil
 	}
 	if setup {
