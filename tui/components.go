@@ -5,23 +5,20 @@ import "github.com/gcplay/gcplay/fakeapi"
 // The playground is made of components, each with its own state (below),
 // its own key map (keys.go), its key handler and its view:
 //
-//	component      state            keys                      handler, view
-//	world tree     worldTree        keyMap: Up..Bottom, Enter  move, worldPane
-//	                                Delete, CreateDep, Create,
-//	                                Finalizer, BreakWatch
-//	collector      collectorState   keyMap: Step..Run, Play,   doStep, collectorView
-//	                                BreakOrphan
-//	inspector      inspectorState   keyMap: Up..Bottom         move, inspectorView
-//	timeline       timelineState    keyMap: Back, Forward,     timelineTo, timelinePane
-//	                                Undo, Explain, Enter
-//	command bar    commandBar       commandKeys                commandKey, commandLine
-//	delete picker  deletePicker     pickerKeys                 pickerKey, pickerLines
-//	help, explain  overlays         overlayKeys                overlayKey, helpLines,
-//	                                                           explainLines
-//	resume offer   Options.Resume   resumeKeys                 resumeKey, resumeLines
-//	lesson pane    LessonModel      lessonKeys                 lessonKey, paneLines
-//	lesson         LessonModel      lessonOverlayKeys          overlayKey, overlayContent
-//	overlays
+//	component      state            keys                 handler, view
+//	world tree     worldTree        worldKeys, paneKeys  move, worldPane
+//	collector      collectorState   collectorKeys        doStep, collectorView
+//	inspector      inspectorState   paneKeys             move, inspectorView
+//	timeline       timelineState    timelineKeys         timelineTo, timelinePane
+//	(every pane)                    globalKeys           normalKey
+//	command bar    commandBar       commandKeys          commandKey, commandLine
+//	delete picker  deletePicker     pickerKeys           pickerKey, pickerLines
+//	help, explain  overlays         overlayKeys          overlayKey, helpLines,
+//	                                                     explainLines
+//	resume offer   Options.Resume   resumeKeys           resumeKey, resumeLines
+//	lesson pane    LessonModel      lessonKeys           lessonKey, paneLines
+//	lesson         LessonModel      lessonOverlayKeys    overlayKey, textOverlay,
+//	overlays                                             pickerOverlay, ...
 //
 // viewKeys (Model's and LessonModel's) lists the keys of the view shown;
 // help (?), the help line and every hint on screen are drawn from them.

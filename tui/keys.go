@@ -8,16 +8,41 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// keyMap is every key of the playground outside the command bar. The help
-// view (?) and the short help line are generated from it.
+// keyMap is every key of the playground outside the command bar and the
+// overlays, one key map per component (components.go). The help view (?)
+// and the short help line are generated from it.
 type keyMap struct {
-	Step, StepQueue, Advance, Play, Faster, Slower, Run key.Binding
-	Back, BackFull, Forward, Undo                       key.Binding
-	Delete, CreateDep, Create, Finalizer                key.Binding
-	Explain, BreakOrphan, BreakWatch                    key.Binding
-	Up, Down, PageUp, PageDown, Top, Bottom, Enter      key.Binding
-	NextPane, PrevPane                                  key.Binding
-	Command, Help, Esc, Quit, Panes                     key.Binding
+	collectorKeys
+	timelineKeys
+	worldKeys
+	paneKeys
+	globalKeys
+}
+
+// collectorKeys step the collector and the controllers: the collector pane's keys.
+type collectorKeys struct {
+	Step, StepQueue, Advance, Run, Play, Faster, Slower, BreakOrphan key.Binding
+}
+
+// timelineKeys move along the timeline and explain its records: the timeline's keys.
+type timelineKeys struct {
+	Back, BackFull, Forward, Undo, Explain, Enter key.Binding
+}
+
+// worldKeys act on the object selected in the world tree: the world tree's keys.
+type worldKeys struct {
+	Delete, CreateDep, Create, Finalizer, BreakWatch key.Binding
+}
+
+// paneKeys move within a pane (select in the world tree, move the timeline's
+// cursor, scroll the collector and the inspector) and between panes.
+type paneKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, NextPane, PrevPane, Panes key.Binding
+}
+
+// globalKeys work whatever pane has the focus.
+type globalKeys struct {
+	Command, Help, Esc, Quit key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -25,38 +50,48 @@ func newKeyMap() keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return keyMap{
-		Step:        b([]string{"s", "space"}, "s", "step"),
-		Panes:       b([]string{"tab"}, "tab", "panes"),
-		StepQueue:   b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "step from queue N"),
-		Advance:     b([]string{"t"}, "t", "advance clock to next due"),
-		Play:        b([]string{"p"}, "p", "play"),
-		Faster:      b([]string{"+", "="}, "+/-", "autoplay speed"),
-		Slower:      b([]string{"-", "_"}, "-", "slower"),
-		Run:         b([]string{"r"}, "r", "run"),
-		Back:        b([]string{"left", "h", "["}, "←→", "time"),
-		BackFull:    b([]string{"left", "h", "["}, "← h", "back one step"),
-		Forward:     b([]string{"right", "l", "]"}, "→ l", "forward one step"),
-		Undo:        b([]string{"u"}, "u", "undo"),
-		Delete:      b([]string{"d"}, "d", "delete"),
-		CreateDep:   b([]string{"c"}, "c", "add dependent"),
-		Create:      b([]string{"n"}, "n", "new object"),
-		Finalizer:   b([]string{"f"}, "f", "edit finalizer"),
-		Explain:     b([]string{"e"}, "e", "explain record"),
-		BreakOrphan: b([]string{"B"}, "B", "break on attemptToOrphan"),
-		BreakWatch:  b([]string{"b"}, "b", "break when selected changes"),
-		Up:          b([]string{"up", "k"}, "↑↓ jk", "select / scroll"),
-		Down:        b([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:      b([]string{"pgup", "ctrl+u"}, "pgup pgdn", "page"),
-		PageDown:    b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		Top:         b([]string{"home", "g"}, "g G", "top, bottom"),
-		Bottom:      b([]string{"end", "G"}, "G", "bottom"),
-		Enter:       b([]string{"enter"}, "enter", "timeline: go there"),
-		NextPane:    b([]string{"tab"}, "tab", "next pane"),
-		PrevPane:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Command:     b([]string{":"}, ":", "command"),
-		Help:        b([]string{"?"}, "?", "help"),
-		Esc:         b([]string{"esc"}, "esc", "close / stop"),
-		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit"),
+		collectorKeys: collectorKeys{
+			Step:        b([]string{"s", "space"}, "s", "step"),
+			StepQueue:   b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "step from queue N"),
+			Advance:     b([]string{"t"}, "t", "advance clock to next due"),
+			Run:         b([]string{"r"}, "r", "run"),
+			Play:        b([]string{"p"}, "p", "play"),
+			Faster:      b([]string{"+", "="}, "+/-", "autoplay speed"),
+			Slower:      b([]string{"-", "_"}, "-", "slower"),
+			BreakOrphan: b([]string{"B"}, "B", "break on attemptToOrphan"),
+		},
+		timelineKeys: timelineKeys{
+			Back:     b([]string{"left", "h", "["}, "←→", "time"),
+			BackFull: b([]string{"left", "h", "["}, "← h", "back one step"),
+			Forward:  b([]string{"right", "l", "]"}, "→ l", "forward one step"),
+			Undo:     b([]string{"u"}, "u", "undo"),
+			Explain:  b([]string{"e"}, "e", "explain record"),
+			Enter:    b([]string{"enter"}, "enter", "timeline: go there"),
+		},
+		worldKeys: worldKeys{
+			Delete:     b([]string{"d"}, "d", "delete"),
+			CreateDep:  b([]string{"c"}, "c", "add dependent"),
+			Create:     b([]string{"n"}, "n", "new object"),
+			Finalizer:  b([]string{"f"}, "f", "edit finalizer"),
+			BreakWatch: b([]string{"b"}, "b", "break when selected changes"),
+		},
+		paneKeys: paneKeys{
+			Up:       b([]string{"up", "k"}, "↑↓ jk", "select / scroll"),
+			Down:     b([]string{"down", "j"}, "↓/j", "down"),
+			PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup pgdn", "page"),
+			PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+			Top:      b([]string{"home", "g"}, "g G", "top, bottom"),
+			Bottom:   b([]string{"end", "G"}, "G", "bottom"),
+			NextPane: b([]string{"tab"}, "tab", "next pane"),
+			PrevPane: b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+			Panes:    b([]string{"tab"}, "tab", "panes"),
+		},
+		globalKeys: globalKeys{
+			Command: b([]string{":"}, ":", "command"),
+			Help:    b([]string{"?"}, "?", "help"),
+			Esc:     b([]string{"esc"}, "esc", "close / stop"),
+			Quit:    b([]string{"q", "ctrl+c"}, "q", "quit"),
+		},
 	}
 }
 
