@@ -643,6 +643,12 @@ func (st *story) ownerDeletes(owners []string) string {
 		if call == nil {
 			continue
 		}
+		if strings.HasPrefix(owner, "Namespace/") && !strings.Contains(call.Detail, "propagationPolicy=") && !strings.Contains(call.Detail, "orphanDependents=") {
+			// A namespace has no default policy: it goes only once the
+			// namespace controller has emptied and finalized it.
+			parts = append(parts, st.p.say("owner-deleted-namespace", "owner", owner, "at", st.at(rec.Seq)))
+			continue
+		}
 		parts = append(parts, st.p.say("owner-deleted", "owner", owner, "policy", st.policyWords(owner, call), "at", st.at(rec.Seq)))
 		if m := st.policyMeaning(owner, call); !slices.Contains(meanings, m) {
 			meanings = append(meanings, m)
@@ -682,10 +688,25 @@ func ownerRefString(reg *fakeapi.Registry, dep *fakeapi.Object, or fakeapi.Owner
 // whyStays explains an object that is still in storage when the goal has
 // it gone.
 func (st *story) whyStays(o *fakeapi.Object) string {
+	if o.Kind == "Namespace" && o.Metadata.DeletionTimestamp != nil && len(fakeapi.NamespaceFinalizers(o)) > 0 {
+		return st.p.say("stays-namespace", "object", o.String(), "spec", list(fakeapi.NamespaceFinalizers(o))) + st.namespaceNext(o)
+	}
 	if o.Metadata.DeletionTimestamp != nil {
 		return st.p.say("stays-terminating", "object", o.String(), "finalizers", list(o.Metadata.Finalizers)) + st.staysCause(o)
 	}
 	return st.p.say("stays", "object", o.String()) + st.staysCause(o)
+}
+
+// namespaceNext is the next thing a terminating namespace waits for, as
+// the playground's inspector says it (engine.NamespaceWhy), with a space
+// before it.
+func (st *story) namespaceNext(ns *fakeapi.Object) string {
+	for _, l := range engine.NamespaceWhy(st.store, ns, st.w.Queue(engine.ControllerNamespace), st.w.Controllers()) {
+		if next, ok := strings.CutPrefix(strings.TrimSpace(l), "next: "); ok {
+			return " " + st.p.say("namespace-next", "next", next)
+		}
+	}
+	return ""
 }
 
 // staysCause says why o is still in storage: what holds it while it

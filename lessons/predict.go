@@ -154,7 +154,7 @@ func (st *story) outcomeWhy(ref string, now *fakeapi.Object, actual Outcome) str
 		}
 		return st.p.say("outcome-gone", "object", ref)
 	case Terminating:
-		return strings.TrimSpace(st.p.say("stays-terminating", "object", ref, "finalizers", list(now.Metadata.Finalizers)) + st.staysCause(now))
+		return strings.TrimSpace(st.whyStays(now))
 	}
 	if start := st.startObject(ref); len(now.Metadata.OwnerReferences) == 0 && (start == nil || len(start.Metadata.OwnerReferences) == 0) {
 		return st.p.say("outcome-never-owned", "object", ref)
