@@ -87,7 +87,7 @@ func TestLessonOneByKeys(t *testing.T) {
 	}
 	lsPress(t, m, "enter")
 	s := lsScreen(m)
-	for _, want := range []string{"Lesson 1/19 · Owners and dependents", "✗ ConfigMap/app: gone", "now: in storage", "H hint"} {
+	for _, want := range []string{"Lesson 1/21 · Owners and dependents", "✗ ConfigMap/app: gone", "now: in storage", "H hint"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the lesson pane lacks %q:\n%s", want, s)
 		}
