@@ -64,6 +64,7 @@ web:
 	@build/wasm-shim/build.sh --check
 	@if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
 		echo "cd web && npm ci"; cd web && npm ci --no-audit --no-fund; fi
+	@rm -f $(SITE)/main.*.wasm $(SITE)/main.*.wasm.br $(SITE)/main.*.wasm.gz
 	@mkdir -p $(SITE)/xterm
 	build/wasm-shim/build.sh $(SITE)/main.wasm
 	@cp web/index.html web/main.js web/style.css web/sw.js $(SITE)/
@@ -72,7 +73,10 @@ web:
 	@sed '/sourceMappingURL=/d' $(XTERM)/xterm/lib/xterm.mjs > $(SITE)/xterm/xterm.mjs
 	@sed '/sourceMappingURL=/d' $(XTERM)/addon-fit/lib/addon-fit.mjs > $(SITE)/xterm/addon-fit.mjs
 	@cp $(XTERM)/xterm/css/xterm.css $(SITE)/xterm/
-	@echo "built $(SITE)/ (main.wasm $$(du -k $(SITE)/main.wasm | cut -f1) KB); serve it with: go run ./cmd/gcplay web --dir $(SITE)"
+	@# main.wasm gets its content's hash in its name; every file a brotli and
+	@# a gzip copy (the brotli copy of main.wasm is kept in build/wasm/ by hash).
+	$(GO) run ./build/sitepack $(SITE)
+	@echo "built $(SITE)/; serve it with: go run ./cmd/gcplay web --dir $(SITE)"
 
 ## web-serve: build the page and serve it on http://127.0.0.1:8080
 web-serve: web

@@ -9,10 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gcplay/gcplay/internal/website"
 )
 
 // WebOptions are the options of gcplay web.
@@ -32,7 +33,10 @@ func NewCmdWeb() *cobra.Command {
 		Short: "Serve the browser page (the playground in WebAssembly) on a local address",
 		Long: `Serve the browser page: the same playground, compiled to WebAssembly,
 in an xterm.js terminal. Build the page first with make web (it writes
-site/); any static file server can host that folder too.`,
+site/). Each file is sent as the brotli or gzip copy make web wrote beside
+it, as the browser accepts; the versioned main.HASH.wasm is cached for a
+year, everything else revalidated on each load. Any static host can serve
+site/ too (the README says how to match this).`,
 		Example: `  make web && gcplay web
   gcplay web --addr 127.0.0.1:9000 --dir /path/to/site`,
 		Args: cobra.NoArgs,
@@ -47,10 +51,17 @@ site/); any static file server can host that folder too.`,
 
 // Validate checks that Dir holds a built page.
 func (o *WebOptions) Validate() error {
-	for _, f := range []string{"index.html", "main.wasm", "wasm_exec.js"} {
-		if _, err := os.Stat(filepath.Join(o.Dir, f)); err != nil {
-			return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("no built page in %s (%s is missing): run make web in a gcplay checkout, which writes site/, or give --dir the folder it wrote", o.Dir, f)}
+	missing := ""
+	for _, f := range []string{"index.html", "wasm_exec.js"} {
+		if _, err := os.Stat(filepath.Join(o.Dir, f)); err != nil && missing == "" {
+			missing = f
 		}
+	}
+	if _, err := website.WasmName(o.Dir); err != nil && missing == "" {
+		missing = "main.HASH.wasm"
+	}
+	if missing != "" {
+		return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("no built page in %s (%s is missing): run make web in a gcplay checkout, which writes site/, or give --dir the folder it wrote", o.Dir, missing)}
 	}
 	return nil
 }
@@ -70,7 +81,7 @@ func (o *WebOptions) Run(cmd *cobra.Command) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	srv := &http.Server{Handler: SiteHandler(o.Dir), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: website.Handler(o.Dir), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(cmd.OutOrStdout(), "gcplay web: serving %s at http://%s/ (ctrl+c stops)\n", o.Dir, ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -85,24 +96,4 @@ func (o *WebOptions) Run(cmd *cobra.Command) error {
 		return &ExitError{Code: ExitFailed, Err: err}
 	}
 	return nil
-}
-
-// SiteHandler serves a built page from dir: files as they are, with the
-// content types browsers insist on for WebAssembly and modules, and
-// revalidated on every load, so a rebuilt page is picked up at once (the
-// page's service worker keeps the offline copy).
-func SiteHandler(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		switch {
-		case strings.HasSuffix(r.URL.Path, ".wasm"):
-			h.Set("Content-Type", "application/wasm")
-		case strings.HasSuffix(r.URL.Path, ".mjs"), strings.HasSuffix(r.URL.Path, ".js"):
-			h.Set("Content-Type", "text/javascript; charset=utf-8")
-		}
-		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Content-Type-Options", "nosniff")
-		files.ServeHTTP(w, r)
-	})
 }
