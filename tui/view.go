@@ -277,7 +277,7 @@ func (m *Model) collectorView(r rect) ([]string, int) {
 				st = &t.changed
 			}
 			if it.Waiting {
-				il.add(&t.due, "   ⏱ ").add(st, it.Item).add(&t.due, fmt.Sprintf(" due %s (in %s)", engine.FormatElapsed(it.Due), it.Due-sn.elapsed))
+				il.add(&t.due, "   ◷ ").add(st, it.Item).add(&t.due, fmt.Sprintf(" due %s (in %s)", engine.FormatElapsed(it.Due), it.Due-sn.elapsed))
 			} else {
 				il.add(&t.dim, "   ").add(st, it.Item)
 			}

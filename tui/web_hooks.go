@@ -10,10 +10,13 @@ package tui
 
 import (
 	"maps"
+	"slices"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/lessons"
 	"github.com/gcplay/gcplay/scenario"
 )
 
@@ -80,3 +83,51 @@ func (m *Model) Notify(text string, isErr bool) {
 // Playground returns the playground the lesson runs on (a new one each
 // time a lesson is opened), for the browser build's hooks above.
 func (m *LessonModel) Playground() *Model { return m.pg }
+
+// WouldQuit reports whether the key k (as tea.KeyPressMsg.String gives
+// it) quits the playground in its present state. The page asks before
+// passing a key on: there Ctrl+C means copy and a lone q is too easy to
+// press for what it does (the tab stays open on a stopped program).
+func (m *Model) WouldQuit(k string) bool {
+	return k == "ctrl+c" || (m.mode == modeNormal && slices.Contains(m.keys.Quit.Keys(), k))
+}
+
+// WouldQuit reports whether the key k quits the lesson in its present
+// state (see Model.WouldQuit).
+func (m *LessonModel) WouldQuit(k string) bool {
+	switch {
+	case k == "ctrl+c":
+		return true
+	case m.over == overNone:
+		return m.pg.mode == modeNormal && k == "q"
+	case m.over == overPicker:
+		return k == "q"
+	}
+	return false
+}
+
+// Lesson returns the lesson shown.
+func (m *LessonModel) Lesson() *lessons.Lesson { return m.l }
+
+// OpenPicker shows the lesson picker on the lesson shown (the L key).
+func (m *LessonModel) OpenPicker() {
+	m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1
+}
+
+// NextLesson opens the course's next lesson (the N key).
+func (m *LessonModel) NextLesson() { m.lessonKey(keyNext) }
+
+// Restart puts the lesson back at its start (the R key).
+func (m *LessonModel) Restart() { m.lessonKey(keyRestart) }
+
+// Idle reports whether the playground takes keys as commands (no command
+// line, picker or overlay open).
+func (m *Model) Idle() bool { return m.mode == modeNormal }
+
+// AddCourseHelp adds the course's key to the help view, for a playground
+// that can open the lessons (the page: L opens the lesson picker).
+func (m *Model) AddCourseHelp() {
+	m.extraHelp = helpGroup{name: "The course", keys: []key.Binding{
+		key.NewBinding(key.WithKeys(keyLessons), key.WithHelp(keyLessons, "the lessons")),
+	}}
+}

@@ -53,6 +53,9 @@ type app struct {
 	// scheduled write from older ones.
 	version, gen int
 	breaks       *share.Breakpoints
+	// shown is the lesson shown when the world was last scheduled for
+	// writing ("" in the playground): another lesson is a change too.
+	shown string
 
 	// view is the view last drawn; fresh says no message has reached the
 	// model since, so it is still the view (Bubble Tea asks for one after
@@ -67,6 +70,9 @@ type (
 	commandMsg    struct{ line string }
 	openLinkMsg   struct{ text, from string }
 	openLessonMsg struct{ name string }
+	// courseMsg is a page button of the course: "open" (the picker),
+	// "next" (the next lesson) or "restart" (the lesson at its start).
+	courseMsg struct{ what string }
 )
 
 func (a *app) Init() tea.Cmd { return a.top.Init() }
@@ -93,6 +99,24 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.openLink(msg.text, msg.from)
 	case openLessonMsg:
 		a.openLesson(msg.name, "")
+	case courseMsg:
+		a.course_(msg.what)
+	case tea.KeyPressMsg:
+		if k := msg.String(); a.wouldQuit(k) {
+			// In the page Ctrl+C copies (the page handles it when text is
+			// selected) and a lone q is too easy to press: neither quits.
+			if k == "ctrl+c" {
+				a.m.Notify("Ctrl+C copies here (Shift+drag selects text); it does not quit. Close the tab when you are done: your world is kept.", false)
+			} else {
+				a.m.Notify("q does not quit in the page: close the tab when you are done, your world is kept (the quit command stops the program).", false)
+			}
+			break
+		}
+		if msg.String() == "L" && a.lesson == nil && a.m.Idle() {
+			a.openLesson("", "") // the course, as the L key does in a lesson
+			break
+		}
+		_, cmd = a.top.Update(msg)
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		_, cmd = a.top.Update(msg)
@@ -104,8 +128,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	a.trackOrigin()
 	breaks := share.NewBreakpoints(a.m.Breakpoints())
-	if v := a.m.Version(); v != a.version || !reflect.DeepEqual(breaks, a.breaks) {
-		a.version, a.breaks = v, breaks
+	lesson := a.lessonID()
+	if v := a.m.Version(); v != a.version || !reflect.DeepEqual(breaks, a.breaks) || lesson != a.shown {
+		a.version, a.breaks, a.shown = v, breaks, lesson
 		a.gen++
 		gen := a.gen
 		cmd = tea.Batch(cmd, tea.Tick(persistDelay, func(time.Time) tea.Msg { return persistMsg{gen: gen} }))
@@ -210,9 +235,13 @@ func (a *app) lessonID() string {
 }
 
 // openLink restores a world from a link's text; from says where the text
-// came from ("link" or "saved"). It reports whether it worked; when not,
-// the message line says why and the world is unchanged.
-func (a *app) openLink(text, from string) bool {
+// came from ("link" or "saved"). When it fails, the message line says why
+// and the world is unchanged. The page learns whether a link ("link")
+// opened: only then was the learner's own world replaced.
+func (a *app) openLink(text, from string) (err error) {
+	if from == "link" {
+		defer func() { js.Global().Call("onGoLinkOpened", err == nil) }()
+	}
 	l, err := share.Decode(text)
 	var o *share.Opened
 	if err == nil {
@@ -224,7 +253,7 @@ func (a *app) openLink(text, from string) bool {
 			what = "The world saved in this browser"
 		}
 		a.m.Notify(fmt.Sprintf("%s could not be opened: %v", what, err), true)
-		return false
+		return err
 	}
 	h := o.History
 	var msg string
@@ -245,7 +274,7 @@ func (a *app) openLink(text, from string) bool {
 		a.m.Notify(msg, true)
 	}
 	a.origin, a.originSrc = o.Origin, []byte(l.Scenario)
-	return true
+	return nil
 }
 
 func describe(file string) string {
@@ -262,10 +291,13 @@ func (a *app) openLesson(name, saved string) {
 	if a.course == nil {
 		a.course = lessons.Builtin()
 	}
-	l, err := a.course.Find(name)
-	if err != nil {
-		a.m.Notify(fmt.Sprintf("This link opens the lesson %q: %v. Here is the playground instead.", name, err), true)
-		return
+	var l *lessons.Lesson // nil: the picker, on the first lesson not done
+	if name != "" {
+		var err error
+		if l, err = a.course.Find(name); err != nil {
+			a.m.Notify(fmt.Sprintf("This link opens the lesson %q: %v. Here is the playground instead.", name, err), true)
+			return
+		}
 	}
 	loc, _ := locale.Pick("", func(string) string { return "" }, a.course.Locales)
 	if slices.Contains(a.course.Locales, a.lang) {
@@ -284,6 +316,65 @@ func (a *app) openLesson(name, saved string) {
 	}
 	a.trackOrigin()
 	a.version = -1 // write the lesson into the address bar
+}
+
+// wouldQuit reports whether the key k would quit the model shown.
+func (a *app) wouldQuit(k string) bool {
+	if a.lesson != nil {
+		return a.lesson.WouldQuit(k)
+	}
+	return a.m.WouldQuit(k)
+}
+
+// course_ runs a course button of the page: what is "open" (the lesson
+// picker, on the first lesson not done when no lesson is shown), "next"
+// or "restart".
+func (a *app) course_(what string) {
+	switch {
+	case what == "open" && a.lesson == nil:
+		a.openLesson("", "")
+	case what == "open":
+		a.lesson.OpenPicker()
+	case a.lesson == nil:
+		// next and restart are lesson buttons; the page hides them
+		// outside one.
+	case what == "next":
+		a.lesson.NextLesson()
+	case what == "restart":
+		a.lesson.Restart()
+	}
+}
+
+// courseState is what the page's course buttons show: lessons done, the
+// lesson shown ("" in the playground) and the one after it.
+type courseState struct {
+	Done   int    `json:"done"`
+	Total  int    `json:"total"`
+	Lesson string `json:"lesson"`
+	Number int    `json:"number"`
+	Next   string `json:"next"`
+}
+
+func (a *app) courseState() courseState {
+	if a.course == nil {
+		a.course = lessons.Builtin()
+	}
+	ids := make([]string, len(a.course.Lessons))
+	for i, l := range a.course.Lessons {
+		ids[i] = l.ID
+	}
+	s := courseState{Total: len(ids)}
+	if p, _ := (&lessons.KVStore{KV: localKV{}, Key: progressKey}).Load(); p != nil {
+		s.Done = p.Done(ids)
+	}
+	if a.lesson != nil {
+		l := a.lesson.Lesson()
+		s.Lesson, s.Number = l.ID, l.Number
+		if n := a.course.Next(l); n != nil {
+			s.Next = n.ID
+		}
+	}
+	return s
 }
 
 // leaveLesson goes back to the plain playground (a share link opened

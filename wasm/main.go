@@ -13,7 +13,9 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"sync"
 	"syscall/js"
@@ -74,6 +76,7 @@ func main() {
 		select {}
 	}
 	mark("goModel")
+	m.AddCourseHelp()
 	a := &app{top: m, m: m, files: files, width: cols, height: rows, lang: lang}
 	a.trackOrigin()
 	a.version = m.Version()
@@ -84,13 +87,17 @@ func main() {
 		// A reload: the address bar links to the world kept here.
 		a.openLink(saved, "saved")
 	case link != "":
-		if a.openLink(link, "link") {
+		if err := a.openLink(link, "link"); err == nil {
 			a.persist()
-		} else if saved != "" {
-			msg := "The link could not be opened; your own world is below."
-			if a.openLink(saved, "saved") {
-				m.Notify(msg, true)
+		} else {
+			// The learner's own world stays (or the starter, with none),
+			// with the reason; the address bar then links to what is shown.
+			msg := fmt.Sprintf("The link in the address bar could not be opened: %v.", err)
+			if saved != "" && a.openLink(saved, "saved") == nil {
+				msg += " Your own world is below, as you left it."
 			}
+			m.Notify(msg, true)
+			a.version = -1
 		}
 	case lesson != "":
 		a.openLesson(lesson, savedLesson)
@@ -152,6 +159,28 @@ func main() {
 		"goOpenLesson": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			send(openLessonMsg{name: args[0].String()})
 			return nil
+		}),
+		// The course buttons: the lesson picker, the next lesson, the
+		// lesson back at its start; goCourse says where the learner stands
+		// (JSON), read when nothing runs in Go (as goLink below).
+		"goOpenCourse": js.FuncOf(func(js.Value, []js.Value) any {
+			send(courseMsg{what: "open"})
+			return nil
+		}),
+		"goNextLesson": js.FuncOf(func(js.Value, []js.Value) any {
+			send(courseMsg{what: "next"})
+			return nil
+		}),
+		"goRestartLesson": js.FuncOf(func(js.Value, []js.Value) any {
+			send(courseMsg{what: "restart"})
+			return nil
+		}),
+		"goCourse": js.FuncOf(func(js.Value, []js.Value) any {
+			b, err := json.Marshal(a.courseState())
+			if err != nil {
+				return nil
+			}
+			return string(b)
 		}),
 		"goStarted": js.FuncOf(func(js.Value, []js.Value) any {
 			restoreGC()

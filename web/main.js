@@ -3,10 +3,11 @@
 // it creates the terminal and the callbacks the Go side uses, then loads
 // and runs main.wasm.
 //
-// Go calls: goTermWrite(bytes), onGoReady(cols, rows), onGoWorld(link, lesson), onGoExit(reason),
-// gcplayDownload(name, bytes), gcplayStore.get/set.
+// Go calls: goTermWrite(bytes), onGoReady(cols, rows), onGoWorld(link, lesson),
+// onGoLinkOpened(ok), onGoExit(reason), gcplayDownload(name, bytes), gcplayStore.get/set.
 // The page calls: goTermInput(data), goFlush(), goStarted(), goTermResize(cols, rows),
-// goCommand(line), goOpenLink(text), goOpenLesson(name), goLink().
+// goCommand(line), goOpenLink(text), goOpenLesson(name), goOpenCourse(), goNextLesson(),
+// goRestartLesson(), goCourse(), goLink().
 import { Terminal } from './xterm/xterm.mjs';
 import { FitAddon } from './xterm/addon-fit.mjs';
 
@@ -48,6 +49,17 @@ function status(text) {
   statusTimer = setTimeout(() => ($('status').textContent = ''), 6000);
 }
 
+// The loading text says what is really fetched: main.wasm's size as sent
+// (compressed when the host compresses) and how.
+const MB = (n) => (n / 1e6).toFixed(n < 1e7 ? 2 : 1) + ' MB';
+window.gcplayShowFetch = () => {
+  const f = t.wasmFetch;
+  if (!f || !f.sent || t.wasmLoaded !== undefined) return;
+  const how = f.encoding === 'br' ? 'brotli' : f.encoding || 'uncompressed: this host does not compress it';
+  $('overlay-detail').textContent = `${MB(f.sent)} (${how}), once: it then works offline`;
+};
+window.gcplayShowFetch();
+
 // localStorage, which may be full or disabled (private windows): the page
 // still works, it only forgets.
 const store = (window.gcplayStore = {
@@ -67,25 +79,53 @@ function fragment() {
   return { link: p.get('s'), lesson: p.get('lesson') };
 }
 
+// This tab's own memory (sessionStorage: it survives a reload, and only
+// this tab sees it): the last two share links it put into the address bar
+// (the one written as the page unloads may come too late for a reload's
+// address), and the world it last kept.
+const TAB_HASH_KEY = 'gcplay.tab.link';
+const TAB_PREV_KEY = 'gcplay.tab.link.before';
+const TAB_WORLD_KEY = 'gcplay.tab.world';
+const tab = {
+  get(key) {
+    try { return sessionStorage.getItem(key); } catch { return null; }
+  },
+  set(key, value) {
+    try { sessionStorage.setItem(key, value); } catch { /* only a reload's guess is lost */ }
+  },
+};
+
 // What to open: a share link (#s=...), a lesson (#lesson=NAME), or the
 // world kept in this browser; with none, the Go side opens the starter.
 // A lesson's world is kept apart, under its name.
 const boot = fragment();
-window.gcplayBoot = { ...boot, lang: store.get(LANG_KEY) || navigator.language || '', saved: store.get(WORLD_KEY), savedLesson: boot.lesson ? store.get(LESSON_PREFIX + boot.lesson) : null };
-
-// A share link is about to replace the world kept here: set that world
-// aside (once: a second link keeps the first world you had), so "Back to my
-// world" can bring it back.
-function keepOwnWorld(link) {
-  const mine = store.get(WORLD_KEY);
-  if (mine && mine !== link && !store.get(BEFORE_LINK_KEY)) store.set(BEFORE_LINK_KEY, mine);
-  showBack();
+let saved = store.get(WORLD_KEY);
+const ownLink = (link) => link === tab.get(TAB_HASH_KEY) || link === tab.get(TAB_PREV_KEY);
+if (boot.link && ownLink(boot.link)) {
+  // The address bar holds the link this tab wrote: a reload, not a shared
+  // world. The address bar is written a moment after the last change, and
+  // the world once more as the page unloads, too late for the reload's
+  // address: the newest world this tab kept is the one to open.
+  saved = tab.get(TAB_WORLD_KEY) || saved || boot.link;
+  boot.link = saved;
 }
+window.gcplayBoot = { ...boot, lang: store.get(LANG_KEY) || navigator.language || '', saved, savedLesson: boot.lesson ? store.get(LESSON_PREFIX + boot.lesson) : null };
+
+// A share link replaced the world kept here: that world was set aside
+// (once: a second link keeps the first world you had), so "Back to my
+// world" can bring it back. Only a link that opened does: a link that
+// could not be opened leaves your world where it was.
+let mineBeforeLink = boot.link && boot.link !== saved ? saved : null;
+window.onGoLinkOpened = (ok) => {
+  const mine = mineBeforeLink;
+  mineBeforeLink = null;
+  if (ok && mine && !store.get(BEFORE_LINK_KEY)) store.set(BEFORE_LINK_KEY, mine);
+  showBack();
+};
 function showBack() {
   $('back').hidden = !store.get(BEFORE_LINK_KEY);
 }
-if (boot.link) keepOwnWorld(boot.link);
-else showBack();
+showBack();
 
 // The terminal. convertEol: Bubble Tea moves down with a bare "\n" when its
 // input is not a TTY, as a terminal in cooked mode would.
@@ -101,8 +141,47 @@ const term = (window.term = new Terminal({
 const fit = new FitAddon();
 term.loadAddon(fit);
 term.open($('terminal'));
-fit.fit();
+
+// The playground needs MIN_COLS×MIN_ROWS cells (tui's minWidth and
+// minHeight). A small window (a phone, half a laptop screen, a zoomed
+// page) gets a smaller font, down to MIN_FONT px; below that the terminal
+// keeps its smallest size and the page scrolls to it.
+const FONT = 14, MIN_FONT = 9, MIN_COLS = 60, MIN_ROWS = 16;
+function fitTerminal() {
+  const el = $('terminal');
+  el.style.minWidth = el.style.minHeight = '';
+  let size = FONT;
+  for (;;) {
+    if (term.options.fontSize !== size) term.options.fontSize = size;
+    const d = fit.proposeDimensions();
+    if (!d || !Number.isFinite(d.cols)) return;
+    if ((d.cols >= MIN_COLS && d.rows >= MIN_ROWS) || size <= MIN_FONT) break;
+    // The cell scales with the font: jump close, then step down.
+    const want = Math.max(MIN_FONT, Math.min(size - 0.5, Math.floor(2 * size * Math.min(d.cols / MIN_COLS, d.rows / MIN_ROWS)) / 2));
+    size = want;
+  }
+  const d = fit.proposeDimensions();
+  if (d.cols < MIN_COLS || d.rows < MIN_ROWS) {
+    // Still too small: keep the smallest playground, scrolled to.
+    const box = $('terminal').getBoundingClientRect();
+    if (d.cols < MIN_COLS) el.style.minWidth = Math.ceil(box.width * MIN_COLS / Math.max(d.cols, 1)) + 'px';
+    if (d.rows < MIN_ROWS) el.style.minHeight = Math.ceil(box.height * MIN_ROWS / Math.max(d.rows, 1)) + 'px';
+  }
+  fit.fit();
+}
+fitTerminal();
 term.focus();
+
+// Ctrl+C (and Cmd+C) copy the selection, as everywhere else on a page
+// (Shift+drag selects while the playground has the mouse). With nothing
+// selected the key goes to the playground, which says it does not quit.
+term.attachCustomKeyEventHandler((e) => {
+  if (e.type === 'keydown' && (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'c' && term.hasSelection()) {
+    navigator.clipboard?.writeText(term.getSelection()).then(() => status('Copied.'), () => {});
+    return false;
+  }
+  return true;
+});
 
 // The screen as text, for the browser test.
 window.bufferText = () => {
@@ -144,21 +223,26 @@ term.onResize(({ cols, rows }) => {
   window.goTermResize?.(cols, rows);
   window.goFlush?.();
 });
-new ResizeObserver(() => fit.fit()).observe($('wrap'));
+new ResizeObserver(() => fitTerminal()).observe($('wrap'));
 // The moment a key reaches the page, before xterm.js handles it.
 addEventListener('keydown', () => { t.keyAt = performance.now(); t.keys++; }, true);
 
 // Frames: the first one ends the loading state; __expect lets the test
-// time how long a key takes to show.
+// time how long a key takes to show. The first frame is the first render
+// with anything on the screen: Bubble Tea writes each frame in one piece,
+// and its terminal queries before it draw nothing. (What the frame shows
+// depends on the window: a lesson's introduction covers the status line
+// in a short window, the playground may say the terminal is too small.)
 term.onRender(() => {
   const text = window.__expect !== undefined || t.firstFrame === undefined ? window.bufferText() : '';
-  if (t.firstFrame === undefined && (text.includes(' gcplay │') || text.includes('gcplay needs at least'))) {
+  if (t.firstFrame === undefined && text.trim() !== '') {
     t.firstFrame = performance.now();
     overlay.hidden = true;
     term.focus();
     window.goStarted?.(); // the Go side collects garbage from now on
     setTimeout(deliverPending);
     setTimeout(registerWorker);
+    setTimeout(showCourse, 50);
   }
   // Only a frame drawn after the key counts (the bench clears keyAt when it
   // sets __expect): a completion hint can show the text before the key.
@@ -185,7 +269,13 @@ window.onGoWorld = (text, lesson) => {
   t.saved = (t.saved || 0) + 1;
   const key = lesson ? LESSON_PREFIX + lesson : WORLD_KEY;
   if (!store.set(key, text)) status('This browser would not store the world (storage full or disabled); the address bar still links to it.');
+  if (!lesson && text !== tab.get(TAB_HASH_KEY)) {
+    tab.set(TAB_WORLD_KEY, text);
+    tab.set(TAB_PREV_KEY, tab.get(TAB_HASH_KEY) || '');
+    tab.set(TAB_HASH_KEY, text);
+  }
   history.replaceState(null, '', lesson ? '#lesson=' + encodeURIComponent(lesson) : '#s=' + text);
+  setTimeout(showCourse);
 };
 
 window.onGoExit = (reason) => {
@@ -212,7 +302,9 @@ window.gcplayDownload = (name, u8) => {
 
 // Keep the world when the page is hidden or closed, without waiting for
 // the Go side's short write delay.
+let leaving = false; // Start over: nothing is kept on the way out
 function keepNow() {
+  if (leaving) return;
   const got = window.goLink?.();
   if (Array.isArray(got) && got[0]) window.onGoWorld(got[0], got[1]);
 }
@@ -223,8 +315,9 @@ document.addEventListener('visibilitychange', () => document.visibilityState ===
 addEventListener('hashchange', () => {
   const f = fragment();
   if (f.link) {
+    if (ownLink(f.link)) return; // our own, written by onGoWorld
     keepNow();
-    keepOwnWorld(f.link);
+    mineBeforeLink = store.get(WORLD_KEY);
     window.goOpenLink?.(f.link);
   }
   else if (f.lesson) window.goOpenLesson?.(f.lesson);
@@ -244,6 +337,53 @@ $('share').addEventListener('click', async () => {
   }
   refocus();
 });
+// The course. goCourse (Go) says where the learner stands: lessons done,
+// the lesson shown and the next one. Lessons opens the lesson picker (the
+// L key in a lesson), Next lesson the next one (N).
+let inLesson = false;
+function showCourse() {
+  let c;
+  try { c = JSON.parse(window.goCourse?.() || 'null'); } catch { c = null; }
+  if (!c) return;
+  inLesson = !!c.lesson;
+  t.course = c;
+  $('course-progress').textContent = `${c.done}/${c.total}`;
+  $('lessons').title = `The course: ${c.total} lessons, ${c.done} done. Each has a goal checked on the live world.`;
+  $('next').hidden = !(c.lesson && c.next);
+  $('new').textContent = inLesson ? 'Restart lesson' : 'Start over';
+  $('new').title = inLesson ? 'Put this lesson back at its start (R); your playground world is untouched'
+    : 'Forget this world and open the starter world';
+}
+$('lessons').addEventListener('click', () => { window.goOpenCourse?.(); refocus(); });
+$('next').addEventListener('click', () => { window.goNextLesson?.(); refocus(); });
+
+// The header: ☰ shows the world's buttons on a phone, About the
+// introduction, ▴ folds the bar into a thin strip (remembered).
+const FOLD_KEY = 'gcplay.header.folded';
+function fold(on) {
+  document.body.classList.toggle('folded', on);
+  $('collapse').textContent = on ? '▾' : '▴';
+  $('collapse').setAttribute('aria-expanded', String(!on));
+  $('collapse').title = on ? 'Show the bar' : 'Hide this bar: the playground gets its rows (the button stays)';
+}
+fold(store.get(FOLD_KEY) === '1');
+$('collapse').addEventListener('click', () => {
+  const on = !document.body.classList.contains('folded');
+  store.set(FOLD_KEY, on ? '1' : '0');
+  fold(on);
+  refocus();
+});
+$('menu').addEventListener('click', () => {
+  const open = document.body.classList.toggle('menu-open');
+  $('menu').setAttribute('aria-expanded', String(open));
+});
+$('about-toggle').addEventListener('click', () => {
+  const about = $('about');
+  about.hidden = !about.hidden;
+  $('about-toggle').setAttribute('aria-expanded', String(!about.hidden));
+  refocus();
+});
+
 $('save').addEventListener('click', () => { window.goCommand?.('save gcplay-world.yaml'); refocus(); });
 $('open').addEventListener('click', () => $('file').click());
 $('file').addEventListener('change', async (e) => {
@@ -258,9 +398,20 @@ $('file').addEventListener('change', async (e) => {
   window.goCommand?.(`load ${name}`);
   refocus();
 });
+// Start over: in a lesson, the lesson's world back at its start (the R
+// key); in the playground, the starter world (your world is forgotten).
 $('new').addEventListener('click', () => {
+  if (inLesson) {
+    window.goRestartLesson?.();
+    status('The lesson is back at its start; your own playground world is untouched.');
+    return refocus();
+  }
   if (!confirm('Start over on the starter world? This world is forgotten (copy its share link first to keep it).')) return refocus();
+  leaving = true;
   store.remove(WORLD_KEY);
+  tab.set(TAB_HASH_KEY, '');
+  tab.set(TAB_PREV_KEY, '');
+  tab.set(TAB_WORLD_KEY, '');
   history.replaceState(null, '', location.pathname);
   location.reload();
 });

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/gcplay/gcplay/internal/testenv"
+	"github.com/gcplay/gcplay/internal/website"
 )
 
 var (
@@ -55,7 +56,7 @@ var (
 func site(t *testing.T) string {
 	t.Helper()
 	if d := os.Getenv("GCPLAY_SITE"); d != "" {
-		if _, err := os.Stat(filepath.Join(d, "main.wasm")); err != nil {
+		if _, err := website.WasmName(d); err != nil {
 			t.Fatalf("GCPLAY_SITE=%s holds no built page (%v): run make web", d, err)
 		}
 		return d
@@ -104,23 +105,30 @@ func serve(t *testing.T, dir string) *server {
 		t.Fatal(err)
 	}
 	s := &server{URL: "http://" + ln.Addr().String() + "/"}
-	files := http.FileServer(http.Dir(dir))
+	// The page as gcplay web serves it: precompressed copies, cache headers.
+	files := website.Handler(dir)
 	s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.paths = append(s.paths, r.URL.Path)
 		s.mu.Unlock()
-		switch {
-		case strings.HasSuffix(r.URL.Path, ".wasm"):
-			w.Header().Set("Content-Type", "application/wasm")
-		case strings.HasSuffix(r.URL.Path, ".mjs"), strings.HasSuffix(r.URL.Path, ".js"):
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		}
-		w.Header().Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)
 	})}
 	go s.srv.Serve(ln) //nolint:errcheck // ends with Close
 	t.Cleanup(s.Close)
 	return s
+}
+
+// count returns how many requests asked for paths ending in suffix.
+func (s *server) count(suffix string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, p := range s.paths {
+		if strings.HasSuffix(p, suffix) {
+			n++
+		}
+	}
+	return n
 }
 
 // Close stops serving: the page is then offline.
@@ -514,8 +522,9 @@ func TestPage(t *testing.T) {
 	p2.waitText("Lesson 3")
 	p2.checkExceptions()
 
-	// Quit: the page says so, and no late timer throws.
-	p.press("q")
+	// Quit (the command: no key quits in the page): the page says so, and
+	// no late timer throws.
+	p.command("quit")
 	p.waitJS(`window.__t.exited === 'ok'`, 10*time.Second)
 	time.Sleep(1200 * time.Millisecond)
 	if !eval[bool](p, `document.getElementById('overlay-title').textContent.includes('quit')`) {
@@ -547,7 +556,11 @@ func TestBrokenWasm(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "main.wasm"), []byte("not wasm"), 0o644); err != nil {
+	wasm, err := website.WasmName(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, wasm), []byte("not wasm"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv := serve(t, dir)
