@@ -99,9 +99,9 @@ func (m *LessonModel) WouldQuit(k string) bool {
 	case k == "ctrl+c":
 		return true
 	case m.over == overNone:
-		return m.pg.mode == modeNormal && k == "q"
+		return m.pg.mode == modeNormal && slices.Contains(m.pg.keys.Quit.Keys(), k)
 	case m.over == overPicker:
-		return k == "q"
+		return slices.Contains(lessonOverlayKeys.Quit.Keys(), k)
 	}
 	return false
 }
@@ -115,10 +115,20 @@ func (m *LessonModel) OpenPicker() {
 }
 
 // NextLesson opens the course's next lesson (the N key).
-func (m *LessonModel) NextLesson() { m.lessonKey(keyNext) }
+func (m *LessonModel) NextLesson() {
+	next := m.lo.Course.Next(m.l)
+	if next == nil {
+		m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
+		return
+	}
+	m.switchTo(next)
+}
 
 // Restart puts the lesson back at its start (the R key).
-func (m *LessonModel) Restart() { m.lessonKey(keyRestart) }
+func (m *LessonModel) Restart() {
+	m.restart()
+	m.pg.setMsg(msgInfo, m.say("tui-restarted"))
+}
 
 // Idle reports whether the playground takes keys as commands (no command
 // line, picker or overlay open).
@@ -128,6 +138,6 @@ func (m *Model) Idle() bool { return m.mode == modeNormal }
 // that can open the lessons (the page: L opens the lesson picker).
 func (m *Model) AddCourseHelp() {
 	m.extraHelp = helpGroup{name: "The course", keys: []key.Binding{
-		key.NewBinding(key.WithKeys(keyLessons), key.WithHelp(keyLessons, "the lessons")),
+		key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "the lessons")),
 	}}
 }
