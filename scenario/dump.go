@@ -82,7 +82,13 @@ var notNameRE = regexp.MustCompile(`[^a-z0-9-]+`)
 // text (JSON, flow style, anchors) by yaml.v3.
 func ParseDump(filename string, data []byte) (*Scenario, error) {
 	d := newDumpReader(filename, data)
-	if !fastDocuments(data, "items", d.fastItem, d.fastDoc) {
+	fast := fastDocuments
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		fast = func(data []byte, _ string, onItem func(int, *yaml.Node) bool, onDoc func(int, *yaml.Node) bool) bool {
+			return fastJSONDocuments(data, onItem, onDoc)
+		}
+	}
+	if !fast(data, "items", d.fastItem, d.fastDoc) {
 		d = newDumpReader(filename, data)
 		d.slow(data)
 	}

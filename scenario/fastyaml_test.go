@@ -128,3 +128,64 @@ func TestFastYAMLGivesUp(t *testing.T) {
 		}
 	}
 }
+
+// TestFastJSONMatchesV3: what kubectl get -o json prints is read into the
+// trees yaml.v3 builds from the same text (JSON is YAML), with the same
+// lines and columns; a List's items arrive one by one.
+func TestFastJSONMatchesV3(t *testing.T) {
+	var dump bytes.Buffer
+	if err := dumpgen.Write(&dump, dumpgen.Options{ReplicaSets: 2, Pods: 2, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"dump": dump.Bytes(),
+		"values": []byte("{\"kind\": \"List\", \"items\": [\n  {\"a\": 1, \"b\": -2.5, \"c\": 1e3, \"d\": true, \"e\": null,\n   \"f\": \"x\\ny \\u00e9\", \"g\": [], \"h\": {}, \"i\": [1, [2, {\"j\": \"k\"}]]}\n],\n\"metadata\": {\"resourceVersion\": \"\"}}\n"),
+	} {
+		var items, roots []*yaml.Node
+		ok := fastJSONDocuments(data, func(_ int, n *yaml.Node) bool {
+			items = append(items, n)
+			return true
+		}, func(_ int, root *yaml.Node) bool {
+			roots = append(roots, root)
+			return true
+		})
+		if !ok {
+			t.Errorf("%s: the JSON reader gave up", name)
+			continue
+		}
+		want := v3Documents(t, data)
+		var wantItems []*yaml.Node
+		for _, w := range want {
+			if it := lookupPath(w, []string{"items"}); it != nil {
+				wantItems = append(wantItems, it.Content...)
+				it.Content = nil
+			}
+		}
+		if len(items) != len(wantItems) || len(roots) != len(want) {
+			t.Errorf("%s: %d items and %d documents, yaml.v3 %d and %d", name, len(items), len(roots), len(wantItems), len(want))
+			continue
+		}
+		for i := range items {
+			if err := sameTree(items[i], wantItems[i], fmt.Sprintf("%s item %d", name, i)); err != nil {
+				t.Error(err)
+			}
+		}
+		for i := range roots {
+			if err := sameTree(roots[i], want[i], fmt.Sprintf("%s document %d", name, i)); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	// Two JSON values one after the other (two kubectl get -o json
+	// outputs) are two documents, though YAML would want a --- between.
+	docs := 0
+	if !fastJSONDocuments([]byte("{\"kind\": \"List\", \"items\": [{\"a\": 1}]}\n{\"b\": 2}\n"), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool {
+		docs++
+		return true
+	}) || docs != 2 {
+		t.Errorf("two JSON values: %d documents", docs)
+	}
+	if fastJSONDocuments([]byte(`{"a": [1, }`), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }) {
+		t.Error("the JSON reader accepted a syntax error")
+	}
+}
