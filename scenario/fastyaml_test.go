@@ -138,7 +138,7 @@ func TestFastJSONMatchesV3(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, data := range map[string][]byte{
-		"dump": dump.Bytes(),
+		"dump":   dump.Bytes(),
 		"values": []byte("{\"kind\": \"List\", \"items\": [\n  {\"a\": 1, \"b\": -2.5, \"c\": 1e3, \"d\": true, \"e\": null,\n   \"f\": \"x\\ny \\u00e9\", \"g\": [], \"h\": {}, \"i\": [1, [2, {\"j\": \"k\"}]]}\n],\n\"metadata\": {\"resourceVersion\": \"\"}}\n"),
 	} {
 		var items, roots []*yaml.Node
