@@ -449,6 +449,9 @@ func (w *World) Describe() string {
 		if d, ok := w.NextDue(); ok {
 			return fmt.Sprintf("idle until %s, when delayed work is due", fmtElapsed(d))
 		}
+		if d, ok := w.NextTimer(); ok {
+			return fmt.Sprintf("idle: the clock waits until %s (a schedule, a backoff, a deadline or a TTL); advance crosses it", fmtElapsed(d))
+		}
 		return "idle: every queue is empty"
 	}
 	return w.queueOwner(q).describeNext(q)

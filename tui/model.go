@@ -795,7 +795,11 @@ func (m *Model) runMore() tea.Cmd {
 	case r.unsettled != "":
 		m.setMsg(msgWarn, m.tr.T("msg-paused", "n", fmt.Sprint(run.steps), "next", r.unsettled, "key", kn(m.keys.Run)))
 	default:
-		m.setMsg(msgOK, m.tr.N("msg-settled", run.steps, "at", engine.FormatElapsed(m.s.world().Elapsed())))
+		msg := m.tr.N("msg-settled", run.steps, "at", engine.FormatElapsed(m.s.world().Elapsed()))
+		if due, ok := m.s.world().NextTimer(); ok {
+			msg += m.tr.T("msg-clock-waits", "at", engine.FormatElapsed(due))
+		}
+		m.setMsg(msgOK, msg)
 	}
 	m.afterChange(r)
 	return nil
