@@ -169,17 +169,19 @@ func (g *gen) action(w *World, st State) (Action, bool) {
 			return a, false
 		}
 		a.Op, a.Target = "delete", present[g.r.IntN(len(present))]
-		if len(terminating) > 0 && g.pct(35) {
+		switch owners := ownersOfOthers(w, st, present); {
+		case len(terminating) > 0 && g.pct(35):
 			a.Target = terminating[g.r.IntN(len(terminating))] // deleted again
+		case len(owners) > 0 && g.pct(60):
+			a.Target = owners[g.r.IntN(len(owners))] // an owner: a cascade follows
 		}
-		switch pick(g, []string{"", "Orphan", "Background", "Foreground", "legacy-orphan", "legacy-background"}, []int{22, 20, 15, 28, 8, 7}) {
+		switch p := pick(g, []string{"", "Orphan", "Background", "Foreground", "legacy-orphan", "legacy-background"}, []int{20, 17, 13, 35, 8, 7}); p {
 		case "legacy-orphan":
 			a.OrphanDependents = boolp(true)
 		case "legacy-background":
 			a.OrphanDependents = boolp(false)
-		case "":
 		default:
-			a.Policy = pick(g, []string{"Orphan", "Background", "Foreground"}, []int{1, 1, 1})
+			a.Policy = p
 		}
 	case "unhold":
 		if len(held) == 0 {
@@ -236,4 +238,22 @@ func (g *gen) action(w *World, st State) (Action, bool) {
 		a.Op, a.Create = "create", o
 	}
 	return a, a.Op != ""
+}
+
+// ownersOfOthers returns the present objects that some present object
+// names as an owner (by UID).
+func ownersOfOthers(w *World, st State, present []int) []int {
+	uids := map[string]bool{}
+	for _, o := range st {
+		for _, r := range o.Metadata.OwnerReferences {
+			uids[r.UID] = true
+		}
+	}
+	var out []int
+	for _, i := range present {
+		if so := st[w.Objects[i].RefString()]; so != nil && uids[so.Metadata.UID] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
