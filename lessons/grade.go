@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"github.com/gcplay/gcplay/internal/i18n"
+
 	"github.com/gcplay/gcplay/internal/locale"
 
 	"fmt"
@@ -110,6 +112,11 @@ func (c *Course) Grader(locale string) *Grader {
 	return &Grader{c: c, locale: locale, p: c.phrasesFor(locale), at: func(seq int) string { return fmt.Sprintf("#%d", seq) }}
 }
 
+// reasonText words a record's reason in the grader's language.
+func (st *story) reasonText(rec *engine.Record) string {
+	return reasonTextIn(st.tr, rec)
+}
+
 // tidy joins the sentences of an explanation as the grader's language
 // writes them: Chinese puts no space after its full-width punctuation.
 func (g *Grader) tidy(s string) string {
@@ -146,7 +153,9 @@ func (g *Grader) Grade(l *Lesson, w *engine.World, recs []engine.Record) *Grade 
 
 // story is what the grader knows of a world and how it got there.
 type story struct {
-	p     phrases
+	p phrases
+	// tr words the engine's reasons in the grader's language.
+	tr    *i18n.Catalog
 	at    func(seq int) string
 	l     *Lesson
 	w     *engine.World
@@ -158,7 +167,7 @@ type story struct {
 }
 
 func newStory(g *Grader, l *Lesson, w *engine.World, recs []engine.Record) *story {
-	st := &story{p: g.p, at: g.at, l: l, w: w, store: w.Store(), recs: recs, known: map[string]*fakeapi.Object{}}
+	st := &story{p: g.p, tr: i18n.For(g.locale), at: g.at, l: l, w: w, store: w.Store(), recs: recs, known: map[string]*fakeapi.Object{}}
 	for _, o := range l.startObjects() {
 		st.known[o.String()] = o
 	}
@@ -596,7 +605,7 @@ func (st *story) goneCause(ref string) string {
 	for i := range st.recs {
 		r := &st.recs[i]
 		if r.Seq > rec.Seq && st.patched(r, ref) && (r.Reason.Rule == "R47" || r.Reason.Rule == "R50" || r.Reason.Rule == "R9") {
-			removed = " " + st.p.say("removed-when", "who", st.who(r), "at", st.at(r.Seq), "reason", reasonText(r))
+			removed = " " + st.p.say("removed-when", "who", st.who(r), "at", st.at(r.Seq), "reason", st.reasonText(r))
 		}
 	}
 	refused = removed + refused
@@ -604,7 +613,7 @@ func (st *story) goneCause(ref string) string {
 	case "user":
 		return s + st.p.say("deleted-by-you", "at", st.at(rec.Seq), "what", recText(rec)) + refused
 	case engine.QueueAttemptToDelete:
-		s += st.p.say("deleted-by-gc", "at", st.at(rec.Seq), "reason", reasonText(rec))
+		s += st.p.say("deleted-by-gc", "at", st.at(rec.Seq), "reason", st.reasonText(rec))
 		if cause := st.ownersCause(ref); cause != "" {
 			s += " " + cause
 		}
@@ -613,7 +622,7 @@ func (st *story) goneCause(ref string) string {
 		}
 		return s + refused
 	}
-	return s + st.p.say("deleted-by-controller", "who", st.who(rec), "at", st.at(rec.Seq), "reason", reasonText(rec)) + refused
+	return s + st.p.say("deleted-by-controller", "who", st.who(rec), "at", st.at(rec.Seq), "reason", st.reasonText(rec)) + refused
 }
 
 // ownersCause says what happened to the owners of ref: the learner's
@@ -746,7 +755,7 @@ func (st *story) staysCause(o *fakeapi.Object) string {
 					continue
 				}
 				if st.patchedOwners(rec, ref) {
-					s += " " + p.say("refs-removed", "who", st.who(rec), "at", st.at(rec.Seq), "reason", reasonText(rec))
+					s += " " + p.say("refs-removed", "who", st.who(rec), "at", st.at(rec.Seq), "reason", st.reasonText(rec))
 					break
 				}
 			}
@@ -986,8 +995,16 @@ func recText(rec *engine.Record) string {
 
 // reasonText is a record's reason with its rule: "dangling ConfigMap/app:
 // ... [R44(c)]".
-func reasonText(rec *engine.Record) string {
+func reasonText(rec *engine.Record) string { return reasonTextIn(nil, rec) }
+
+// reasonTextIn is reasonText in c's language: the language's words for
+// the reason's code where it has them, the engine's English sentence
+// where it has none.
+func reasonTextIn(c *i18n.Catalog, rec *engine.Record) string {
 	s := rec.Reason.Message
+	if w := c.Reason(rec.Reason.Code); w != "" {
+		s = rec.Reason.Code + "：" + w
+	}
 	if s == "" {
 		s = rec.Item
 	}

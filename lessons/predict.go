@@ -165,7 +165,7 @@ func (st *story) outcomeWhy(ref string, now *fakeapi.Object, actual Outcome) str
 	for i := range st.recs {
 		rec := &st.recs[i]
 		if rec.Actor == engine.QueueAttemptToDelete && st.patchedOwners(rec, ref) {
-			s = strings.TrimSpace(st.p.say("changed-by", "who", st.who(rec), "at", st.at(rec.Seq), "what", reasonText(rec)) + " " + s)
+			s = strings.TrimSpace(st.p.say("changed-by", "who", st.who(rec), "at", st.at(rec.Seq), "what", st.reasonText(rec)) + " " + s)
 		}
 	}
 	if s == "" {

@@ -633,9 +633,9 @@ func (m *Model) reportRecords(r result, err error) {
 	case r.hit != "":
 		m.setMsg(msgWarn, r.hit)
 	case r.replayed:
-		m.setMsg(msgInfo, "replayed "+stepLine(m.s.h.Pos(), &r.recs[len(r.recs)-1]))
+		m.setMsg(msgInfo, m.tr.T("msg-replayed-step", "step", m.stepLine(m.s.h.Pos(), &r.recs[len(r.recs)-1])))
 	case len(r.recs) > 0:
-		m.setMsg(msgInfo, stepLine(m.s.h.Pos(), &r.recs[len(r.recs)-1]))
+		m.setMsg(msgInfo, m.stepLine(m.s.h.Pos(), &r.recs[len(r.recs)-1]))
 	}
 	m.afterChange(r)
 }
@@ -945,6 +945,9 @@ func (m *Model) reportAct(r result, err error, next string) {
 	}
 	rec := r.recs[len(r.recs)-1]
 	text := rec.Reason.Message
+	if w := m.tr.Reason(rec.Reason.Code); w != "" {
+		text = w
+	}
 	if text == "" {
 		text = rec.String()
 	}

@@ -435,7 +435,7 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 			if i == sn.pos-1 {
 				st = &t.changed
 			}
-			add().add(st, stepLine(i+1, &recs[i]))
+			add().add(st, m.stepLine(i+1, &recs[i]))
 		}
 	} else {
 		add().add(&t.dim, "Nothing selected.")
@@ -481,7 +481,7 @@ func (m *Model) timelinePane(r rect) []string {
 			case rec.Actor == "user":
 				st = &t.bold
 			}
-			l.add(st, stepLine(p, rec))
+			l.add(st, m.stepLine(p, rec))
 		}
 		var over *ink
 		if p == sn.pos {
@@ -503,6 +503,17 @@ func (m *Model) timelinePane(r rect) []string {
 
 // stepLine is a record's trace line numbered by its step in the timeline
 // (the record's own #Seq counts from the world's start, before loading).
+// stepLine is stepLine in the playground's language: the engine's
+// English sentence gives way to the language's words for the reason's
+// code, where it has them.
+func (m *Model) stepLine(step int, rec *engine.Record) string {
+	s := stepLine(step, rec)
+	if w := m.tr.Reason(rec.Reason.Code); w != "" && rec.Reason.Message != "" {
+		s = strings.Replace(s, " — "+rec.Reason.Message, " — "+w, 1)
+	}
+	return s
+}
+
 func stepLine(step int, rec *engine.Record) string {
 	return fmt.Sprintf("%3d ", step) + strings.TrimPrefix(rec.String(), fmt.Sprintf("#%d ", rec.Seq))
 }
@@ -841,6 +852,9 @@ func (m *Model) explainLines(width int) overlayText {
 	var out []string
 	detail := strings.TrimRight(rec.Detail(), "\n")
 	detail = m.tr.T("explain-step", "n", fmt.Sprint(m.explainIdx+1)) + strings.TrimPrefix(detail, fmt.Sprintf("#%d ", rec.Seq))
+	if w := m.tr.Reason(rec.Reason.Code); w != "" {
+		detail = m.tr.T("explain-meaning", "code", rec.Reason.Code, "words", w) + "\n" + detail
+	}
 	for _, s := range strings.Split(detail, "\n") {
 		for _, w := range wrap(s, width-1) {
 			out = append(out, t.text.Render(w))

@@ -143,6 +143,24 @@ func (c *Catalog) HasUI(label string) bool {
 	return ok
 }
 
+// ReasonPrefix starts the key of the words for an engine reason code:
+// "reason.DeleteBackground". The engine words each decision in English,
+// with the objects it concerns; another language has, per code, what
+// the decision means in its words (without the objects, which the rest
+// of the screen names), and shows the English sentence where it has
+// none.
+const ReasonPrefix = "reason."
+
+// Reason words one of the engine's decisions: message itself in English,
+// else the language's words for code when it has them ("" when it has
+// none).
+func (c *Catalog) Reason(code string) string {
+	if c == nil || c.lang == locale.Default || code == "" {
+		return ""
+	}
+	return c.m[ReasonPrefix+code]
+}
+
 // N is T for a message that depends on a count: key-one when n is 1,
 // else key-many (languages without plural forms give both the same
 // words).
@@ -182,7 +200,7 @@ func Problems() []string {
 		}
 		var extra []string
 		for k := range m {
-			if _, ok := en[k]; !ok && !strings.HasPrefix(k, UIPrefix) {
+			if _, ok := en[k]; !ok && !strings.HasPrefix(k, UIPrefix) && !strings.HasPrefix(k, ReasonPrefix) {
 				extra = append(extra, k)
 			}
 		}
