@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -87,7 +88,7 @@ func TestLessonOneByKeys(t *testing.T) {
 	}
 	lsPress(t, m, "enter")
 	s := lsScreen(m)
-	for _, want := range []string{"Lesson 1/21 · Owners and dependents", "✗ ConfigMap/app: gone", "now: in storage", "H hint"} {
+	for _, want := range []string{fmt.Sprintf("Lesson 1/%d · Owners and dependents", len(lessons.Builtin().Lessons)), "✗ ConfigMap/app: gone", "now: in storage", "H hint"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the lesson pane lacks %q:\n%s", want, s)
 		}
