@@ -272,6 +272,9 @@ func (c *cronJobController) sync(key string, rec *Record) (*time.Duration, error
 	rec.Reason = Reason{Code: code, Func: fn + ", syncCronJob", Message: rec.Item + ": " + strings.Join(x.did, "; ")}
 	if cleaned {
 		rec.Reason.Func = fn + ", cleanupFinishedJobs, syncCronJob"
+		if code == "NoUnmetSchedule" {
+			rec.Reason.Code = "DeletedOldJobs"
+		}
 	}
 	if cleaned || synced {
 		next := x.obj.DeepCopy()
