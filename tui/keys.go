@@ -304,3 +304,13 @@ func (m *LessonModel) viewKeys() []key.Binding {
 	}
 	return append(lk.bindings(), m.pg.viewKeys()...)
 }
+
+// queueKey is the key that steps the i-th queue (from 0): StepQueue's
+// keys, "1" to "9"; "" for a queue past them.
+func queueKey(i int) string {
+	ks := newKeyMap().StepQueue.Keys()
+	if i < 0 || i >= len(ks) {
+		return ""
+	}
+	return ks[i]
+}

@@ -429,7 +429,7 @@ func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.stop("")
 		names := m.s.world().QueueNames()
 		n := int(msg.String()[0] - '1')
-		if n >= len(names) {
+		if queueKey(n) == "" || n >= len(names) {
 			m.setErr(errors.New(m.tr.T("err-no-queue", "n", fmt.Sprint(n+1), "queues", numberedQueues(names))))
 			return nil
 		}
@@ -505,7 +505,10 @@ func (m *Model) unboundKey(msg tea.KeyPressMsg) {
 func numberedQueues(names []string) string {
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = fmt.Sprintf("%d %s", i+1, n)
+		parts[i] = n
+		if k := queueKey(i); k != "" {
+			parts[i] = k + " " + n
+		}
 	}
 	return strings.Join(parts, ", ")
 }

@@ -262,6 +262,8 @@ func checkOverlayCut(t *testing.T, short, tall []string) {
 }
 
 var (
+	// A queue in the collector pane: "2 attemptToDelete 3", "10 kubelet empty".
+	queueNumberRE = regexp.MustCompile(`│ (\d+) [a-z][A-Za-z]{2,} (?:empty|\d+)\b`)
 	// A sentence naming a key: "press q", "q again quits", "s steps", "(r)".
 	sentenceKeyRE = regexp.MustCompile(`(?:[Pp]ress (\S+?)[,.]?\s|(?:^|[\s(])(\S{1,9}) (?:again quits|steps|runs|gives|shows|lists|quits|writes|edits|deletes|undoes|moves|stops|pauses|clears|explains|advances|replays|resumes|selects|scrolls|creates|cancels|closes|starts|opens|changes|completes|predicts)\b|(?:^|\s)\((\S)\))`)
 )
@@ -294,6 +296,7 @@ func hintKeys(lines []string) []string {
 		if inBody[l] {
 			continue // an overlay's text may speak of other views' keys
 		}
+
 		for _, m := range sentenceKeyRE.FindAllStringSubmatch(l, -1) {
 			for _, g := range m[1:] {
 				if g != "" {
@@ -337,9 +340,17 @@ var keyLike = regexp.MustCompile(`^(?:\S|[←→↑↓]{1,2}|enter|esc|tab|shift
 
 func checkHintKeys(t *testing.T, lines []string, keys []key.Binding) {
 	t.Helper()
+	// The collector's queue numbers are the keys that step them.
+	for _, l := range lines {
+		for _, m := range queueNumberRE.FindAllStringSubmatch(l, -1) {
+			if !bound(m[1], keys) {
+				t.Errorf("the collector numbers a queue %s, a key this view's key map does not bind", m[1])
+			}
+		}
+	}
 	for _, k := range hintKeys(lines) {
 		k = strings.Trim(k, ",.;:")
-		if !keyLike.MatchString(k) || strings.ContainsAny(k, "#✓✗▸▶•◇◌0▲▼") || k == "a" || k == "I" && !bound(k, keys) && false {
+		if !keyLike.MatchString(k) || (strings.ContainsAny(k, "#✓✗▸▶•◇◌▲▼") || k == "0") || k == "a" || k == "I" && !bound(k, keys) && false {
 			continue
 		}
 		if !bound(k, keys) {

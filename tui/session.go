@@ -204,7 +204,7 @@ func (e *notReady) Error() string { return e.text("", "", "") }
 
 // text words the error; the keys (step, step from queue N, advance) are
 // named when given.
-func (e *notReady) text(stepKey, queueKey, advanceKey string) string {
+func (e *notReady) text(stepKey, stepQueueKey, advanceKey string) string {
 	var b strings.Builder
 	b.WriteString("nothing to step: ")
 	switch {
@@ -218,11 +218,14 @@ func (e *notReady) text(stepKey, queueKey, advanceKey string) string {
 	if len(e.ready) > 0 {
 		parts := make([]string, len(e.ready))
 		for i, q := range e.ready {
-			parts[i] = fmt.Sprintf("%d %s", q.n, q.name)
+			parts[i] = q.name
+			if k := queueKey(q.n - 1); k != "" && stepQueueKey != "" {
+				parts[i] = k + " " + q.name
+			}
 		}
 		b.WriteString("; work is ready in " + strings.Join(parts, ", "))
-		if queueKey != "" {
-			fmt.Fprintf(&b, " (%s: a queue by its number; %s: the next in order)", queueKey, stepKey)
+		if stepQueueKey != "" {
+			fmt.Fprintf(&b, " (%s: a queue by its number; %s: the next in order)", stepQueueKey, stepKey)
 		}
 		return b.String()
 	}

@@ -254,7 +254,14 @@ func (m *Model) collectorView(r rect) ([]string, int) {
 	}
 	for qi, q := range sn.queues {
 		l := add()
-		l.add(&t.queue, fmt.Sprintf("%d %s", qi+1, q.name))
+		// A queue's number is the key that steps it (1-9); queues past
+		// the ninth have none (: step QUEUE steps them), and while a
+		// command is typed the digits are text.
+		label := q.name
+		if n := queueKey(qi); n != "" && m.mode == modeNormal {
+			label = n + " " + q.name
+		}
+		l.add(&t.queue, label)
 		waiting := len(q.items) - q.ready
 		switch {
 		case len(q.items) == 0:
