@@ -950,6 +950,8 @@ func (m *Model) reportAct(r result, err error, next string) {
 	text := rec.Reason.Message
 	if w := m.tr.Reason(rec.Reason.Code); w != "" {
 		text = w
+	} else {
+		text = m.tr.Engine(text)
 	}
 	if text == "" {
 		text = rec.String()

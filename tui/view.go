@@ -85,7 +85,7 @@ func (m *Model) statusLine(width int) string {
 	if sn.pos < sn.len {
 		step = m.tr.T("status-step-rewound", "n", fmt.Sprint(sn.pos), "of", fmt.Sprint(sn.len))
 	}
-	l.add(&t.dim, "│ ").add(&t.bold, step).add(&t.dim, " │ ").add(&t.bold, engine.FormatElapsed(sn.elapsed)).add(&t.dim, m.tr.T("status-next")).add(&t.status, sn.describe)
+	l.add(&t.dim, "│ ").add(&t.bold, step).add(&t.dim, " │ ").add(&t.bold, engine.FormatElapsed(sn.elapsed)).add(&t.dim, m.tr.T("status-next")).add(&t.status, m.tr.Engine(sn.describe))
 	var right line
 	if m.running != nil {
 		right.add(&t.warn, fmt.Sprintf(" running %d ", m.running.steps))
@@ -515,7 +515,11 @@ func (m *Model) timelinePane(r rect) []string {
 // code, where it has them.
 func (m *Model) stepLine(step int, rec *engine.Record) string {
 	s := stepLine(step, rec)
-	if w := m.tr.Reason(rec.Reason.Code); w != "" && rec.Reason.Message != "" {
+	w := m.tr.Reason(rec.Reason.Code)
+	if w == "" {
+		w = m.tr.Engine(rec.Reason.Message)
+	}
+	if w != "" && rec.Reason.Message != "" {
 		s = strings.Replace(s, " — "+rec.Reason.Message, " — "+w, 1)
 	}
 	return s

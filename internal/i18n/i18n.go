@@ -200,7 +200,7 @@ func Problems() []string {
 		}
 		var extra []string
 		for k := range m {
-			if _, ok := en[k]; !ok && !strings.HasPrefix(k, UIPrefix) && !strings.HasPrefix(k, ReasonPrefix) {
+			if _, ok := en[k]; !ok && !strings.HasPrefix(k, UIPrefix) && !strings.HasPrefix(k, ReasonPrefix) && !strings.HasPrefix(k, EnginePrefix) {
 				extra = append(extra, k)
 			}
 		}

@@ -37,3 +37,21 @@ func TestT(t *testing.T) {
 		t.Errorf("N(2) = %q", got)
 	}
 }
+
+func TestEngine(t *testing.T) {
+	zh := For("zh")
+	for in, want := range map[string]string{
+		"idle: every queue is empty":                              "空闲：每个队列都是空的",
+		"graphChanges: process delete ConfigMap/app":              "graphChanges：处理 ConfigMap/app 的 delete 事件",
+		"ConfigMap/app removed from storage at once (HTTP 200)":   "ConfigMap/app 立即从存储中移除（HTTP 200）",
+		"something the catalog has no form for":                   "something the catalog has no form for",
+		"attemptToDelete: decide the fate of Secret/team-a/token": "attemptToDelete：决定 Secret/team-a/token 的去留",
+	} {
+		if got := zh.Engine(in); got != want {
+			t.Errorf("Engine(%q) = %q, want %q", in, got, want)
+		}
+		if got := For("en").Engine(in); got != in {
+			t.Errorf("English Engine(%q) = %q", in, got)
+		}
+	}
+}
