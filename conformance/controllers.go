@@ -33,7 +33,7 @@ const (
 	ctrlKubelet    = "kubelet"
 )
 
-var allControllers = []string{ctrlGC, ctrlReplicaSet, ctrlDeployment, ctrlKubelet}
+var allControllers = []string{ctrlGC, ctrlReplicaSet, ctrlDeployment, ctrlCronJob, ctrlJob, ctrlTTL, ctrlKubelet}
 
 // defaultNodeName is the node the kubelet stand-in binds Pods to, as
 // gcplay's does.
@@ -114,6 +114,8 @@ func (cs *controllers) start(name string) error {
 		r, err = cs.startDeployment()
 	case ctrlKubelet:
 		r, err = cs.startKubelet()
+	case ctrlJob, ctrlCronJob, ctrlTTL:
+		r, err = cs.startBatch(name)
 	default:
 		return fmt.Errorf("unknown controller %q", name)
 	}

@@ -387,6 +387,10 @@ func (x *executor) act(ctx context.Context, label string, st *scenario.Step) (ou
 		}
 		x.moving = true
 		return "stopped and started " + st.Controller, "", nil
+	case scenario.ActionExit:
+		x.moving = x.c.ctrls.started()
+		out, err := x.exit(ctx, st.Exit)
+		return out, "", err
 	case scenario.ActionInject:
 		x.taint = fmt.Sprintf("follows %s, skipped", label)
 		return "", "a real apiserver cannot be made to fail requests on cue; later checks are not observable", nil
