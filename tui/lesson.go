@@ -783,7 +783,7 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 			footer = []string{firstLine(m.say("tui-keys-short"), inner)}
 		}
 		room := ll.pane.h - 2 - len(footer)
-		addWrapped(&t.bold, firstLine(m.say("tui-goal")+" "+oneLine(m.text.Goal), inner))
+		addWrapped(&t.bold, firstLine(locale.JoinLines(m.say("tui-goal"), oneLine(m.text.Goal)), inner))
 		var ln line
 		ln.add(stInk, st)
 		body = append(body, ln.render(inner, nil))
@@ -800,7 +800,7 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 		for _, c := range g.Checks {
 			if !c.Passed && len(body) < room {
 				var d line
-				d.add(&t.err, "✗ ").add(&t.text, checkText(c)).add(&t.dim, " · "+m.say("tui-now")+" ").add(&t.warn, c.Got)
+				d.add(&t.err, "✗ ").add(&t.text, checkText(c)).add(&t.dim, " · "+m.labelSpace(m.say("tui-now"))).add(&t.warn, c.Got)
 				body = append(body, d.render(inner, nil))
 			}
 		}
@@ -832,7 +832,7 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 		body = append(body, ln.render(inner, nil))
 		if !c.Passed {
 			var d line
-			d.add(&t.dim, "   "+m.say("tui-now")+" ").add(&t.warn, c.Got)
+			d.add(&t.dim, "   "+m.labelSpace(m.say("tui-now"))).add(&t.warn, c.Got)
 			body = append(body, d.render(inner, nil))
 		}
 	}
@@ -876,6 +876,12 @@ func (m *LessonModel) paneLines(ll lessonLayout) []string {
 		body = append(body, ln.render(inner, nil))
 	}
 	return box(t, title, false, body, w, ll.pane.h)
+}
+
+// labelSpace is a label followed by the space before its value, which
+// a label ending in full-width punctuation ("当前：") already carries.
+func (m *LessonModel) labelSpace(label string) string {
+	return strings.TrimSuffix(locale.JoinLines(label, "x"), "x")
 }
 
 // outcome names a prediction's outcome in the lesson's language.
