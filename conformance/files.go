@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/gcplay/gcplay/scenario"
 )
 
 // collect expands the command-line arguments: a file is taken as is; a
@@ -62,6 +64,20 @@ func collect(args []string) (inputs []job, missing []string, err error) {
 					case ".yaml", ".yml":
 						inputs = append(inputs, job{Name: fmt.Sprintf("%s#%s", p, f.Name), Data: f.Data, FromArchive: true})
 					}
+				}
+				continue
+			}
+			if scenario.IsDump(data) {
+				// A cluster dump: each what-if question in its comments
+				// becomes a scenario of gcplay's answer, played here.
+				for _, q := range scenario.WhatIfQuestions(data) {
+					q.Controllers = allControllers // those this runner has
+					name := fmt.Sprintf("%s#what-if delete %s --cascade=%s", p, q.Target, q.Cascade)
+					s, err := scenario.WhatIfScenario(p, data, q)
+					if err != nil {
+						return nil, nil, fmt.Errorf("%s: %w", name, err)
+					}
+					inputs = append(inputs, job{Name: name, S: s})
 				}
 				continue
 			}
