@@ -16,7 +16,9 @@ func TestWhatIfScenario(t *testing.T) {
 	}
 	qs := WhatIfQuestions(data)
 	want := []WhatIfQuestion{{Target: "deployment/web", Cascade: "background"}, {Target: "deployment/web", Cascade: "orphan"}, {Target: "pod/web-5d8c7f00-00000", Cascade: "background"}}
-	if !slices.EqualFunc(qs, want, func(a, b WhatIfQuestion) bool { return a.Target == b.Target && a.Cascade == b.Cascade && a.Namespace == b.Namespace }) {
+	if !slices.EqualFunc(qs, want, func(a, b WhatIfQuestion) bool {
+		return a.Target == b.Target && a.Cascade == b.Cascade && a.Namespace == b.Namespace
+	}) {
 		t.Fatalf("questions %+v, want %+v", qs, want)
 	}
 	for _, q := range qs {
