@@ -427,13 +427,14 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 				add().add(st, y)
 			}
 		} else {
-			add().add(&t.dangling, "Not in storage: objects refer to it in their ownerReferences.")
-			add().add(&t.dim, "The collector checks such owners with a live GET (R45); once verified")
-			add().add(&t.dim, "absent, their dependents are deleted unless another owner is solid.")
+			add().add(&t.dangling, m.tr.T("inspector-absent"))
+			for _, w := range wrap(m.tr.T("inspector-absent-why"), inner-1) {
+				add().add(&t.dim, w)
+			}
 		}
 		recs := m.s.h.Records()
 		hist := sn.historyOf(recs, sel.uid)
-		add().add(&t.queue, fmt.Sprintf("history · %d %s touched it", len(hist), plural(len(hist), "step", "steps")))
+		add().add(&t.queue, m.tr.N("inspector-history", len(hist)))
 		for _, i := range hist {
 			st := &t.text
 			if i >= sn.pos {
@@ -445,7 +446,7 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 			add().add(st, m.stepLine(i+1, &recs[i]))
 		}
 	} else {
-		add().add(&t.dim, "Nothing selected.")
+		add().add(&t.dim, m.tr.T("inspector-nothing"))
 	}
 
 	top := max(min(m.inspTop, len(lines)-h), 0)
