@@ -28,6 +28,20 @@ type fastYAML struct {
 	failed bool
 	// stopped is set when onItem asked to stop.
 	stopped bool
+	// slab is where nodes are allocated, many at a time.
+	slab []yaml.Node
+}
+
+// node returns a new node holding n, from the slab: one allocation for
+// many nodes (a Pod's tree has about fifty).
+func (f *fastYAML) node(n yaml.Node) *yaml.Node {
+	if len(f.slab) == 0 {
+		f.slab = make([]yaml.Node, 256)
+	}
+	p := &f.slab[0]
+	*p = n
+	f.slab = f.slab[1:]
+	return p
 }
 
 type fastLine struct {
@@ -100,7 +114,7 @@ func (f *fastYAML) block(ind int, top bool) *yaml.Node {
 }
 
 func (f *fastYAML) seq(ind int) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1}
+	n := f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1})
 	for !f.failed && f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
 		n.Content = append(n.Content, f.item(ind))
 	}
@@ -123,7 +137,7 @@ func (f *fastYAML) item(ind int) *yaml.Node {
 		if f.i < len(f.lines) && f.lines[f.i].ind > ind {
 			return f.block(f.lines[f.i].ind, false)
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: l.ind + 2}
+		return f.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: l.ind + 2})
 	}
 	// The entry's content starts a node at its own column: "- a: 1" is a
 	// mapping whose keys are at ind+k.
@@ -154,7 +168,7 @@ func (f *fastYAML) keyAt(s []byte) int {
 }
 
 func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: f.lines[f.i].num, Column: ind + 1}
+	n := f.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: f.lines[f.i].num, Column: ind + 1})
 	for !f.failed && !f.stopped && f.i < len(f.lines) && f.lines[f.i].ind == ind && !isSeqItem(f.lines[f.i].s) {
 		l := f.lines[f.i]
 		kl := f.keyAt(l.s)
@@ -185,7 +199,7 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 				v = f.seq(ind)
 			}
 		default:
-			v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: ind + 1 + kl + 1}
+			v = f.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: ind + 1 + kl + 1})
 		}
 		if f.failed || v == nil {
 			f.failed = true
@@ -202,7 +216,7 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 // stream hands the entries of a top-level sequence to onItem one by one,
 // and leaves an empty sequence in the tree.
 func (f *fastYAML) stream(ind int) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1}
+	n := f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1})
 	for !f.failed && f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
 		item := f.item(ind)
 		if f.failed {
@@ -219,7 +233,7 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 // scalar reads a one-line scalar (or {} and []); nil and failed when s is
 // outside the subset.
 func (f *fastYAML) scalar(s []byte, line, col int) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col}
+	n := f.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
 	switch s[0] {
 	case '"':
 		if len(s) < 2 || s[len(s)-1] != '"' || bytes.IndexByte(s[1:len(s)-1], '"') >= 0 || bytes.IndexByte(s, '\\') >= 0 {
@@ -239,9 +253,9 @@ func (f *fastYAML) scalar(s []byte, line, col int) *yaml.Node {
 	case '{', '[':
 		switch string(s) {
 		case "{}":
-			return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: line, Column: col}
+			return f.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: line, Column: col})
 		case "[]":
-			return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: col}
+			return f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: col})
 		}
 		f.failed = true
 		return nil

@@ -120,8 +120,25 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) []pair {
 	if !p.visit(n, depth) {
 		return nil
 	}
-	var out []pair
-	seen := map[string]bool{}
+	out := make([]pair, 0, len(n.Content)/2)
+	// Duplicates are found by a scan of what came before in a small
+	// mapping, by a map in a large one: most mappings of a manifest have
+	// a few keys, and a map each was a third of the allocations.
+	var seenMap map[string]bool
+	if len(n.Content) > 32 {
+		seenMap = map[string]bool{}
+	}
+	seenKey := func(k string) bool {
+		if seenMap != nil {
+			return seenMap[k]
+		}
+		for _, e := range out {
+			if e.Key == k {
+				return true
+			}
+		}
+		return false
+	}
 	var merged []pair
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := deref(n.Content[i]), n.Content[i+1]
@@ -136,16 +153,20 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) []pair {
 			p.errorf(k, path, "keys must be strings, found %s", kindName(k))
 			continue
 		}
-		if seen[k.Value] {
+		if seenKey(k.Value) {
 			p.errorf(k, path, "duplicate key %q", k.Value)
 			continue
 		}
-		seen[k.Value] = true
+		if seenMap != nil {
+			seenMap[k.Value] = true
+		}
 		out = append(out, pair{Key: k.Value, KeyN: k, Value: v})
 	}
 	for _, m := range merged {
-		if !seen[m.Key] {
-			seen[m.Key] = true
+		if !seenKey(m.Key) {
+			if seenMap != nil {
+				seenMap[m.Key] = true
+			}
 			out = append(out, m)
 		}
 	}
