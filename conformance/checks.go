@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/scenario"
@@ -160,6 +161,11 @@ func (x *executor) expect(ctx context.Context, label string, e *scenario.Expect)
 	}
 	for _, cc := range e.Count {
 		add(x.checkCount(ctx, cc))
+	}
+	for _, fc := range e.Fields {
+		for _, c := range x.checkFields(ctx, fc) {
+			add(c)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
@@ -445,4 +451,49 @@ func (x *executor) ownedBy(o *metav1.PartialObjectMetadata, r scenario.Ref, owne
 		}
 	}
 	return false
+}
+
+// checkFields is expect.fields over the real object: a GET of the whole
+// object through the dynamic client, its JSON read as gcplay reads its
+// own (scenario.ObjectValue), compared as the format says
+// (scenario.FieldValuesEqual).
+func (x *executor) checkFields(ctx context.Context, fc scenario.FieldCheck) []CheckResult {
+	var out []CheckResult
+	var obj *fakeapi.Object
+	var ferr error
+	kr, ns, name, err := x.target(fc.Ref)
+	if err == nil {
+		u, gerr := x.resource(kr, ns).Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case isNotFound(gerr):
+		case gerr != nil:
+			ferr = gerr
+		default:
+			// Server-only metadata gcplay's objects do not carry.
+			unstructured.RemoveNestedField(u.Object, "metadata", "managedFields")
+			b, merr := u.MarshalJSON()
+			if merr == nil {
+				obj = &fakeapi.Object{}
+				merr = obj.UnmarshalJSON(b)
+			}
+			ferr = merr
+		}
+	} else if !isNotFound(err) {
+		ferr = err
+	}
+	for _, fv := range fc.Values {
+		c := CheckResult{Line: fv.Line, Key: "fields." + fv.Path, Subject: fc.Ref.String(), Expected: scenario.FormatFieldValue(fv.Want, true)}
+		switch {
+		case ferr != nil:
+			c.Real, c.Status = "error: "+ferr.Error(), Disagree
+		case obj == nil:
+			c.Real, c.Status = "absent", Disagree
+		default:
+			got, ok := scenario.ObjectValue(obj, fv.Segments)
+			c.Real = scenario.FormatFieldValue(got, ok)
+			c.Status = status(scenario.FieldValuesEqual(fv.Want, got))
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -22,6 +22,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"k8s.io/kubernetes/pkg/controller/garbagecollector"
+	nsctrl "k8s.io/kubernetes/pkg/controller/namespace"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 )
 
@@ -31,9 +32,10 @@ const (
 	ctrlReplicaSet = "replicaset"
 	ctrlDeployment = "deployment"
 	ctrlKubelet    = "kubelet"
+	ctrlNamespace  = "namespace"
 )
 
-var allControllers = []string{ctrlGC, ctrlReplicaSet, ctrlDeployment, ctrlCronJob, ctrlJob, ctrlTTL, ctrlKubelet}
+var allControllers = []string{ctrlGC, ctrlReplicaSet, ctrlDeployment, ctrlCronJob, ctrlJob, ctrlTTL, ctrlKubelet, ctrlNamespace}
 
 // defaultNodeName is the node the kubelet stand-in binds Pods to, as
 // gcplay's does.
@@ -51,6 +53,10 @@ const (
 	// and --concurrent-deployment-syncs defaults.
 	rsWorkers     = 5
 	deployWorkers = 5
+	// nsWorkers is --concurrent-namespace-syncs' default, and
+	// nsResyncPeriod --namespace-sync-period's.
+	nsWorkers      = 10
+	nsResyncPeriod = 5 * time.Minute
 )
 
 // running is one started controller: cancel stops it, wg waits for its
@@ -116,6 +122,8 @@ func (cs *controllers) start(name string) error {
 		r, err = cs.startKubelet()
 	case ctrlJob, ctrlCronJob, ctrlTTL:
 		r, err = cs.startBatch(name)
+	case ctrlNamespace:
+		r, err = cs.startNamespace()
 	default:
 		return fmt.Errorf("unknown controller %q", name)
 	}
@@ -169,6 +177,13 @@ func (cs *controllers) gcQueued() int {
 	}
 	del, orph, _ := r.gc.GetDependencyGraphBuilder().GetGraphResources()
 	return del.Len() + orph.Len()
+}
+
+// namespaceRuns reports whether the namespace controller runs.
+func (cs *controllers) namespaceRuns() bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.running[ctrlNamespace] != nil
 }
 
 // kubeletDue returns the earliest time at which the kubelet stand-in will
@@ -275,6 +290,34 @@ func (cs *controllers) startDeployment() (*running, error) {
 	r.shutdown = append(r.shutdown, f.Shutdown)
 	f.WaitForCacheSync(ctx.Done())
 	r.goRun(func() { dc.Run(ctx, deployWorkers) })
+	return r, nil
+}
+
+// startNamespace starts the namespace controller as kube-controller-
+// manager does (startNamespaceController): a metadata client for the
+// content, discovery of the preferred namespaced resources, and the
+// Namespace informer.
+func (cs *controllers) startNamespace() (*running, error) {
+	ctx, cancel := cs.baseContext()
+	r := &running{cancel: cancel}
+	cfg := cs.configFor("namespace-controller")
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	metaClient, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	f := informers.NewSharedInformerFactory(client, 0)
+	nc := nsctrl.NewNamespaceController(ctx, client, metaClient, client.Discovery().ServerPreferredNamespacedResources,
+		f.Core().V1().Namespaces(), nsResyncPeriod, v1.FinalizerKubernetes)
+	f.Start(ctx.Done())
+	r.shutdown = append(r.shutdown, f.Shutdown)
+	f.WaitForCacheSync(ctx.Done())
+	r.goRun(func() { nc.Run(ctx, nsWorkers) })
 	return r, nil
 }
 
