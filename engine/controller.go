@@ -46,6 +46,7 @@ var registry = []*registration{
 	&garbageCollectorRegistration,
 	&deploymentRegistration,
 	&replicaSetRegistration,
+	&statefulSetRegistration,
 	&cronJobRegistration,
 	&jobRegistration,
 	&ttlRegistration,

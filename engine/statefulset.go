@@ -1,0 +1,1209 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// Settings and names of kube-controller-manager's StatefulSet controller
+// (pkg/controller/statefulset, v1.34).
+const (
+	stsClient = "statefulset-controller"
+	// ControllerStatefulSet is the StatefulSet controller's name in
+	// `controllers:`.
+	ControllerStatefulSet = "statefulset"
+
+	// stsRevisionLabel is apps.StatefulSetRevisionLabel (and
+	// ControllerRevisionHashLabelKey): the revision a Pod was made from.
+	stsRevisionLabel = "controller-revision-hash"
+	// stsPodNameLabel and podIndexLabel are updateIdentity's labels.
+	stsPodNameLabel = "statefulset.kubernetes.io/pod-name"
+	podIndexLabel   = "apps.kubernetes.io/pod-index"
+	// revisionHashLabel is history.ControllerRevisionHashLabel.
+	revisionHashLabel = "controller.kubernetes.io/hash"
+
+	// statefulSetResyncPeriod is the resync period of the controller's
+	// StatefulSet informer handler.
+	statefulSetResyncPeriod = 30 * time.Second
+)
+
+var statefulSetRegistration = registration{
+	name:        ControllerStatefulSet,
+	queues:      []string{ControllerStatefulSet},
+	restartable: true,
+	new:         newStatefulSetController,
+}
+
+const stsFuncPrefix = "StatefulSetController."
+
+// statefulSetController is kube-controller-manager's StatefulSet
+// controller, made steppable: one step is one sync of one StatefulSet key
+// (StatefulSetController.sync, then defaultStatefulSetControl's
+// UpdateStatefulSet).
+//
+// gcplay simplifies (docs/CONTROLLERS.md says more): the informer's
+// 30-second resync is modelled only where a sync waits for the collector
+// to delete a stale claim; there is no maxUnavailable for rolling updates,
+// no spec.ordinals.start, and no PersistentVolume binding (a claim is
+// Pending forever and nothing protects it while a Pod uses it).
+type statefulSetController struct {
+	env *env
+	q   *workqueue[string]
+	// timers holds the keys of sets that wait for the informer resync.
+	timers *workqueue[string]
+	sets   map[string]*fakeapi.Object
+	pods   map[string]*fakeapi.Object
+	claims map[string]*fakeapi.Object
+	revs   map[string]*fakeapi.Object
+}
+
+func newStatefulSetController(e *env) controller {
+	c := &statefulSetController{env: e}
+	c.reset()
+	return c
+}
+
+func (c *statefulSetController) reset() {
+	c.setQueues(newWorkqueue[string](ControllerStatefulSet), newWorkqueue[string](ControllerStatefulSet))
+	c.sets = map[string]*fakeapi.Object{}
+	c.pods = map[string]*fakeapi.Object{}
+	c.claims = map[string]*fakeapi.Object{}
+	c.revs = map[string]*fakeapi.Object{}
+}
+
+func (c *statefulSetController) setQueues(q, timers *workqueue[string]) {
+	c.q, c.timers = q, timers
+	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerStatefulSet, keyRef("StatefulSet", key), d) }
+	timers.onAdd = func(key string, d time.Duration) {
+		c.env.enqueued(ControllerStatefulSet, keyRef("StatefulSet", key)+" (resync)", d)
+	}
+}
+
+// ---- event handlers ----
+
+func (c *statefulSetController) observe(ev fakeapi.WatchEvent) {
+	o := ev.Object
+	key := objKey(o)
+	switch {
+	case isKind(o, "apps/v1", "StatefulSet"):
+		if ev.Type == fakeapi.Deleted {
+			delete(c.sets, key)
+		} else {
+			c.sets[key] = o
+		}
+		c.q.Add(key)
+	case isKind(o, "v1", "Pod"):
+		switch ev.Type {
+		case fakeapi.Deleted:
+			delete(c.pods, key)
+			c.enqueueForPod(o)
+		case fakeapi.Modified:
+			c.pods[key] = o
+			c.updatePod(ev.Old, o)
+		default:
+			c.pods[key] = o
+			c.enqueueForPod(o)
+		}
+	case isKind(o, "v1", "PersistentVolumeClaim"):
+		if ev.Type == fakeapi.Deleted {
+			delete(c.claims, key)
+		} else {
+			c.claims[key] = o
+		}
+	case isKind(o, "apps/v1", "ControllerRevision"):
+		if ev.Type == fakeapi.Deleted {
+			delete(c.revs, key)
+		} else {
+			c.revs[key] = o
+		}
+	}
+}
+
+// enqueueForPod is addPod/deletePod: the set the Pod's controller
+// reference names, or, for an orphan, every set whose selector matches it.
+func (c *statefulSetController) enqueueForPod(pod *fakeapi.Object) {
+	if ref := controllerOf(pod); ref != nil {
+		if set := c.resolveControllerRef(pod.Metadata.Namespace, ref); set != nil {
+			c.q.Add(objKey(set))
+		}
+		return
+	}
+	for _, set := range c.setsForPod(pod) {
+		c.q.Add(objKey(set))
+	}
+}
+
+// updatePod wakes the old and the new controller when the controller
+// reference or the labels change, else the controller.
+func (c *statefulSetController) updatePod(old, cur *fakeapi.Object) {
+	if old != nil {
+		oldRef, curRef := controllerOf(old), controllerOf(cur)
+		if oldRef != nil && !sameControllerRef(oldRef, curRef) {
+			if set := c.resolveControllerRef(old.Metadata.Namespace, oldRef); set != nil {
+				c.q.Add(objKey(set))
+			}
+		}
+		if curRef == nil && !reflect.DeepEqual(old.Metadata.Labels, cur.Metadata.Labels) {
+			for _, set := range c.setsForPod(cur) {
+				c.q.Add(objKey(set))
+			}
+			return
+		}
+	}
+	c.enqueueForPod(cur)
+}
+
+func (c *statefulSetController) resolveControllerRef(namespace string, ref *fakeapi.OwnerReference) *fakeapi.Object {
+	if ref == nil || ref.Kind != "StatefulSet" {
+		return nil
+	}
+	set := c.sets[namespace+"/"+ref.Name]
+	if set == nil || set.Metadata.UID != ref.UID {
+		return nil
+	}
+	return set
+}
+
+// setsForPod is getPodStatefulSets: the sets in the Pod's namespace whose
+// selector matches its labels.
+func (c *statefulSetController) setsForPod(pod *fakeapi.Object) []*fakeapi.Object {
+	var out []*fakeapi.Object
+	for _, k := range sortedKeys(c.sets) {
+		set := c.sets[k]
+		if set.Metadata.Namespace != pod.Metadata.Namespace {
+			continue
+		}
+		sel, err := parseSelector(nestedMap(specOf(set), "selector"))
+		if err != nil || sel.empty() || !sel.matches(pod.Metadata.Labels) {
+			continue
+		}
+		out = append(out, set)
+	}
+	return out
+}
+
+// ---- the scheduler's side ----
+
+func (c *statefulSetController) promote(now time.Duration) {
+	c.q.Promote(now)
+	c.timers.Promote(now)
+	for c.timers.Len() > 0 {
+		k, _ := c.timers.Get()
+		c.timers.Done(k)
+		c.q.add(k)
+	}
+}
+
+func (c *statefulSetController) ready(string) bool                { return c.q.Len() > 0 }
+func (c *statefulSetController) nextDue() (time.Duration, bool)   { return c.q.NextDue() }
+func (c *statefulSetController) nextTimer() (time.Duration, bool) { return c.timers.NextDue() }
+
+func (c *statefulSetController) items(string) []QueueItem {
+	out := keyQueueItems(c.q, "StatefulSet")
+	for _, w := range c.timers.Waiting() {
+		out = append(out, QueueItem{Item: keyRef("StatefulSet", w.item) + " (resync)", Due: w.due, Waiting: true})
+	}
+	return out
+}
+
+func (c *statefulSetController) describeNext(string) string {
+	if items := c.q.Items(); len(items) > 0 {
+		return "statefulset: sync " + keyRef("StatefulSet", items[0])
+	}
+	return ""
+}
+
+func (c *statefulSetController) step(_ string, rec *Record) {
+	key, ok := c.q.Get()
+	if !ok {
+		return
+	}
+	defer c.q.Done(key)
+	rec.Item = keyRef("StatefulSet", key)
+	if err := c.sync(key, rec); err != nil {
+		d := c.q.AddRateLimited(key, c.env.now())
+		rec.Err = err.Error()
+		rec.Reason.Message += fmt.Sprintf("; retried in %s", d)
+		return
+	}
+	c.q.Forget(key)
+}
+
+func (c *statefulSetController) restart(rec *Record) {
+	c.reset()
+	relist(c.env, stsClient, rec, c.observe, [][2]string{{"apps/v1", "StatefulSet"}, {"v1", "Pod"},
+		{"v1", "PersistentVolumeClaim"}, {"apps/v1", "ControllerRevision"}})
+}
+
+func (c *statefulSetController) clone(e *env) controller {
+	cp := func(m map[string]*fakeapi.Object) map[string]*fakeapi.Object {
+		n := make(map[string]*fakeapi.Object, len(m))
+		for k, v := range m {
+			n[k] = v
+		}
+		return n
+	}
+	n := &statefulSetController{env: e, sets: cp(c.sets), pods: cp(c.pods), claims: cp(c.claims), revs: cp(c.revs)}
+	id := func(s string) string { return s }
+	n.setQueues(c.q.clone(id), c.timers.clone(id))
+	return n
+}
+
+func (c *statefulSetController) event(o *fakeapi.Object, typ, reason, msg string) {
+	c.env.api.RecordEvent(stsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+		Type: typ, Reason: reason, Message: msg, Source: stsClient})
+}
+
+// ---- reading a set ----
+
+// stsView is a StatefulSet's spec read with the apps/v1 defaults.
+type stsView struct {
+	obj              *fakeapi.Object
+	replicas         int
+	parallel         bool
+	onDelete         bool
+	partition        int
+	historyLimit     int
+	minReadySeconds  int64
+	selector         labelSelector
+	template         map[string]any
+	claimTemplates   []map[string]any
+	whenDeleted      string
+	whenScaled       string
+	serviceName      string
+	deleting         bool
+	templateLabelsOK bool
+}
+
+func readStatefulSet(o *fakeapi.Object) (stsView, error) {
+	spec := specOf(o)
+	v := stsView{obj: o, replicas: 1, historyLimit: 10, whenDeleted: "Retain", whenScaled: "Retain",
+		deleting: o.Metadata.DeletionTimestamp != nil}
+	if n, ok := nestedInt(spec, "replicas"); ok {
+		v.replicas = int(n)
+	}
+	v.parallel = nestedString(spec, "podManagementPolicy") == "Parallel"
+	v.onDelete = nestedString(spec, "updateStrategy", "type") == "OnDelete"
+	if n, ok := nestedInt(spec, "updateStrategy", "rollingUpdate", "partition"); ok {
+		v.partition = int(n)
+	}
+	if n, ok := nestedInt(spec, "revisionHistoryLimit"); ok {
+		v.historyLimit = int(n)
+	}
+	v.minReadySeconds, _ = nestedInt(spec, "minReadySeconds")
+	v.serviceName = nestedString(spec, "serviceName")
+	if s := nestedString(spec, "persistentVolumeClaimRetentionPolicy", "whenDeleted"); s != "" {
+		v.whenDeleted = s
+	}
+	if s := nestedString(spec, "persistentVolumeClaimRetentionPolicy", "whenScaled"); s != "" {
+		v.whenScaled = s
+	}
+	v.template = nestedMap(spec, "template")
+	if ts, ok := nestedSlice(spec, "volumeClaimTemplates"); ok {
+		for _, t := range ts {
+			if m, ok := t.(map[string]any); ok {
+				v.claimTemplates = append(v.claimTemplates, m)
+			}
+		}
+	}
+	sel, err := parseSelector(nestedMap(spec, "selector"))
+	if err != nil {
+		return v, err
+	}
+	if sel.empty() {
+		return v, fmt.Errorf("spec.selector: Required value")
+	}
+	if !sel.matches(stringMap(nestedMap(v.template, "metadata")["labels"])) {
+		return v, fmt.Errorf("spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`")
+	}
+	v.selector = sel
+	return v, nil
+}
+
+var ordinalRE = regexp.MustCompile(`^(.*)-([0-9]+)$`)
+
+// getParentNameAndOrdinal: a Pod named <set>-<n> has parent <set> and
+// ordinal n; any other name has ordinal -1.
+func getParentNameAndOrdinal(pod *fakeapi.Object) (string, int) {
+	m := ordinalRE.FindStringSubmatch(pod.Metadata.Name)
+	if m == nil {
+		return "", -1
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil {
+		return "", -1
+	}
+	return m[1], n
+}
+
+func getOrdinal(pod *fakeapi.Object) int { _, n := getParentNameAndOrdinal(pod); return n }
+
+// isMemberOf: the Pod's name says it belongs to the set.
+func isMemberOf(set, pod *fakeapi.Object) bool {
+	p, _ := getParentNameAndOrdinal(pod)
+	return p == set.Metadata.Name
+}
+
+func podInOrdinalRange(pod *fakeapi.Object, v stsView) bool {
+	n := getOrdinal(pod)
+	return n >= 0 && n < v.replicas
+}
+
+// claimName is getPersistentVolumeClaimName: <template>-<set>-<ordinal>.
+func claimName(v stsView, tmpl map[string]any, ordinal int) string {
+	return fmt.Sprintf("%s-%s-%d", nestedString(tmpl, "metadata", "name"), v.obj.Metadata.Name, ordinal)
+}
+
+func (v stsView) policyPhrase() string {
+	return "whenDeleted: " + v.whenDeleted + ", whenScaled: " + v.whenScaled
+}
+
+// stsPod is one slot of the set: a Pod from the cache, or one to create.
+type stsPod struct {
+	obj     *fakeapi.Object
+	created bool
+}
+
+func (p stsPod) info() *podInfo { return newPodInfo(p.obj) }
+
+// isRunningAndReady, isHealthy, isTerminating, isFailed/isSucceeded as
+// upstream's stateful_set_utils.go.
+func isRunningAndReady(p *fakeapi.Object) bool {
+	i := newPodInfo(p)
+	return i.phase == "Running" && i.ready
+}
+
+func (c *statefulSetController) isRunningAndAvailable(p *fakeapi.Object, minReady int64) bool {
+	i := newPodInfo(p)
+	if i.phase != "Running" || !i.ready {
+		return false
+	}
+	return minReady == 0 || !i.readyTime.Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now())
+}
+
+func isTerminatingPod(p *fakeapi.Object) bool { return p.Metadata.DeletionTimestamp != nil }
+func isHealthy(p *fakeapi.Object) bool         { return isRunningAndReady(p) && !isTerminatingPod(p) }
+
+// ---- revisions ----
+
+// revisionData is getPatch: the pod template, to be restored with a
+// replace.
+func revisionData(v stsView) map[string]any {
+	t := copyJSONMap(v.template)
+	t["$patch"] = "replace"
+	return map[string]any{"spec": map[string]any{"template": t}}
+}
+
+func revisionNumber(r *fakeapi.Object) int64 { n, _ := nestedInt(r.Fields, "revision"); return n }
+
+// ownedRevisions is ListRevisions after adoptOrphanRevisions: the set's
+// ControllerRevisions, by revision number.
+func (c *statefulSetController) ownedRevisions(v stsView, m *refManager) ([]*fakeapi.Object, error) {
+	var out []*fakeapi.Object
+	var errs []error
+	for _, k := range sortedKeys(c.revs) {
+		r := c.revs[k]
+		if r.Metadata.Namespace != v.obj.Metadata.Namespace {
+			continue
+		}
+		ok, err := m.claim(r, func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) })
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *fakeapi.Object) int {
+		return int(revisionNumber(a) - revisionNumber(b))
+	})
+	return out, aggregate(errs)
+}
+
+// getStatefulSetRevisions returns the current and update revisions,
+// creating the update revision (or renumbering an equal older one) when
+// the template changed.
+func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakeapi.Object, rec *Record) (cur, upd *fakeapi.Object, err error) {
+	data := revisionData(v)
+	next := int64(1)
+	if len(revs) > 0 {
+		next = revisionNumber(revs[len(revs)-1]) + 1
+	}
+	var equal *fakeapi.Object
+	for i := len(revs) - 1; i >= 0; i-- {
+		if reflect.DeepEqual(toJSONValue(revs[i].Fields["data"]), toJSONValue(data)) {
+			equal = revs[i]
+			break
+		}
+	}
+	switch {
+	case equal != nil && equal == revs[len(revs)-1]:
+		upd = equal
+	case equal != nil:
+		fresh := equal.DeepCopy()
+		fresh.Fields["revision"] = next
+		upd, err = c.env.api.Update(stsClient, fresh)
+		if err != nil {
+			return nil, nil, err
+		}
+		rec.note("%s has the template again: renumbered revision %d", fakeapi.RefOf(equal), next)
+	default:
+		var collision *int64
+		if n, ok := nestedInt(v.obj.Fields["status"], "collisionCount"); ok {
+			collision = &n
+		}
+		hash := podTemplateHash(data, collision)
+		labels := stringMap(nestedMap(v.template, "metadata")["labels"])
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[revisionHashLabel] = hash
+		cr := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Metadata: fakeapi.ObjectMeta{
+			Name: v.obj.Metadata.Name + "-" + hash, Namespace: v.obj.Metadata.Namespace, Labels: labels,
+			Annotations:     copyStringMap(v.obj.Metadata.Annotations),
+			OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
+		}, Fields: map[string]any{"data": data, "revision": next}}
+		upd, err = c.env.api.Create(stsClient, cr)
+		if err != nil {
+			return nil, nil, err
+		}
+		rec.note("created %s, revision %d, for the current pod template", fakeapi.RefOf(upd), next)
+	}
+	curName := nestedString(v.obj.Fields["status"], "currentRevision")
+	cur = upd
+	for _, r := range revs {
+		if r.Metadata.Name == curName {
+			cur = r
+		}
+	}
+	return cur, upd, nil
+}
+
+// truncateHistory deletes the oldest revisions no live Pod uses beyond
+// revisionHistoryLimit, never the current or update revision.
+func (c *statefulSetController) truncateHistory(v stsView, pods []*fakeapi.Object, revs []*fakeapi.Object, cur, upd *fakeapi.Object, rec *Record) error {
+	live := map[string]bool{cur.Metadata.Name: true, upd.Metadata.Name: true}
+	for _, p := range pods {
+		live[p.Metadata.Labels[stsRevisionLabel]] = true
+	}
+	var history []*fakeapi.Object
+	for _, r := range revs {
+		if !live[r.Metadata.Name] {
+			history = append(history, r)
+		}
+	}
+	for i := 0; i < len(history)-v.historyLimit; i++ {
+		if _, err := c.env.api.Delete(stsClient, fakeapi.RefOf(history[i]), nil); err != nil && !fakeapi.IsNotFound(err) {
+			return err
+		}
+		rec.note("deleted %s: beyond revisionHistoryLimit %d", fakeapi.RefOf(history[i]), v.historyLimit)
+	}
+	return nil
+}
+
+func copyStringMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	n := make(map[string]string, len(m))
+	for k, v := range m {
+		n[k] = v
+	}
+	return n
+}
+
+// ---- the sync ----
+
+// sync is StatefulSetController.sync: claim the Pods, then
+// UpdateStatefulSet, then the status.
+func (c *statefulSetController) sync(key string, rec *Record) error {
+	const fn = stsFuncPrefix + "sync"
+	obj := c.sets[key]
+	if obj == nil {
+		rec.Reason = Reason{Code: "StatefulSetGone", Func: fn, Message: rec.Item + " has been deleted: nothing to do"}
+		return nil
+	}
+	v, err := readStatefulSet(obj)
+	if err != nil {
+		rec.Reason = Reason{Code: "InvalidSpec", Func: fn, Message: fmt.Sprintf("%s is invalid (%v): the apiserver would have refused it", rec.Item, err)}
+		return nil
+	}
+	m := &refManager{env: c.env, client: stsClient, owner: obj, selector: v.selector, rec: rec,
+		canAdoptFunc: recheckDeletionTimestamp(c.env, stsClient, obj)}
+	revs, err := c.ownedRevisions(v, m)
+	if err != nil {
+		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", adoptOrphanRevisions", Message: "adopting ControllerRevisions failed: " + err.Error()}
+		return err
+	}
+	// getPodsForStatefulSet: claim by selector and by name.
+	var pods []*fakeapi.Object
+	var errs []error
+	for _, k := range sortedKeys(c.pods) {
+		p := c.pods[k]
+		if p.Metadata.Namespace != obj.Metadata.Namespace {
+			continue
+		}
+		ok, err := m.claim(p, func(o *fakeapi.Object) bool {
+			return isMemberOf(obj, o) && v.selector.matches(o.Metadata.Labels)
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if ok {
+			pods = append(pods, p)
+		}
+	}
+	if err := aggregate(errs); err != nil {
+		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", getPodsForStatefulSet", Message: "claiming Pods failed: " + err.Error()}
+		return err
+	}
+	s := &stsSync{c: c, v: v, rec: rec}
+	s.funcs = []string{fn, "defaultStatefulSetControl.UpdateStatefulSet"}
+	err = s.updateStatefulSet(pods, revs)
+	if claimed := m.summary(); claimed != "" {
+		rec.note("claim: %s", claimed)
+	}
+	if err == nil {
+		err = s.writeStatus()
+	}
+	if rec.Reason.Code == "" {
+		rec.Reason.Code = s.code
+	}
+	rec.Reason.Func = strings.Join(s.funcs, ", ")
+	rec.Reason.Message = rec.Item + ": " + s.message()
+	return err
+}
+
+// stsSync is one sync of one set: what it did, for the record.
+type stsSync struct {
+	c      *statefulSetController
+	v      stsView
+	rec    *Record
+	funcs  []string
+	code   string
+	did    []string
+	wait   string
+	status stsStatus
+	cur    *fakeapi.Object
+	upd    *fakeapi.Object
+}
+
+func (s *stsSync) fn(name string) {
+	if !slices.Contains(s.funcs, name) {
+		s.funcs = append(s.funcs, name)
+	}
+}
+
+func (s *stsSync) act(code, format string, args ...any) {
+	if s.code == "" || s.code == "InSync" || s.code == "Waiting" {
+		s.code = code
+	}
+	s.did = append(s.did, fmt.Sprintf(format, args...))
+}
+
+func (s *stsSync) waitFor(format string, args ...any) {
+	if s.code == "" {
+		s.code = "Waiting"
+	}
+	s.wait = fmt.Sprintf(format, args...)
+}
+
+func (s *stsSync) message() string {
+	var parts []string
+	parts = append(parts, fmt.Sprintf("%d/%d ready (%s, %s)", s.status.ReadyReplicas, s.v.replicas,
+		map[bool]string{true: "Parallel", false: "OrderedReady"}[s.v.parallel], s.v.policyPhrase()))
+	parts = append(parts, s.did...)
+	if s.wait != "" {
+		parts = append(parts, "waiting: "+s.wait)
+	}
+	if len(s.did) == 0 && s.wait == "" {
+		parts = append(parts, "nothing to do")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// updateStatefulSet is defaultStatefulSetControl.updateStatefulSet.
+func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Object) error {
+	c, v := s.c, s.v
+	s.fn("getStatefulSetRevisions")
+	cur, upd, err := c.getStatefulSetRevisions(v, revs, s.rec)
+	if err != nil {
+		s.code = "RevisionFailed"
+		s.did = append(s.did, "writing the ControllerRevision failed: "+err.Error())
+		return err
+	}
+	s.cur, s.upd = cur, upd
+	s.code = "InSync"
+	replicas := make([]stsPod, v.replicas)
+	var condemned []*fakeapi.Object
+	for _, p := range pods {
+		if podInOrdinalRange(p, v) {
+			replicas[getOrdinal(p)] = stsPod{obj: p, created: true}
+		} else if getOrdinal(p) >= 0 {
+			condemned = append(condemned, p)
+		}
+	}
+	for i := range replicas {
+		if replicas[i].obj == nil {
+			replicas[i] = stsPod{obj: s.newStatefulSetPod(i, upd.Metadata.Name)}
+		}
+	}
+	slices.SortFunc(condemned, func(a, b *fakeapi.Object) int { return getOrdinal(b) - getOrdinal(a) })
+	var firstUnhealthy *fakeapi.Object
+	for _, r := range replicas {
+		if !r.created || !isHealthy(r.obj) {
+			if firstUnhealthy == nil {
+				firstUnhealthy = r.obj
+			}
+		}
+	}
+	for i := len(condemned) - 1; i >= 0; i-- {
+		if !isHealthy(condemned[i]) && firstUnhealthy == nil {
+			firstUnhealthy = condemned[i]
+		}
+	}
+	defer func() { s.status = s.computeStatus(replicas, condemned) }()
+	if v.deleting {
+		s.code = "BeingDeleted"
+		s.did = append(s.did, "the set is being deleted: only its status is updated")
+		return nil
+	}
+	monotonic := !v.parallel
+	s.fn("processReplica")
+	if exit, err := runForAll(len(replicas), monotonic, func(i int) (bool, error) { return s.processReplica(replicas, i, monotonic) }); exit || err != nil {
+		return err
+	}
+	if len(condemned) > 0 {
+		s.fn("UpdatePodClaimForRetentionPolicy")
+		if exit, err := runForAll(len(condemned), monotonic, func(i int) (bool, error) {
+			return false, s.fixClaims(condemned[i])
+		}); exit || err != nil {
+			return err
+		}
+		s.fn("processCondemned")
+		if exit, err := runForAll(len(condemned), monotonic, func(i int) (bool, error) {
+			return s.processCondemned(condemned, i, firstUnhealthy, monotonic)
+		}); exit || err != nil {
+			return err
+		}
+	}
+	if v.onDelete {
+		return nil
+	}
+	// RollingUpdate: delete the highest-ordinal Pod not at the update
+	// revision, waiting for unhealthy Pods.
+	for target := len(replicas) - 1; target >= v.partition; target-- {
+		p := replicas[target].obj
+		if p.Metadata.Labels[stsRevisionLabel] != upd.Metadata.Name && !isTerminatingPod(p) {
+			s.fn("updateStatefulSet (RollingUpdate)")
+			if err := s.deletePod(p, "it is not at update revision "+upd.Metadata.Name); err != nil {
+				return err
+			}
+			return nil
+		}
+		if !isHealthy(p) {
+			s.waitFor("%s to be Running and Ready before updating the next Pod", p)
+			return nil
+		}
+	}
+	if err := c.truncateHistory(v, pods, revs, cur, upd, s.rec); err != nil {
+		return err
+	}
+	return nil
+}
+
+// runForAll: in order, stopping at the first that says so or fails, for
+// OrderedReady; all of them (slowStartBatch) for Parallel.
+func runForAll(n int, monotonic bool, fn func(i int) (bool, error)) (bool, error) {
+	var errs []error
+	for i := 0; i < n; i++ {
+		exit, err := fn(i)
+		if monotonic {
+			if exit || err != nil {
+				return true, err
+			}
+			continue
+		}
+		if err != nil {
+			errs = append(errs, err)
+			break // slowStartBatch stops at the first failing batch
+		}
+	}
+	if err := aggregate(errs); err != nil {
+		return true, err
+	}
+	return false, nil
+}
+
+// newStatefulSetPod is newVersionedStatefulSetPod: the template, named
+// <set>-<ordinal>, with the identity labels, hostname and subdomain, a
+// volume for each claim template, and the set as controller.
+func (s *stsSync) newStatefulSetPod(ordinal int, revision string) *fakeapi.Object {
+	v := s.v
+	meta := nestedMap(v.template, "metadata")
+	name := fmt.Sprintf("%s-%d", v.obj.Metadata.Name, ordinal)
+	labels := stringMap(meta["labels"])
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[stsPodNameLabel] = name
+	labels[podIndexLabel] = strconv.Itoa(ordinal)
+	labels[stsRevisionLabel] = revision
+	spec := copyJSONMap(nestedMap(v.template, "spec"))
+	if spec == nil {
+		spec = map[string]any{}
+	}
+	spec["hostname"] = name
+	if v.serviceName != "" {
+		spec["subdomain"] = v.serviceName
+	}
+	if len(v.claimTemplates) > 0 {
+		var vols []any
+		names := map[string]bool{}
+		for _, t := range v.claimTemplates {
+			tn := nestedString(t, "metadata", "name")
+			names[tn] = true
+			vols = append(vols, map[string]any{"name": tn,
+				"persistentVolumeClaim": map[string]any{"claimName": claimName(v, t, ordinal)}})
+		}
+		if old, ok := spec["volumes"].([]any); ok {
+			for _, o := range old {
+				if !names[nestedString(o, "name")] {
+					vols = append(vols, o)
+				}
+			}
+		}
+		spec["volumes"] = vols
+	}
+	return &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{
+		Name: name, Namespace: v.obj.Metadata.Namespace, Labels: labels,
+		Annotations:     stringMap(meta["annotations"]),
+		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
+	}, Fields: map[string]any{"spec": spec}}
+}
+
+// processReplica is defaultStatefulSetControl.processReplica.
+func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool, error) {
+	v := s.v
+	p := replicas[i].obj
+	if replicas[i].created && podFinished(p) {
+		if p.Metadata.DeletionTimestamp == nil {
+			if err := s.deletePod(p, "it has finished ("+nestedString(p.Fields["status"], "phase")+") and will be recreated"); err != nil {
+				return true, err
+			}
+		}
+		return true, nil
+	}
+	if !replicas[i].created {
+		s.fn("PodClaimIsStale")
+		if stale := s.staleClaim(p); stale != nil {
+			ref := stale.Metadata.OwnerReferences
+			owner := ""
+			for _, r := range ref {
+				if r.Kind == "Pod" && r.Name == p.Metadata.Name {
+					owner = " (uid " + r.UID + ")"
+				}
+			}
+			s.waitFor("%s still has an owner reference to the deleted %s%s: the garbage collector must delete the claim before %s can start with a fresh one (resync in %s)",
+				fakeapi.RefOf(stale), fakeapi.RefOf(p), owner, p.Metadata.Name, statefulSetResyncPeriod)
+			s.c.timers.AddAfter(objKey(v.obj), statefulSetResyncPeriod, s.c.env.now())
+			return true, nil
+		}
+		s.fn("StatefulPodControl.CreateStatefulPod")
+		if err := s.createStatefulPod(p); err != nil {
+			return true, err
+		}
+		if monotonic {
+			s.waitFor("%s to be Running and Ready (OrderedReady)", p)
+			return true, nil
+		}
+		return false, nil
+	}
+	info := newPodInfo(p)
+	if info.phase == "" || info.phase == "Pending" {
+		if err := s.createClaims(p, true); err != nil {
+			return true, err
+		}
+	}
+	if isTerminatingPod(p) && monotonic {
+		s.waitFor("%s to terminate", fakeapi.RefOf(p))
+		return true, nil
+	}
+	if !isRunningAndReady(p) && monotonic {
+		s.waitFor("%s to be Running and Ready (OrderedReady)", fakeapi.RefOf(p))
+		return true, nil
+	}
+	if !s.c.isRunningAndAvailable(p, v.minReadySeconds) && monotonic {
+		s.waitFor("%s to be available (minReadySeconds %d)", fakeapi.RefOf(p), v.minReadySeconds)
+		return true, nil
+	}
+	// Enforce the retention policy on the claims of a Pod in range.
+	if err := s.fixClaims(p); err != nil {
+		return true, err
+	}
+	return false, nil
+}
+
+// processCondemned is defaultStatefulSetControl.processCondemned.
+func (s *stsSync) processCondemned(condemned []*fakeapi.Object, i int, firstUnhealthy *fakeapi.Object, monotonic bool) (bool, error) {
+	p := condemned[i]
+	if isTerminatingPod(p) {
+		if monotonic {
+			s.waitFor("%s to terminate before scaling down further", fakeapi.RefOf(p))
+		}
+		return monotonic, nil
+	}
+	if !isRunningAndReady(p) && monotonic && p != firstUnhealthy {
+		s.waitFor("%s to be Running and Ready before it is deleted (OrderedReady)", fakeapi.RefOf(p))
+		return true, nil
+	}
+	if !s.c.isRunningAndAvailable(p, s.v.minReadySeconds) && monotonic && p != firstUnhealthy {
+		s.waitFor("%s to be available before it is deleted", fakeapi.RefOf(p))
+		return true, nil
+	}
+	return true, s.deletePod(p, fmt.Sprintf("scale down: ordinal %d is not below replicas %d", getOrdinal(p), s.v.replicas))
+}
+
+// deletePod is StatefulPodControl.DeleteStatefulPod: a DELETE without
+// options.
+func (s *stsSync) deletePod(p *fakeapi.Object, why string) error {
+	s.fn("StatefulPodControl.DeleteStatefulPod")
+	_, err := s.c.env.api.Delete(stsClient, fakeapi.RefOf(p), nil)
+	if err != nil {
+		s.c.event(s.v.obj, "Warning", "FailedDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s failed error: %v", p.Metadata.Name, s.v.obj.Metadata.Name, err))
+		s.act("DeleteFailed", "deleting %s failed (%v)", fakeapi.RefOf(p), err)
+		return err
+	}
+	s.c.event(s.v.obj, "Normal", "SuccessfulDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s successful", p.Metadata.Name, s.v.obj.Metadata.Name))
+	s.act("DeletedPod", "deleted %s: %s", fakeapi.RefOf(p), why)
+	return nil
+}
+
+// staleClaim is PodClaimIsStale: under whenScaled: Delete, a claim of a
+// Pod not yet created that still refers to a Pod of that name (the one
+// scaled down) belongs to the collector.
+func (s *stsSync) staleClaim(p *fakeapi.Object) *fakeapi.Object {
+	if s.v.whenScaled != "Delete" {
+		return nil
+	}
+	for _, t := range s.v.claimTemplates {
+		cl := s.c.claims[s.v.obj.Metadata.Namespace+"/"+claimName(s.v, t, getOrdinal(p))]
+		if cl == nil {
+			continue
+		}
+		for _, r := range cl.Metadata.OwnerReferences {
+			if r.APIVersion == "v1" && r.Kind == "Pod" && r.Name == p.Metadata.Name {
+				return cl
+			}
+		}
+	}
+	return nil
+}
+
+// createStatefulPod is CreateStatefulPod: the claims first, then the Pod,
+// then the claims' owner references for the retention policy.
+func (s *stsSync) createStatefulPod(p *fakeapi.Object) error {
+	if err := s.createClaims(p, false); err != nil {
+		return err
+	}
+	out, err := s.c.env.api.Create(stsClient, p)
+	if fakeapi.IsAlreadyExists(err) {
+		return err
+	}
+	if err != nil {
+		s.c.event(s.v.obj, "Warning", "FailedCreate", fmt.Sprintf("create Pod %s in StatefulSet %s failed error: %v", p.Metadata.Name, s.v.obj.Metadata.Name, err))
+		s.act("CreateFailed", "creating %s failed (%v)", fakeapi.RefOf(p), err)
+		return err
+	}
+	s.act("CreatedPod", "created %s", fakeapi.RefOf(out))
+	s.c.event(s.v.obj, "Normal", "SuccessfulCreate", fmt.Sprintf("create Pod %s in StatefulSet %s successful", p.Metadata.Name, s.v.obj.Metadata.Name))
+	return s.fixClaims(out)
+}
+
+// createClaims is createPersistentVolumeClaims (or, for a Pending Pod,
+// createMissingPersistentVolumeClaims): each claim from the templates
+// that does not exist yet, labelled with the selector's matchLabels, with
+// no owner reference yet.
+func (s *stsSync) createClaims(p *fakeapi.Object, missingOnly bool) error {
+	v := s.v
+	var errs []error
+	for _, t := range v.claimTemplates {
+		name := claimName(v, t, getOrdinal(p))
+		if cl := s.c.claims[v.obj.Metadata.Namespace+"/"+name]; cl != nil {
+			if cl.Metadata.DeletionTimestamp != nil && !missingOnly {
+				errs = append(errs, fmt.Errorf("pvc %s is being deleted", name))
+			}
+			continue
+		}
+		meta := nestedMap(t, "metadata")
+		labels := stringMap(meta["labels"])
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		for k, val := range stringMap(nestedMap(specOf(v.obj), "selector")["matchLabels"]) {
+			labels[k] = val
+		}
+		claim := &fakeapi.Object{APIVersion: "v1", Kind: "PersistentVolumeClaim", Metadata: fakeapi.ObjectMeta{
+			Name: name, Namespace: v.obj.Metadata.Namespace, Labels: labels, Annotations: stringMap(meta["annotations"]),
+		}, Fields: map[string]any{"spec": copyJSONMap(nestedMap(t, "spec")), "status": map[string]any{"phase": "Pending"}}}
+		s.fn("createPersistentVolumeClaims")
+		if _, err := s.c.env.api.Create(stsClient, claim); err != nil && !fakeapi.IsAlreadyExists(err) {
+			s.c.event(v.obj, "Warning", "FailedCreate", fmt.Sprintf("create Claim %s for Pod %s in StatefulSet %s failed error: %v", name, p.Metadata.Name, v.obj.Metadata.Name, err))
+			errs = append(errs, err)
+			continue
+		}
+		s.c.event(v.obj, "Normal", "SuccessfulCreate", fmt.Sprintf("create Claim %s Pod %s in StatefulSet %s success", name, p.Metadata.Name, v.obj.Metadata.Name))
+		s.act("CreatedClaim", "created PersistentVolumeClaim/%s", name)
+	}
+	if err := aggregate(errs); err != nil {
+		s.act("CreateFailed", "creating claims for %s failed (%v)", fakeapi.RefOf(p), err)
+		return err
+	}
+	return nil
+}
+
+// fixClaims is ClaimsMatchRetentionPolicy then
+// UpdatePodClaimForRetentionPolicy: each claim of the Pod whose owner
+// references do not say what the policy says is updated.
+func (s *stsSync) fixClaims(p *fakeapi.Object) error {
+	v := s.v
+	for _, t := range v.claimTemplates {
+		cl := s.c.claims[v.obj.Metadata.Namespace+"/"+claimName(v, t, getOrdinal(p))]
+		if cl == nil {
+			continue // picked up in a later sync
+		}
+		if isClaimOwnerUpToDate(cl, v, p) {
+			continue
+		}
+		fresh := cl.DeepCopy()
+		why := updateClaimOwnerRefForSetAndPod(fresh, v, p)
+		s.fn("UpdatePodClaimForRetentionPolicy")
+		if _, err := s.c.env.api.Update(stsClient, fresh); err != nil {
+			s.act("ClaimUpdateFailed", "could not update claim %s for delete policy ownerRefs: %v", cl.Metadata.Name, err)
+			return err
+		}
+		s.act("ClaimOwnersUpdated", "%s %s", fakeapi.RefOf(cl), why)
+	}
+	return nil
+}
+
+func hasOwnerRefUID(o *fakeapi.Object, uid string) bool {
+	for _, r := range o.Metadata.OwnerReferences {
+		if r.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+func matchesRef(r fakeapi.OwnerReference, o *fakeapi.Object) bool {
+	return r.APIVersion == o.APIVersion && r.Kind == o.Kind && r.Name == o.Metadata.Name
+}
+
+// hasStaleOwnerRef: a reference to an object of that name and kind with
+// another UID.
+func hasStaleOwnerRef(cl, o *fakeapi.Object) bool {
+	for _, r := range cl.Metadata.OwnerReferences {
+		if matchesRef(r, o) {
+			return r.UID != o.Metadata.UID
+		}
+	}
+	return false
+}
+
+// hasUnexpectedController: under a Delete policy, a controller reference
+// to something other than the set or the Pod.
+func hasUnexpectedController(cl *fakeapi.Object, v stsView, p *fakeapi.Object) bool {
+	if v.whenScaled == "Retain" && v.whenDeleted == "Retain" {
+		return false
+	}
+	for _, r := range cl.Metadata.OwnerReferences {
+		if matchesRef(r, v.obj) {
+			if r.UID != v.obj.Metadata.UID {
+				return true
+			}
+			continue
+		}
+		if matchesRef(r, p) {
+			if r.UID != p.Metadata.UID {
+				return true
+			}
+			continue
+		}
+		if r.Controller != nil && *r.Controller {
+			return true
+		}
+	}
+	return false
+}
+
+func hasNonControllerOwner(cl *fakeapi.Object, v stsView, p *fakeapi.Object) bool {
+	for _, r := range cl.Metadata.OwnerReferences {
+		if r.UID == v.obj.Metadata.UID || r.UID == p.Metadata.UID {
+			if r.Controller == nil || !*r.Controller {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isClaimOwnerUpToDate: Retain/Retain no reference; whenDeleted Delete a
+// reference to the set; whenScaled Delete a reference to the Pod once it
+// is scaled down (and then none to the set).
+func isClaimOwnerUpToDate(cl *fakeapi.Object, v stsView, p *fakeapi.Object) bool {
+	if hasStaleOwnerRef(cl, v.obj) || hasStaleOwnerRef(cl, p) {
+		return true
+	}
+	set, pod := hasOwnerRefUID(cl, v.obj.Metadata.UID), hasOwnerRefUID(cl, p.Metadata.UID)
+	if hasUnexpectedController(cl, v, p) {
+		return !(set || pod)
+	}
+	if hasNonControllerOwner(cl, v, p) {
+		return false
+	}
+	scaledDown := !podInOrdinalRange(p, v)
+	switch {
+	case v.whenScaled == "Delete" && v.whenDeleted == "Delete":
+		return scaledDown != set && scaledDown == pod
+	case v.whenScaled == "Delete":
+		return !set && scaledDown == pod
+	case v.whenDeleted == "Delete":
+		return set && !pod
+	default:
+		return !set && !pod
+	}
+}
+
+// updateClaimOwnerRefForSetAndPod scrubs the claim's references to the set
+// and the Pod and adds back, as controller, what the policy asks for. It
+// returns what it did, for the record.
+func updateClaimOwnerRefForSetAndPod(cl *fakeapi.Object, v stsView, p *fakeapi.Object) string {
+	unexpected := hasUnexpectedController(cl, v, p)
+	refs := slices.DeleteFunc(slices.Clone(cl.Metadata.OwnerReferences), func(r fakeapi.OwnerReference) bool {
+		return matchesRef(r, v.obj) || matchesRef(r, p)
+	})
+	if unexpected {
+		cl.Metadata.OwnerReferences = refs
+		return "has another controller: removed its references to the set and the Pod"
+	}
+	scaledDown := !podInOrdinalRange(p, v)
+	var to []string
+	add := func(o *fakeapi.Object) {
+		refs = append(refs, newControllerRef(o))
+		to = append(to, fakeapi.RefOf(o).String())
+	}
+	switch {
+	case v.whenScaled == "Delete" && scaledDown:
+		add(p)
+	case v.whenDeleted == "Delete" && !(v.whenScaled == "Delete" && scaledDown):
+		add(v.obj)
+	}
+	cl.Metadata.OwnerReferences = refs
+	place := "in range"
+	if scaledDown {
+		place = "scaled down"
+	}
+	if len(to) == 0 {
+		return fmt.Sprintf("now has no owner reference (%s, %s): the collector will leave it", v.policyPhrase(), place)
+	}
+	return fmt.Sprintf("is now owned by %s (%s, %s): the collector deletes it once that owner is gone", strings.Join(to, ", "), v.policyPhrase(), place)
+}
+
+// ---- status ----
+
+type stsStatus struct {
+	ObservedGeneration int64  `json:"observedGeneration,omitempty"`
+	Replicas           int64  `json:"replicas"`
+	ReadyReplicas      int64  `json:"readyReplicas,omitempty"`
+	CurrentReplicas    int64  `json:"currentReplicas,omitempty"`
+	UpdatedReplicas    int64  `json:"updatedReplicas,omitempty"`
+	AvailableReplicas  int64  `json:"availableReplicas"`
+	CurrentRevision    string `json:"currentRevision,omitempty"`
+	UpdateRevision     string `json:"updateRevision,omitempty"`
+	CollisionCount     *int64 `json:"collisionCount,omitempty"`
+}
+
+// computeStatus is updateStatus / computeReplicaStatus, then
+// completeRollingUpdate.
+func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) stsStatus {
+	st := stsStatus{ObservedGeneration: s.v.obj.Metadata.Generation}
+	if s.cur != nil {
+		st.CurrentRevision, st.UpdateRevision = s.cur.Metadata.Name, s.upd.Metadata.Name
+	}
+	if n, ok := nestedInt(s.v.obj.Fields["status"], "collisionCount"); ok {
+		st.CollisionCount = &n
+	}
+	count := func(p *fakeapi.Object) {
+		st.Replicas++
+		if isRunningAndReady(p) {
+			st.ReadyReplicas++
+			if s.c.isRunningAndAvailable(p, s.v.minReadySeconds) {
+				st.AvailableReplicas++
+			}
+		}
+		rev := p.Metadata.Labels[stsRevisionLabel]
+		if rev != "" && rev == st.CurrentRevision {
+			st.CurrentReplicas++
+		}
+		if rev != "" && rev == st.UpdateRevision {
+			st.UpdatedReplicas++
+		}
+	}
+	for _, r := range replicas {
+		if r.created || s.createdNow(r.obj) {
+			count(r.obj)
+		}
+	}
+	for _, p := range condemned {
+		count(p)
+	}
+	if !s.v.onDelete && st.UpdatedReplicas == st.Replicas && st.ReadyReplicas == st.Replicas {
+		st.CurrentReplicas = st.UpdatedReplicas
+		st.CurrentRevision = st.UpdateRevision
+	}
+	return st
+}
+
+// createdNow reports whether this sync created the Pod (upstream counts
+// it at once).
+func (s *stsSync) createdNow(p *fakeapi.Object) bool {
+	for _, d := range s.did {
+		if d == "created "+fakeapi.RefOf(p).String() {
+			return true
+		}
+	}
+	return false
+}
+
+// writeStatus is updateStatefulSetStatus: written only when it changed.
+func (s *stsSync) writeStatus() error {
+	if s.cur == nil {
+		return nil
+	}
+	want := toJSONValue(s.status)
+	if reflect.DeepEqual(toJSONValue(s.v.obj.Fields["status"]), want) {
+		return nil
+	}
+	fresh := s.v.obj.DeepCopy()
+	if fresh.Fields == nil {
+		fresh.Fields = map[string]any{}
+	}
+	fresh.Fields["status"] = want
+	s.fn("updateStatefulSetStatus")
+	if _, err := s.c.env.api.Update(stsClient, fresh); err != nil {
+		s.act("StatusUpdateFailed", "writing the status failed (%v)", err)
+		return err
+	}
+	b, _ := json.Marshal(s.status)
+	s.rec.note("status %s", b)
+	return nil
+}
