@@ -25,6 +25,9 @@ import (
 //	                     the same for AdvanceBy(D)
 //	removals             the objects removed from storage, in order
 //	expectations         the ReplicaSet controller's expectations
+//	tick by=D            move the clock by D without running what falls due
+//	statefulsets         StatefulSets, their Pods, claims and revisions, with
+//	                     every owner reference
 func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (string, error) {
 	var b strings.Builder
 	switch d.Cmd {
@@ -93,6 +96,23 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 		b.WriteString(rec.String() + "\n")
 		if err != nil {
 			b.WriteString("error: " + err.Error() + "\n")
+		}
+	case "tick":
+		v, _ := arg(d, "by")
+		by, err := time.ParseDuration(v)
+		if err != nil {
+			return "", err
+		}
+		rec, err := w.Do(Advance{D: by})
+		b.WriteString(rec.String() + "\n")
+		if err != nil {
+			b.WriteString("error: " + err.Error() + "\n")
+		}
+	case "statefulsets":
+		for _, o := range w.Store().Objects() {
+			if line := statefulSetLine(o); line != "" {
+				b.WriteString(line + "\n")
+			}
 		}
 	case "jobs":
 		for _, o := range w.Store().Objects() {
@@ -262,4 +282,55 @@ func conditionsPhrase(status any) string {
 		return ""
 	}
 	return " [" + strings.Join(conds, " ") + "]"
+}
+
+// statefulSetLine is one line about a StatefulSet (status), a Pod or claim
+// of one (phase, owner references) or a ControllerRevision.
+func statefulSetLine(o *fakeapi.Object) string {
+	var s string
+	status := o.Fields["status"]
+	num := func(path ...string) int64 { n, _ := nestedInt(status, path...); return n }
+	switch {
+	case isKind(o, "apps/v1", "StatefulSet"):
+		want, ok := nestedInt(specOf(o), "replicas")
+		if !ok {
+			want = 1
+		}
+		s = fmt.Sprintf("%s replicas=%d/%d ready=%d current=%s update=%s", o, num("replicas"), want,
+			num("readyReplicas"), nestedString(status, "currentRevision"), nestedString(status, "updateRevision"))
+	case isKind(o, "v1", "Pod"):
+		if _, ok := o.Metadata.Labels[stsPodNameLabel]; !ok {
+			return ""
+		}
+		p := newPodInfo(o)
+		s = "  " + o.String() + " " + p.phase
+		if p.ready {
+			s += " ready"
+		}
+		s += " rev=" + o.Metadata.Labels[stsRevisionLabel]
+	case isKind(o, "v1", "PersistentVolumeClaim"):
+		s = "  " + o.String()
+	case isKind(o, "apps/v1", "ControllerRevision"):
+		n, _ := nestedInt(o.Fields, "revision")
+		s = fmt.Sprintf("  %s revision=%d", o, n)
+	default:
+		return ""
+	}
+	var owners []string
+	for _, r := range o.Metadata.OwnerReferences {
+		o := r.Kind + "/" + r.Name
+		if r.Controller != nil && *r.Controller {
+			o += "(controller)"
+		}
+		owners = append(owners, o)
+	}
+	if len(owners) > 0 {
+		s += " owners=" + strings.Join(owners, ",")
+	} else if !isKind(o, "apps/v1", "StatefulSet") {
+		s += " no-owner"
+	}
+	if o.Metadata.DeletionTimestamp != nil {
+		s += " terminating"
+	}
+	return s
 }

@@ -81,7 +81,9 @@ func (c *statefulSetController) reset() {
 
 func (c *statefulSetController) setQueues(q, timers *workqueue[string]) {
 	c.q, c.timers = q, timers
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerStatefulSet, keyRef("StatefulSet", key), d) }
+	q.onAdd = func(key string, d time.Duration) {
+		c.env.enqueued(ControllerStatefulSet, keyRef("StatefulSet", key), d)
+	}
 	timers.onAdd = func(key string, d time.Duration) {
 		c.env.enqueued(ControllerStatefulSet, keyRef("StatefulSet", key)+" (resync)", d)
 	}
@@ -205,6 +207,21 @@ func (c *statefulSetController) promote(now time.Duration) {
 func (c *statefulSetController) ready(string) bool                { return c.q.Len() > 0 }
 func (c *statefulSetController) nextDue() (time.Duration, bool)   { return c.q.NextDue() }
 func (c *statefulSetController) nextTimer() (time.Duration, bool) { return c.timers.NextDue() }
+
+// retriesCapped: a set whose sync keeps failing (a Pod of its name that it
+// does not own blocks a create) is retried forever, as upstream's
+// rate-limited queue does; settle stops once every wait is at the maximum
+// backoff.
+func (c *statefulSetController) retriesCapped() (pending, capped bool) {
+	atMax := func(n int) bool { return n > 0 && float64(backoffBase)*pow2(n-1) >= float64(backoffMax) }
+	for _, wi := range c.q.Waiting() {
+		if !atMax(c.q.NumRequeues(wi.item)) {
+			return true, false
+		}
+		pending = true
+	}
+	return pending, pending
+}
 
 func (c *statefulSetController) items(string) []QueueItem {
 	out := keyQueueItems(c.q, "StatefulSet")
@@ -390,7 +407,7 @@ func (c *statefulSetController) isRunningAndAvailable(p *fakeapi.Object, minRead
 }
 
 func isTerminatingPod(p *fakeapi.Object) bool { return p.Metadata.DeletionTimestamp != nil }
-func isHealthy(p *fakeapi.Object) bool         { return isRunningAndReady(p) && !isTerminatingPod(p) }
+func isHealthy(p *fakeapi.Object) bool        { return isRunningAndReady(p) && !isTerminatingPod(p) }
 
 // ---- revisions ----
 
@@ -571,8 +588,14 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	if claimed := m.summary(); claimed != "" {
 		rec.note("claim: %s", claimed)
 	}
-	if err == nil {
-		err = s.writeStatus()
+	// updateStatefulSetStatus runs whether or not the update failed.
+	if serr := s.writeStatus(); err == nil {
+		err = serr
+	}
+	if err != nil {
+		// The informer's resync would sync the set again within 30 s,
+		// whatever its backoff says.
+		c.timers.AddAfter(key, statefulSetResyncPeriod, c.env.now())
 	}
 	if rec.Reason.Code == "" {
 		rec.Reason.Code = s.code
@@ -603,7 +626,7 @@ func (s *stsSync) fn(name string) {
 }
 
 func (s *stsSync) act(code, format string, args ...any) {
-	if s.code == "" || s.code == "InSync" || s.code == "Waiting" {
+	if s.code == "" || s.code == "InSync" || s.code == "Waiting" || (s.code == "CreatedClaim" && code == "CreatedPod") {
 		s.code = code
 	}
 	s.did = append(s.did, fmt.Sprintf(format, args...))
@@ -618,7 +641,7 @@ func (s *stsSync) waitFor(format string, args ...any) {
 
 func (s *stsSync) message() string {
 	var parts []string
-	parts = append(parts, fmt.Sprintf("%d/%d ready (%s, %s)", s.status.ReadyReplicas, s.v.replicas,
+	parts = append(parts, fmt.Sprintf("%d ready of %d wanted (%s, %s)", s.status.ReadyReplicas, s.v.replicas,
 		map[bool]string{true: "Parallel", false: "OrderedReady"}[s.v.parallel], s.v.policyPhrase()))
 	parts = append(parts, s.did...)
 	if s.wait != "" {
@@ -916,6 +939,7 @@ func (s *stsSync) createStatefulPod(p *fakeapi.Object) error {
 	}
 	out, err := s.c.env.api.Create(stsClient, p)
 	if fakeapi.IsAlreadyExists(err) {
+		s.act("CreateFailed", "creating %s failed: a Pod of that name exists that the set does not own (%v)", fakeapi.RefOf(p), err)
 		return err
 	}
 	if err != nil {

@@ -267,7 +267,7 @@ func TestDeleteExplanations(t *testing.T) {
 		}
 		press(t, m, "esc")
 	}
-	check("StatefulSet/db", "Foreground: db waits until 1 blocking pod is gone", "Orphan: db gets the orphan finalizer")
+	check("StatefulSet/db", "Foreground: db waits until 2 blocking dependents are gone", "Orphan: db gets the orphan finalizer")
 	check("Pod/db-0", "stays terminating until example.com/flush is removed")
 	check("ConfigMap/ingress-a", "1 with another owner only loses the reference")
 	check("Deployment/web", "Default: no propagationPolicy: the apiserver applies apps/v1 Deployment's default, Background")
