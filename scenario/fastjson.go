@@ -50,8 +50,7 @@ func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onD
 			root, err = f.object(start, func(key string) bool { return key == "items" }, func(n *yaml.Node) bool { return onItem(doc, n) })
 		case json.Delim('['):
 			// A list of manifests: each entry is an item.
-			root, err = f.array(start, func(n *yaml.Node) bool { return onItem(doc, n) })
-			root = nil
+			_, err = f.array(start, func(n *yaml.Node) bool { return onItem(doc, n) })
 			if err == nil {
 				continue
 			}
