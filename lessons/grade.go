@@ -583,9 +583,12 @@ func (st *story) whyGone(r scenario.Ref, goal string) string {
 
 // goneCause says who deleted ref and why, or "".
 func (st *story) goneCause(ref string) string {
-	rec, _ := st.deleteOf(ref)
+	rec, call := st.deleteOf(ref)
 	if rec == nil {
 		return ""
+	}
+	if call.Verb == "deletecollection" {
+		return st.p.say("deleted-by-namespace-controller", "at", st.at(rec.Seq), "namespace", call.Ref.Namespace)
 	}
 	s := ""
 	refused := ""
@@ -855,9 +858,31 @@ func (st *story) deleteOf(ref string) (*engine.Record, *fakeapi.Request) {
 			if c.Verb == "delete" && c.Ref.String() == ref && c.Code < 300 && !strings.Contains(c.Detail, "dryRun") {
 				return rec, c
 			}
+			// The namespace controller deletes a whole collection at once.
+			if c.Verb == "deletecollection" && c.Code < 300 && c.Ref.Namespace != "" &&
+				strings.HasPrefix(ref, fakeapi.RefString(c.Ref.Kind, c.Ref.Namespace, "")) && st.existedAt(ref, rec.Seq) {
+				return rec, c
+			}
 		}
 	}
 	return nil, nil
+}
+
+// existedAt reports whether ref was in storage just before step seq: no
+// record before it removed it.
+func (st *story) existedAt(ref string, seq int) bool {
+	for i := range st.recs {
+		r := &st.recs[i]
+		if r.Seq >= seq {
+			break
+		}
+		for _, c := range r.Calls() {
+			if c.Ref.String() == ref && c.Verb == "delete" && c.Code < 300 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // userDelete returns the learner's last successful DELETE of ref (a dry
