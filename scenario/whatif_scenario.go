@@ -149,3 +149,28 @@ func WhatIfScenario(file string, data []byte, q WhatIfQuestion) (*Scenario, erro
 	)
 	return s, nil
 }
+
+// AsScenario turns an imported dump into an ordinary scenario: the world
+// once the controllers have settled it, as Save writes it (objects with
+// their UIDs, and deletes that make the terminating ones terminate), for
+// a runner or script that can only create objects. A scenario that is
+// not a dump is returned as it is.
+func AsScenario(s *Scenario) (*Scenario, error) {
+	if len(s.Restore) == 0 {
+		return s, nil
+	}
+	file, name := s.File, s.Name
+	im, err := Start(s)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := Save(im.World, name)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Parse(file, saved)
+	if err != nil {
+		return nil, fmt.Errorf("the world gcplay saved does not parse: %w", err)
+	}
+	return out, nil
+}

@@ -42,6 +42,10 @@ faults) is said in the script where it would have been.`,
 			if err != nil {
 				return &ExitError{Code: ExitInvalid, Err: err}
 			}
+			// A dump: its world once settled, as objects and deletes.
+			if s, err = scenario.AsScenario(s); err != nil {
+				return &ExitError{Code: ExitFailed, Err: err}
+			}
 			script, err := scenario.ExportKubectl(s)
 			if err != nil {
 				return &ExitError{Code: ExitInvalid, Err: err}
