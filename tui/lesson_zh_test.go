@@ -140,3 +140,19 @@ func TestKeysTranslated(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLessonView measures one frame of lesson 1's pane at 120x40 in
+// English and in Chinese (CJK text is measured and wrapped cell by cell).
+func BenchmarkLessonView(b *testing.B) {
+	for _, lang := range []string{"en", "zh"} {
+		b.Run("lang="+lang, func(b *testing.B) {
+			t := &testing.T{}
+			m, _, _ := newLessonTestIn(t, lang, "1", 120, 40)
+			lsPress(t, m, "enter")
+			b.ReportAllocs()
+			for b.Loop() {
+				m.View()
+			}
+		})
+	}
+}
