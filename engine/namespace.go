@@ -400,6 +400,8 @@ type gvrDeletion struct {
 	estimate   int64
 	remaining  int
 	finalizers map[string]int
+	// held names the objects left, with their finalizers, for the record.
+	held []string
 }
 
 // contentSummary is what deleteAllContent found, for the record.
@@ -409,6 +411,7 @@ type contentSummary struct {
 	remaining  map[gvr]int
 	finalizers map[string]int
 	errs       []string
+	held       []string
 }
 
 func (s *contentSummary) describe() string {
@@ -421,6 +424,14 @@ func (s *contentSummary) describe() string {
 	}
 	if len(s.finalizers) > 0 {
 		parts = append(parts, "held by finalizers: "+finalizersText(s.finalizers))
+	}
+	if n := len(s.held); n > 0 {
+		l := s.held[:min(n, 3)]
+		more := ""
+		if n > 3 {
+			more = fmt.Sprintf(" and %d more", n-3)
+		}
+		parts = append(parts, "left: "+strings.Join(l, ", ")+more)
 	}
 	if s.podsFirst {
 		parts = append(parts, "Pods go first, so nothing else was deleted yet")
@@ -466,6 +477,7 @@ func (c *namespaceController) deleteAllContent(ns *fakeapi.Object, rec *Record) 
 			upd.deleteContentErrors = append(upd.deleteContentErrors, err.Error())
 		}
 		sum.estimate = max(sum.estimate, d.estimate)
+		sum.held = append(sum.held, d.held...)
 		if d.remaining > 0 {
 			sum.remaining[g] = d.remaining
 			for f, n := range d.finalizers {
@@ -583,12 +595,12 @@ func (c *namespaceController) deleteAllContentForGVR(g gvr, ns string, deletedAt
 	}
 	c.env.note(rec, fmt.Sprintf("%s: %d left: %s", g.qualified(), len(items), strings.Join(held, ", ")))
 	if estimate != 0 {
-		return gvrDeletion{estimate: estimate, remaining: len(items), finalizers: fins}, nil
+		return gvrDeletion{estimate: estimate, remaining: len(items), finalizers: fins, held: held}, nil
 	}
 	if len(fins) > 0 {
-		return gvrDeletion{estimate: finalizerEstimateSeconds, remaining: len(items), finalizers: fins}, nil
+		return gvrDeletion{estimate: finalizerEstimateSeconds, remaining: len(items), finalizers: fins, held: held}, nil
 	}
-	return gvrDeletion{estimate: estimate, remaining: len(items)},
+	return gvrDeletion{estimate: estimate, remaining: len(items), held: held},
 		fmt.Errorf("unexpected items still remain in namespace: %s for gvr: %s", ns, g)
 }
 
