@@ -75,7 +75,7 @@ func TestNewcomerLessons(t *testing.T) {
 		// Lesson 8 names the key that removes the finalizer.
 		{"lesson8-pane", "8", []string{"enter"}, "f edits the finalizers of the selected object|press f to"},
 		// The picker scrolls to lesson 17 and shows its cursor there.
-		{"picker-21", "", []string{"up"}, "▸   21  What a namespace"},
+		{"picker-22", "", []string{"up"}, "▸   22  I deleted my StatefulSet"},
 		// g and G move to the first and last lesson.
 		{"picker-g", "", []string{"G", "g"}, "▸ ✓  1  Owners and dependents"},
 	}
