@@ -25,6 +25,8 @@ import (
 //	                     the same for AdvanceBy(D)
 //	removals             the objects removed from storage, in order
 //	expectations         the ReplicaSet controller's expectations
+//	rollout-undo ref=R [to=N]
+//	                     kubectl rollout undo (RolloutUndo)
 //	tick by=D            move the clock by D without running what falls due
 //	statefulsets         StatefulSets, their Pods, claims and revisions, with
 //	                     every owner reference
@@ -91,6 +93,21 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 		}
 		if v, ok := arg(d, "code"); ok {
 			fmt.Sscan(v, &a.Code)
+		}
+		rec, err := w.Do(a)
+		b.WriteString(rec.String() + "\n")
+		if err != nil {
+			b.WriteString("error: " + err.Error() + "\n")
+		}
+	case "rollout-undo":
+		v, _ := arg(d, "ref")
+		ref, err := parseRef(w, v)
+		if err != nil {
+			return "", err
+		}
+		a := RolloutUndo{Ref: ref}
+		if v, ok := arg(d, "to"); ok {
+			fmt.Sscan(v, &a.ToRevision)
 		}
 		rec, err := w.Do(a)
 		b.WriteString(rec.String() + "\n")

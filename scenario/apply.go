@@ -38,6 +38,12 @@ func Apply(d engine.Doer, st *Step) ([]engine.Record, error) {
 			return nil, err
 		}
 		return one(engine.Patch{Ref: ref, Merge: st.Merge})
+	case ActionRolloutUndo:
+		ref, err := requestRef(store, st.Target)
+		if err != nil {
+			return nil, err
+		}
+		return one(engine.RolloutUndo{Ref: ref, ToRevision: st.ToRevision})
 	case ActionStep:
 		var recs []engine.Record
 		for i := 0; i < st.Count; i++ {

@@ -403,6 +403,13 @@ func (e *exporter) step(st *Step) error {
 	case ActionPatch:
 		note(st.Describe())
 		e.p("k patch %s --type=merge -p %s", e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), shellQuote(string(st.Merge)))
+	case ActionRolloutUndo:
+		note(st.Describe())
+		cmd := "k rollout undo " + e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name)
+		if st.ToRevision != 0 {
+			cmd += " --to-revision=" + fmt.Sprint(st.ToRevision)
+		}
+		e.p("%s", cmd)
 	case ActionStep:
 		note(st.Describe() + ": gcplay steps the controllers one work item at a time; a real cluster does not stop, so this is a short wait")
 		e.p("sleep 1")

@@ -45,16 +45,17 @@ var injectVerbs = []string{"get", "list", "create", "update", "patch", "delete"}
 
 // stepOptions lists the sibling keys each action takes besides itself.
 var stepOptions = map[Action][]string{
-	ActionCreate:  {"expectError"},
-	ActionDelete:  {"propagationPolicy", "orphanDependents", "gracePeriodSeconds", "preconditions", "dryRun", "expectError"},
-	ActionPatch:   {"merge", "expectError"},
-	ActionStep:    {"queue", "expectError"},
-	ActionSettle:  {"expectError"},
-	ActionAdvance: {"expectError"},
-	ActionRestart: {"expectError"},
-	ActionInject:  {"expectError"},
-	ActionExpect:  {},
-	ActionExit:    {"code", "expectError"},
+	ActionCreate:      {"expectError"},
+	ActionDelete:      {"propagationPolicy", "orphanDependents", "gracePeriodSeconds", "preconditions", "dryRun", "expectError"},
+	ActionPatch:       {"merge", "expectError"},
+	ActionStep:        {"queue", "expectError"},
+	ActionSettle:      {"expectError"},
+	ActionAdvance:     {"expectError"},
+	ActionRestart:     {"expectError"},
+	ActionInject:      {"expectError"},
+	ActionExpect:      {},
+	ActionExit:        {"code", "expectError"},
+	ActionRolloutUndo: {"toRevision", "expectError"},
 }
 
 // allStepKeys is every key a step may have, for suggestions.
@@ -411,6 +412,19 @@ func (p *parser) step(n *yaml.Node, i int, reg *fakeapi.Registry, controllers []
 		st.Expect = p.expect(v, apath, reg)
 	case ActionExit:
 		p.exitStep(v, opts, path, reg, st)
+	case ActionRolloutUndo:
+		st.Target, _ = p.ref(v, apath, reg)
+		if st.Target.Kind != "" && st.Target.Kind != "Deployment" {
+			p.errorf(deref(v), apath, "rolloutUndo takes a Deployment, found %s", st.Target.Kind)
+		}
+		if e, ok := opts["toRevision"]; ok {
+			if i, ok := p.integer(e.Value, path+".toRevision"); ok {
+				if i < 0 {
+					p.errorf(deref(e.Value), path+".toRevision", "toRevision must be 0 (the previous revision) or more, found %d", i)
+				}
+				st.ToRevision = i
+			}
+		}
 	}
 	return st
 }

@@ -150,17 +150,17 @@ objects:
 			`t.yaml:11: objects[0].metadata.ownerReferences[3]: unknown key "colour"`,
 		}},
 		{"step with no action key", "name: a\nsteps:\n  - propagationPolicy: Orphan\n", []string{
-			`t.yaml:3: steps[0]: a step needs one action key (create, delete, patch, step, settle, advance, restart, inject, expect, exit); found none`,
+			`t.yaml:3: steps[0]: a step needs one action key (create, delete, patch, step, settle, advance, restart, inject, expect, exit, rolloutUndo); found none`,
 		}},
 		{"step with a misspelt action key", "name: a\nsteps:\n  - setle: {}\n", []string{
 			`t.yaml:3: steps[0]: unknown key "setle" (did you mean "settle"?)`,
-			`t.yaml:3: steps[0]: a step needs one action key (create, delete, patch, step, settle, advance, restart, inject, expect, exit); found none`,
+			`t.yaml:3: steps[0]: a step needs one action key (create, delete, patch, step, settle, advance, restart, inject, expect, exit, rolloutUndo); found none`,
 		}},
 		{"step with two action keys", "name: a\nsteps:\n  - settle: {}\n    delete: cm/x\n", []string{
 			`t.yaml:4: steps[0]: a step has exactly one action key; found "settle" and "delete"`,
 		}},
 		{"step not a mapping", "name: a\nsteps:\n  - settle\n", []string{
-			`t.yaml:3: steps[0]: a step is a mapping with one action key (create, delete, patch, step, settle, advance, restart, inject, expect, exit); found the string "settle"`,
+			`t.yaml:3: steps[0]: a step is a mapping with one action key (create, delete, patch, step, settle, advance, restart, inject, expect, exit, rolloutUndo); found the string "settle"`,
 		}},
 		{"option of another action", "name: a\nsteps:\n  - delete: cm/x\n    merge: {}\n  - expect: {}\n    expectError: NotFound\n", []string{
 			`t.yaml:4: steps[0]: "merge" is not an option of a delete step (it takes propagationPolicy, orphanDependents, gracePeriodSeconds, preconditions, dryRun, expectError)`,

@@ -321,6 +321,8 @@ func (r *runner) act(st *Step, keep func(...engine.Record)) (string, error) {
 		return "armed", nil
 	case ActionExit:
 		return "reported", nil
+	case ActionRolloutUndo:
+		return recs[0].Reason.Message, nil
 	}
 	return "", fmt.Errorf("unknown action %q", st.Action)
 }

@@ -56,11 +56,13 @@ const (
 	ActionInject  Action = "inject"
 	ActionExpect  Action = "expect"
 	ActionExit    Action = "exit"
+	// ActionRolloutUndo is kubectl rollout undo of a Deployment.
+	ActionRolloutUndo Action = "rolloutUndo"
 )
 
 // actions lists every action key, in the spec's order.
 var actions = []Action{ActionCreate, ActionDelete, ActionPatch, ActionStep, ActionSettle,
-	ActionAdvance, ActionRestart, ActionInject, ActionExpect, ActionExit}
+	ActionAdvance, ActionRestart, ActionInject, ActionExpect, ActionExit, ActionRolloutUndo}
 
 // DefaultMaxSteps is the settle bound when a step gives no maxSteps.
 const DefaultMaxSteps = 100000
@@ -100,6 +102,9 @@ type Step struct {
 	Expect *Expect
 	// Exit is the body of an exit step.
 	Exit *ExitStep
+	// ToRevision is the revision a rolloutUndo step goes back to (0: the
+	// previous one).
+	ToRevision int64
 }
 
 // Describe returns the step in one line, as the trace shows it.
@@ -134,6 +139,12 @@ func (s *Step) Describe() string {
 		return "expect"
 	case ActionExit:
 		return s.Exit.describe()
+	case ActionRolloutUndo:
+		d := "rollout undo " + s.Target.String()
+		if s.ToRevision != 0 {
+			d += " --to-revision=" + itoa(int(s.ToRevision))
+		}
+		return d
 	}
 	return string(s.Action)
 }
