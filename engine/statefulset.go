@@ -283,21 +283,20 @@ func (c *statefulSetController) event(o *fakeapi.Object, typ, reason, msg string
 
 // stsView is a StatefulSet's spec read with the apps/v1 defaults.
 type stsView struct {
-	obj              *fakeapi.Object
-	replicas         int
-	parallel         bool
-	onDelete         bool
-	partition        int
-	historyLimit     int
-	minReadySeconds  int64
-	selector         labelSelector
-	template         map[string]any
-	claimTemplates   []map[string]any
-	whenDeleted      string
-	whenScaled       string
-	serviceName      string
-	deleting         bool
-	templateLabelsOK bool
+	obj             *fakeapi.Object
+	replicas        int
+	parallel        bool
+	onDelete        bool
+	partition       int
+	historyLimit    int
+	minReadySeconds int64
+	selector        labelSelector
+	template        map[string]any
+	claimTemplates  []map[string]any
+	whenDeleted     string
+	whenScaled      string
+	serviceName     string
+	deleting        bool
 }
 
 func readStatefulSet(o *fakeapi.Object) (stsView, error) {
@@ -388,8 +387,6 @@ type stsPod struct {
 	obj     *fakeapi.Object
 	created bool
 }
-
-func (p stsPod) info() *podInfo { return newPodInfo(p.obj) }
 
 // isRunningAndReady, isHealthy, isTerminating, isFailed/isSucceeded as
 // upstream's stateful_set_utils.go.
