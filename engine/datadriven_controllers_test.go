@@ -303,7 +303,8 @@ func conditionsPhrase(status any) string {
 
 // statefulSetLine is one line about a StatefulSet (status), a Pod or claim
 // of one (phase, owner references) or a ControllerRevision.
-func statefulSetLine(o *fakeapi.Object) string {
+func statefulSetLine(obj *fakeapi.Object) string {
+	o := obj
 	var s string
 	status := o.Fields["status"]
 	num := func(path ...string) int64 { n, _ := nestedInt(status, path...); return n }
@@ -338,6 +339,9 @@ func statefulSetLine(o *fakeapi.Object) string {
 		o := r.Kind + "/" + r.Name
 		if r.Controller != nil && *r.Controller {
 			o += "(controller)"
+		}
+		if isKind(obj, "v1", "PersistentVolumeClaim") {
+			o += "@" + r.UID
 		}
 		owners = append(owners, o)
 	}
