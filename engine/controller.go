@@ -47,6 +47,7 @@ var registry = []*registration{
 	&deploymentRegistration,
 	&replicaSetRegistration,
 	&statefulSetRegistration,
+	&daemonSetRegistration,
 	&cronJobRegistration,
 	&jobRegistration,
 	&ttlRegistration,

@@ -383,14 +383,20 @@ func existingConditions(pod *fakeapi.Object) []any {
 // Pod's uid (so a recreated Pod is not bound by mistake).
 func (k *kubelet) bind(rec *Record, key string, pod *fakeapi.Object) {
 	now := k.env.vtime()
+	// A Pod pinned to a node by a required node affinity on metadata.name
+	// (a DaemonSet's) goes there; every other Pod to the one node.
+	node := defaultNodeName
+	if n := daemonPodNode(pod); n != "" {
+		node = n
+	}
 	body, _ := json.Marshal(map[string]any{
 		"metadata": map[string]any{"uid": pod.Metadata.UID},
-		"spec":     map[string]any{"nodeName": defaultNodeName},
+		"spec":     map[string]any{"nodeName": node},
 		"status":   map[string]any{"conditions": setCondition(existingConditions(pod), "PodScheduled", now)},
 	})
 	_, err := k.env.api.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
 	k.finishLifeStep(rec, key, err, Reason{Code: "PodScheduled", Func: "kube-scheduler bind (played by gcplay's kubelet)",
-		Message: fmt.Sprintf("%s has no node: gcplay's stand-in scheduler binds it to %s", rec.Item, defaultNodeName)})
+		Message: fmt.Sprintf("%s has no node: gcplay's stand-in scheduler binds it to %s", rec.Item, node)})
 }
 
 // start is the kubelet starting the Pod's containers and reporting
