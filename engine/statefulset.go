@@ -29,10 +29,6 @@ const (
 	podIndexLabel   = "apps.kubernetes.io/pod-index"
 	// revisionHashLabel is history.ControllerRevisionHashLabel.
 	revisionHashLabel = "controller.kubernetes.io/hash"
-
-	// statefulSetResyncPeriod is the resync period of the controller's
-	// StatefulSet informer handler.
-	statefulSetResyncPeriod = 30 * time.Second
 )
 
 var statefulSetRegistration = registration{
@@ -49,16 +45,12 @@ const stsFuncPrefix = "StatefulSetController."
 // (StatefulSetController.sync, then defaultStatefulSetControl's
 // UpdateStatefulSet).
 //
-// gcplay simplifies (docs/CONTROLLERS.md says more): the informer's
-// 30-second resync is modelled only where a sync waits for the collector
-// to delete a stale claim; there is no maxUnavailable for rolling updates,
+// gcplay simplifies (docs/CONTROLLERS.md says more): there is no maxUnavailable for rolling updates,
 // no spec.ordinals.start, and no PersistentVolume binding (a claim is
 // Pending forever and nothing protects it while a Pod uses it).
 type statefulSetController struct {
-	env *env
-	q   *workqueue[string]
-	// timers holds the keys of sets that wait for the informer resync.
-	timers *workqueue[string]
+	env    *env
+	q      *workqueue[string]
 	sets   map[string]*fakeapi.Object
 	pods   map[string]*fakeapi.Object
 	claims map[string]*fakeapi.Object
@@ -72,20 +64,17 @@ func newStatefulSetController(e *env) controller {
 }
 
 func (c *statefulSetController) reset() {
-	c.setQueues(newWorkqueue[string](ControllerStatefulSet), newWorkqueue[string](ControllerStatefulSet))
+	c.setQueue(newWorkqueue[string](ControllerStatefulSet))
 	c.sets = map[string]*fakeapi.Object{}
 	c.pods = map[string]*fakeapi.Object{}
 	c.claims = map[string]*fakeapi.Object{}
 	c.revs = map[string]*fakeapi.Object{}
 }
 
-func (c *statefulSetController) setQueues(q, timers *workqueue[string]) {
-	c.q, c.timers = q, timers
+func (c *statefulSetController) setQueue(q *workqueue[string]) {
+	c.q = q
 	q.onAdd = func(key string, d time.Duration) {
 		c.env.enqueued(ControllerStatefulSet, keyRef("StatefulSet", key), d)
-	}
-	timers.onAdd = func(key string, d time.Duration) {
-		c.env.enqueued(ControllerStatefulSet, keyRef("StatefulSet", key)+" (resync)", d)
 	}
 }
 
@@ -194,19 +183,10 @@ func (c *statefulSetController) setsForPod(pod *fakeapi.Object) []*fakeapi.Objec
 
 // ---- the scheduler's side ----
 
-func (c *statefulSetController) promote(now time.Duration) {
-	c.q.Promote(now)
-	c.timers.Promote(now)
-	for c.timers.Len() > 0 {
-		k, _ := c.timers.Get()
-		c.timers.Done(k)
-		c.q.add(k)
-	}
-}
+func (c *statefulSetController) promote(now time.Duration) { c.q.Promote(now) }
 
-func (c *statefulSetController) ready(string) bool                { return c.q.Len() > 0 }
-func (c *statefulSetController) nextDue() (time.Duration, bool)   { return c.q.NextDue() }
-func (c *statefulSetController) nextTimer() (time.Duration, bool) { return c.timers.NextDue() }
+func (c *statefulSetController) ready(string) bool              { return c.q.Len() > 0 }
+func (c *statefulSetController) nextDue() (time.Duration, bool) { return c.q.NextDue() }
 
 // retriesCapped: a set whose sync keeps failing (a Pod of its name that it
 // does not own blocks a create) is retried forever, as upstream's
@@ -224,11 +204,7 @@ func (c *statefulSetController) retriesCapped() (pending, capped bool) {
 }
 
 func (c *statefulSetController) items(string) []QueueItem {
-	out := keyQueueItems(c.q, "StatefulSet")
-	for _, w := range c.timers.Waiting() {
-		out = append(out, QueueItem{Item: keyRef("StatefulSet", w.item) + " (resync)", Due: w.due, Waiting: true})
-	}
-	return out
+	return keyQueueItems(c.q, "StatefulSet")
 }
 
 func (c *statefulSetController) describeNext(string) string {
@@ -270,7 +246,7 @@ func (c *statefulSetController) clone(e *env) controller {
 	}
 	n := &statefulSetController{env: e, sets: cp(c.sets), pods: cp(c.pods), claims: cp(c.claims), revs: cp(c.revs)}
 	id := func(s string) string { return s }
-	n.setQueues(c.q.clone(id), c.timers.clone(id))
+	n.setQueue(c.q.clone(id))
 	return n
 }
 
@@ -589,11 +565,6 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	if serr := s.writeStatus(); err == nil {
 		err = serr
 	}
-	if err != nil {
-		// The informer's resync would sync the set again within 30 s,
-		// whatever its backoff says.
-		c.timers.AddAfter(key, statefulSetResyncPeriod, c.env.now())
-	}
 	if rec.Reason.Code == "" {
 		rec.Reason.Code = s.code
 	}
@@ -832,9 +803,8 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 					owner = " (uid " + r.UID + ")"
 				}
 			}
-			s.waitFor("%s still has an owner reference to the deleted %s%s: the garbage collector must delete the claim before %s can start with a fresh one (resync in %s)",
-				fakeapi.RefOf(stale), fakeapi.RefOf(p), owner, p.Metadata.Name, statefulSetResyncPeriod)
-			s.c.timers.AddAfter(objKey(v.obj), statefulSetResyncPeriod, s.c.env.now())
+			s.waitFor("%s still has an owner reference to the deleted %s%s: the garbage collector must delete the claim before %s can start with a fresh one (the next event of the set or its Pods syncs it again)",
+				fakeapi.RefOf(stale), fakeapi.RefOf(p), owner, p.Metadata.Name)
 			return true, nil
 		}
 		s.fn("StatefulPodControl.CreateStatefulPod")
