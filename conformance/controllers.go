@@ -24,15 +24,17 @@ import (
 	"k8s.io/kubernetes/pkg/controller/garbagecollector"
 	nsctrl "k8s.io/kubernetes/pkg/controller/namespace"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
+	"k8s.io/kubernetes/pkg/controller/statefulset"
 )
 
 // The controller names, as a scenario's controllers: key spells them.
 const (
-	ctrlGC         = "garbagecollector"
-	ctrlReplicaSet = "replicaset"
-	ctrlDeployment = "deployment"
-	ctrlKubelet    = "kubelet"
-	ctrlNamespace  = "namespace"
+	ctrlGC          = "garbagecollector"
+	ctrlReplicaSet  = "replicaset"
+	ctrlDeployment  = "deployment"
+	ctrlStatefulSet = "statefulset"
+	ctrlKubelet     = "kubelet"
+	ctrlNamespace   = "namespace"
 )
 
 var allControllers = []string{ctrlGC, ctrlReplicaSet, ctrlDeployment, ctrlCronJob, ctrlJob, ctrlTTL, ctrlKubelet, ctrlNamespace}
@@ -118,6 +120,8 @@ func (cs *controllers) start(name string) error {
 		r, err = cs.startReplicaSet()
 	case ctrlDeployment:
 		r, err = cs.startDeployment()
+	case ctrlStatefulSet:
+		r, err = cs.startStatefulSet()
 	case ctrlKubelet:
 		r, err = cs.startKubelet()
 	case ctrlJob, ctrlCronJob, ctrlTTL:
@@ -267,6 +271,27 @@ func (cs *controllers) startReplicaSet() (*running, error) {
 	r.shutdown = append(r.shutdown, f.Shutdown)
 	f.WaitForCacheSync(ctx.Done())
 	r.goRun(func() { rm.Run(ctx, rsWorkers) })
+	return r, nil
+}
+
+// startStatefulSet starts the StatefulSet controller as
+// kube-controller-manager does (startStatefulSetController), with one
+// worker.
+func (cs *controllers) startStatefulSet() (*running, error) {
+	ctx, cancel := cs.baseContext()
+	r := &running{cancel: cancel}
+	client, err := kubernetes.NewForConfig(cs.configFor("statefulset-controller"))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	f := informers.NewSharedInformerFactory(client, 0)
+	sc := statefulset.NewStatefulSetController(ctx, f.Core().V1().Pods(), f.Apps().V1().StatefulSets(),
+		f.Core().V1().PersistentVolumeClaims(), f.Apps().V1().ControllerRevisions(), client)
+	f.Start(ctx.Done())
+	r.shutdown = append(r.shutdown, f.Shutdown)
+	f.WaitForCacheSync(ctx.Done())
+	r.goRun(func() { sc.Run(ctx, 1) })
 	return r, nil
 }
 

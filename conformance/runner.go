@@ -391,6 +391,9 @@ func (x *executor) act(ctx context.Context, label string, st *scenario.Step) (ou
 		x.moving = x.c.ctrls.started()
 		out, err := x.exit(ctx, st.Exit)
 		return out, "", err
+	case scenario.ActionRolloutUndo:
+		out, err := x.rolloutUndo(ctx, st)
+		return out, "", err
 	case scenario.ActionInject:
 		x.taint = fmt.Sprintf("follows %s, skipped", label)
 		return "", "a real apiserver cannot be made to fail requests on cue; later checks are not observable", nil
