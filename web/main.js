@@ -425,6 +425,21 @@ $('back').addEventListener('click', () => {
   showBack();
   refocus();
 });
+// The language switch: the playground and the lessons in the other
+// language. The choice is kept (LANG_KEY) and the page reloads into it,
+// keeping the world as any reload does.
+const pageLang = window.gcplayBoot.lang.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+const langSwitch = $('lang');
+if (pageLang === 'zh') {
+  langSwitch.textContent = 'English';
+  langSwitch.lang = 'en';
+  langSwitch.title = 'The playground and the lessons in English (界面和课程改用英文)';
+}
+langSwitch.addEventListener('click', () => {
+  store.set(LANG_KEY, pageLang === 'zh' ? 'en' : 'zh');
+  keepNow();
+  location.reload();
+});
 $('again').addEventListener('click', () => {
   keepNow();
   location.reload();

@@ -419,3 +419,38 @@ func TestSecondVisitFromServiceWorker(t *testing.T) {
 	}
 	p.checkExceptions()
 }
+
+// Issue 20: the page has a language switch. It shows the other language's
+// name, reloads the playground in that language, keeps the learner's world,
+// and its choice outlives the reload.
+func TestLanguageSwitch(t *testing.T) {
+	srv := serve(t, site(t))
+	p := newPage(t, 1280, 800)
+	p.at(1280, 800)
+	p.load(srv.URL)
+	p.command("create cm mine")
+	p.waitText("ConfigMap/mine created")
+	p.waitSaved()
+	if got := eval[string](p, `document.getElementById('lang').textContent`); got != "中文" {
+		t.Fatalf("the switch of an English page reads %q, want 中文", got)
+	}
+	p.click("lang")
+	p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
+	scr := p.waitText("个对象")
+	if !strings.Contains(scr, "ConfigMap/mine") {
+		t.Errorf("the world was lost when the language changed:\n%s", scr)
+	}
+	if got := eval[string](p, `localStorage.getItem('gcplay.lang') || ''`); got != "zh" {
+		t.Errorf("the choice kept is %q, want zh", got)
+	}
+	if got := eval[string](p, `document.getElementById('lang').textContent`); got != "English" {
+		t.Errorf("the switch of a Chinese page reads %q, want English", got)
+	}
+	p.click("lang")
+	p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
+	scr = p.waitText(" objects")
+	if strings.Contains(scr, "个对象") || !strings.Contains(scr, "ConfigMap/mine") {
+		t.Errorf("back in English the page shows:\n%s", scr)
+	}
+	p.checkExceptions()
+}
