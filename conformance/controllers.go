@@ -25,6 +25,7 @@ import (
 	nsctrl "k8s.io/kubernetes/pkg/controller/namespace"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 	"k8s.io/kubernetes/pkg/controller/statefulset"
+	"k8s.io/kubernetes/pkg/controller/volume/pvcprotection"
 )
 
 // The controller names, as a scenario's controllers: key spells them.
@@ -288,10 +289,21 @@ func (cs *controllers) startStatefulSet() (*running, error) {
 	f := informers.NewSharedInformerFactory(client, 0)
 	sc := statefulset.NewStatefulSetController(ctx, f.Core().V1().Pods(), f.Apps().V1().StatefulSets(),
 		f.Core().V1().PersistentVolumeClaims(), f.Apps().V1().ControllerRevisions(), client)
+	// The apiserver gives every claim the kubernetes.io/pvc-protection
+	// finalizer; kube-controller-manager's PVC protection controller
+	// removes it once no Pod uses the claim. gcplay has neither (its
+	// claims go at once), so the runner starts this controller with the
+	// StatefulSet controller, for the claims to go as they would.
+	pc, err := pvcprotection.NewPVCProtectionController(klog.FromContext(ctx), f.Core().V1().PersistentVolumeClaims(), f.Core().V1().Pods(), client)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
 	f.Start(ctx.Done())
 	r.shutdown = append(r.shutdown, f.Shutdown)
 	f.WaitForCacheSync(ctx.Done())
 	r.goRun(func() { sc.Run(ctx, 1) })
+	r.goRun(func() { pc.Run(ctx, 1) })
 	return r, nil
 }
 

@@ -87,11 +87,27 @@ func (x *executor) refreshNames() {
 		g := get(c.kind + "|" + c.namespace + "|" + c.owner)
 		g.sim = append(g.sim, c.name)
 	}
+	// A controller that names what it makes without generateName (a
+	// StatefulSet's Pods web-0, its claims data-web-0) gives the real
+	// object the same name: pair those first, by name, whether or not the
+	// real object has an owner.
+	for _, sg := range x.rec.Sightings() {
+		k := nameKey(sg.kind, sg.namespace, sg.name)
+		if x.createdUIDs[sg.uid] || !n.generated[k] {
+			continue
+		}
+		if _, ok := n.toReal[k]; !ok {
+			n.toReal[k], n.toSim[k] = sg.name, k
+		}
+	}
 	// Real objects in creation order; an owner is always created before
 	// what it makes, so its pairing is known when its dependents come.
 	for _, sg := range x.rec.Sightings() {
 		if sg.owner == "" || x.createdUIDs[sg.uid] {
 			continue
+		}
+		if _, ok := n.toSim[nameKey(sg.kind, sg.namespace, sg.name)]; ok {
+			continue // paired by name above
 		}
 		owner := sg.owner
 		if kind, ns, name, ok := parseRefString(owner, sg.namespace); ok {
