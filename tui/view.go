@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"slices"
 	"strings"
 
@@ -239,20 +240,34 @@ func (m *Model) collectorView(r rect) ([]string, int) {
 	h := r.h - 2
 	var lines []*line
 	add := func() *line { l := &line{}; lines = append(lines, l); return l }
+	// The collector's own queues are always shown; another controller's
+	// queue is shown while it has items, and the idle ones share one line,
+	// so the absent-owner cache and the selected node stay in view however
+	// many controllers run.
+	var shown, idle []int
+	for qi, q := range sn.queues {
+		if len(q.items) > 0 || isCollectorQueue(q.name) {
+			shown = append(shown, qi)
+		} else {
+			idle = append(idle, qi)
+		}
+	}
 	// Each list (queue or cache) gets a share of the pane's free lines;
 	// items past it are counted.
-	needs := make([]int, 0, len(sn.queues)+1)
-	for _, q := range sn.queues {
-		needs = append(needs, len(q.items))
+	needs := make([]int, 0, len(shown)+1)
+	for _, qi := range shown {
+		needs = append(needs, len(sn.queues[qi].items))
 	}
 	needs = append(needs, len(sn.absent))
-	per := share(needs, h-len(needs)-3) // 3: the selected node's lines
+	idleLines := min(len(idle), 2)
+	per := share(needs, h-len(needs)-idleLines-3) // 3: the selected node's lines
 	if m.focus == paneCollector {
 		for i := range per {
 			per[i] = max(per[i], 50)
 		}
 	}
-	for qi, q := range sn.queues {
+	for si, qi := range shown {
+		q := sn.queues[qi]
 		l := add()
 		// A queue's number is the key that steps it (1-9); queues past
 		// the ninth have none (: step QUEUE steps them), and while a
@@ -272,7 +287,7 @@ func (m *Model) collectorView(r rect) ([]string, int) {
 			l.add(&t.dim, fmt.Sprintf(" %d", len(q.items)))
 		}
 		for i, it := range q.items {
-			if i == per[qi] {
+			if i == per[si] {
 				break
 			}
 			il := add()
@@ -291,9 +306,26 @@ func (m *Model) collectorView(r rect) ([]string, int) {
 			if it.Failures > 0 {
 				il.add(&t.warn, fmt.Sprintf(" retry %d", it.Failures))
 			}
-			if i == per[qi]-1 && len(q.items) > per[qi] {
-				il.add(&t.dim, fmt.Sprintf("  +%d more", len(q.items)-per[qi]))
+			if i == per[si]-1 && len(q.items) > per[si] {
+				il.add(&t.dim, fmt.Sprintf("  +%d more", len(q.items)-per[si]))
 			}
+		}
+	}
+	if len(idle) > 0 {
+		names := make([]string, len(idle))
+		for i, qi := range idle {
+			names[i] = sn.queues[qi].name
+		}
+		label := m.tr.T("collector-idle")
+		rows := idleRows(label, names, inner, idleLines)
+		for i, row := range rows {
+			il := add()
+			if i == 0 {
+				il.add(&t.queue, label)
+			} else {
+				il.add(nil, strings.Repeat(" ", ansi.StringWidth(label)))
+			}
+			il.add(&t.dim, row)
 		}
 	}
 	l := add()
@@ -898,4 +930,41 @@ func footerLines(t *theme, keys string, width int) []string {
 		out = append(out, t.dim.Render(s))
 	}
 	return out
+}
+
+// isCollectorQueue reports whether queue is one of the garbage collector's
+// own, which the collector pane always shows.
+func isCollectorQueue(queue string) bool {
+	switch queue {
+	case engine.QueueGraphChanges, engine.QueueAttemptToDelete, engine.QueueAttemptToOrphan:
+		return true
+	}
+	return false
+}
+
+// idleRows lays out the names of the idle queues after label, in at most
+// maxRows rows of width cells; names that do not fit are counted ("+N").
+func idleRows(label string, names []string, width, maxRows int) []string {
+	room := width - ansi.StringWidth(label) - 1 // a cell before the border
+	var rows []string
+	row := ""
+	for i, n := range names {
+		if ansi.StringWidth(row)+1+ansi.StringWidth(n) <= room {
+			row += " " + n
+			continue
+		}
+		if len(rows) < maxRows-1 {
+			rows = append(rows, row)
+			row = " " + n
+			continue
+		}
+		// The last row: end it with how many are left out.
+		left := len(names) - i
+		for ansi.StringWidth(row)+ansi.StringWidth(fmt.Sprintf(" +%d", left)) > room && strings.Count(row, " ") > 1 {
+			row = row[:strings.LastIndex(row, " ")]
+			left++
+		}
+		return append(rows, fmt.Sprintf("%s +%d", row, left))
+	}
+	return append(rows, row)
 }
