@@ -140,11 +140,18 @@ func kn(b key.Binding) string { return b.Help().Key }
 func keyHints(bs ...key.Binding) string {
 	parts := make([]string, 0, len(bs))
 	for _, b := range bs {
+		if turnedOff(b) {
+			continue
+		}
 		h := b.Help()
 		parts = append(parts, h.Key+" "+h.Desc)
 	}
 	return strings.Join(parts, " · ")
 }
+
+// turnedOff reports whether b is a key this view turned off (the page's
+// q); a hint with no key of its own ("P predict first") is not.
+func turnedOff(b key.Binding) bool { return len(b.Keys()) > 0 && !b.Enabled() }
 
 // keyHints is keyHints in the playground's language.
 func (m *Model) keyHints(bs ...key.Binding) string { return keyHints(m.trKeys(bs)...) }
@@ -159,6 +166,7 @@ func (m *Model) trKeys(bs []key.Binding) []key.Binding {
 	for i, b := range bs {
 		h := b.Help()
 		out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(h.Key, m.tr.UI(h.Desc)))
+		out[i].SetEnabled(b.Enabled())
 	}
 	return out
 }
@@ -289,6 +297,9 @@ func (m *LessonModel) viewKeys() []key.Binding {
 	case overText:
 		return []key.Binding{ok.Start, lk.Predict, ok.Scroll, ok.Page, ok.Close, lk.Text}
 	case overPicker:
+		if !m.pg.keys.Quit.Enabled() {
+			return []key.Binding{ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back}
+		}
 		return []key.Binding{ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit}
 	case overSolution:
 		return []key.Binding{ok.Replay, ok.Scroll, ok.Page, ok.Close, lk.Solution}

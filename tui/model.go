@@ -46,6 +46,10 @@ type Options struct {
 	// Resume, when set, is a session kept from the last time: the
 	// playground opens offering to resume it.
 	Resume *Resume
+	// NoQuitKey is for the browser page, where q and Ctrl+C do not quit
+	// (the page says why when they are pressed, and the quit command still
+	// quits): no hint or help line names them.
+	NoQuitKey bool
 }
 
 //go:embed starter/replicaset.yaml
@@ -214,6 +218,7 @@ func newModel(opts Options, s *session) *Model {
 	m := &Model{opts: opts, files: files, s: s, themeName: opts.Theme, dark: true,
 		keys: newKeyMap(), help: newHelp(), autoplay: autoplay{speed: 2}, width: opts.Width, height: opts.Height, right: paneCollector,
 		tr: i18n.For(opts.Lang)}
+	m.keys.Quit.SetEnabled(!opts.NoQuitKey)
 	m.applyTheme()
 	m.refresh()
 	return m

@@ -848,6 +848,9 @@ func (m *Model) helpLines(width int) overlayText {
 		for c := 0; c < cols && gi+c < len(groups); c++ {
 			block := []string{padStyled(t.queue.Render(names[gi+c]), colW)}
 			for _, b := range groups[gi+c] {
+				if turnedOff(b) {
+					continue
+				}
 				var l line
 				h := b.Help()
 				l.add(&t.helpKey, h.Key+strings.Repeat(" ", keyW-textWidth(h.Key)+1)).add(&t.helpDesc, h.Desc)

@@ -303,7 +303,7 @@ func (a *app) openLesson(name, saved string) {
 	if slices.Contains(a.course.Locales, a.lang) {
 		loc = a.lang
 	}
-	lm, err := tui.NewLesson(tui.Options{Theme: pageTheme, Files: a.files, Width: a.width, Height: a.height, Lang: a.lang},
+	lm, err := tui.NewLesson(tui.Options{Theme: pageTheme, Files: a.files, Width: a.width, Height: a.height, Lang: a.lang, NoQuitKey: true},
 		tui.LessonOptions{Course: a.course, Lesson: l, Progress: &lessons.KVStore{KV: localKV{}, Key: progressKey}, Locale: loc})
 	if err != nil {
 		a.m.Notify(fmt.Sprintf("The lesson %q could not be opened: %v", name, err), true)

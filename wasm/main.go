@@ -70,7 +70,7 @@ func main() {
 		}
 		return ""
 	}, i18n.Langs())
-	m, err := tui.New(tui.Options{Theme: pageTheme, Files: files, Width: cols, Height: rows, Lang: lang})
+	m, err := tui.New(tui.Options{Theme: pageTheme, Files: files, Width: cols, Height: rows, Lang: lang, NoQuitKey: true})
 	if err != nil {
 		win.Call("onGoExit", "gcplay could not start: "+err.Error())
 		select {}

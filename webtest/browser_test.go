@@ -405,7 +405,7 @@ func TestPage(t *testing.T) {
 			t.Fatalf("the first frame does not show %q:\n%s", want, scr)
 		}
 	}
-	if !strings.Contains(lastRow(scr), "quit") {
+	if !strings.Contains(lastRow(scr), "? help") {
 		t.Errorf("the frame does not fill the terminal: its last row is %q", lastRow(scr))
 	}
 	if !eval[bool](p, `document.getElementById('overlay').hidden`) {
@@ -460,7 +460,7 @@ func TestPage(t *testing.T) {
 	// Resize: the program gets the new size and fills it.
 	p.do(chromedp.EmulateViewport(1500, 950))
 	p.waitJS(fmt.Sprintf(`term.cols > %d`, cols), 10*time.Second)
-	p.waitJS(`(() => { const l = window.bufferText().split('\n'); return l[l.length-1].includes('quit') && l[0].includes('gcplay │') && (l.find((x) => x.includes('─ Timeline')) || '').length === term.cols })()`, 10*time.Second)
+	p.waitJS(`(() => { const l = window.bufferText().split('\n'); return l[l.length-1].includes('? help') && l[0].includes('gcplay │') && (l.find((x) => x.includes('─ Timeline')) || '').length === term.cols })()`, 10*time.Second)
 
 	// Reload: the world and its timeline come back, from the address bar
 	// and, with a bare address, from localStorage; so do breakpoints,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -230,6 +231,10 @@ func TestCtrlCAndQDoNotQuit(t *testing.T) {
 	p := newPage(t, 800, 600)
 	p.at(800, 600)
 	p.load(srv.URL)
+	// No hint names a key that does not quit here.
+	if scr := p.screen(); regexp.MustCompile(`(^|\s)q\s+quit`).MatchString(scr) {
+		t.Errorf("the page's key line offers q to quit:\n%s", scr)
+	}
 	p.keyMod("c", "KeyC", 67, modCtrl)
 	p.waitText("Ctrl+C copies here")
 	p.press("q")
@@ -296,7 +301,7 @@ func TestSmallWindows(t *testing.T) {
 			t.Errorf("the header is %.0f px high at 800x600, want one bar (≤ 44)", h)
 		}
 		scr := p.screen()
-		for _, want := range []string{" gcplay │ step 0", "World · ", "Collector", "Timeline · step 0", "quit"} {
+		for _, want := range []string{" gcplay │ step 0", "World · ", "Collector", "Timeline · step 0", "? help"} {
 			if !strings.Contains(scr, want) {
 				t.Errorf("at 800x600 the playground does not show %q:\n%s", want, scr)
 			}
@@ -318,7 +323,7 @@ func TestSmallWindows(t *testing.T) {
 		if !p.visible("collapse") {
 			t.Errorf("the button that unfolds the header is not visible")
 		}
-		p.waitJS(`(() => { const l = window.bufferText().split('\n'); return l[0].includes('gcplay │') && l[l.length-1].includes('quit') })()`, 5*time.Second)
+		p.waitJS(`(() => { const l = window.bufferText().split('\n'); return l[0].includes('gcplay │') && l[l.length-1].includes('? help') })()`, 5*time.Second)
 		// Folded stays folded on the next visit.
 		p.load(srv.URL)
 		if !eval[bool](p, `document.body.classList.contains('folded')`) {
