@@ -139,12 +139,7 @@ func (c *cronJobController) updateCronJob(old, cur *fakeapi.Object) {
 
 func (c *cronJobController) promote(now time.Duration) {
 	c.q.Promote(now)
-	c.timers.Promote(now)
-	for c.timers.Len() > 0 {
-		k, _ := c.timers.Get()
-		c.timers.Done(k)
-		c.q.add(k)
-	}
+	moveDueTimers(c.timers, c.q, now)
 }
 
 func (c *cronJobController) ready(string) bool                { return c.q.Len() > 0 }

@@ -361,12 +361,7 @@ func (c *jobController) orphanItem(key string) string {
 func (c *jobController) promote(now time.Duration) {
 	c.q.Promote(now)
 	c.orphans.Promote(now)
-	c.timers.Promote(now)
-	for c.timers.Len() > 0 {
-		k, _ := c.timers.Get()
-		c.timers.Done(k)
-		c.q.add(k)
-	}
+	moveDueTimers(c.timers, c.q, now)
 }
 
 func (c *jobController) ready(queue string) bool {

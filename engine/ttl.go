@@ -73,12 +73,7 @@ func (c *ttlController) observe(ev fakeapi.WatchEvent) {
 
 func (c *ttlController) promote(now time.Duration) {
 	c.q.Promote(now)
-	c.timers.Promote(now)
-	for c.timers.Len() > 0 {
-		k, _ := c.timers.Get()
-		c.timers.Done(k)
-		c.q.add(k)
-	}
+	moveDueTimers(c.timers, c.q, now)
 }
 
 func (c *ttlController) ready(string) bool                { return c.q.Len() > 0 }

@@ -410,3 +410,16 @@ func (s *itemSet[T]) delete(item T) {
 		s.m, s.peak = nil, 0
 	}
 }
+
+// moveDueTimers hands every key in timers whose time has come at now to q.
+// timers holds waits that stand for time passing in the cluster (a
+// backoff, a deadline, a TTL, a schedule), which only advance crosses;
+// once due, the key is synced like any other.
+func moveDueTimers[T comparable](timers, q *workqueue[T], now time.Duration) {
+	timers.Promote(now)
+	for timers.Len() > 0 {
+		k, _ := timers.Get()
+		timers.Done(k)
+		q.add(k)
+	}
+}
