@@ -56,10 +56,7 @@ func Apply(d engine.Doer, st *Step) ([]engine.Record, error) {
 		return recs, nil
 	case ActionSettle:
 		res, err := engine.Settle(d, st.MaxSteps)
-		if err != nil {
-			err = fmt.Errorf("did not settle within maxSteps %d: %w", st.MaxSteps, err)
-		}
-		return res.Records, err
+		return res.Records, settleError(st, err)
 	case ActionAdvance:
 		res, err := engine.AdvanceBy(d, st.Duration, DefaultMaxSteps)
 		return res.Records, err
@@ -85,6 +82,14 @@ func Apply(d engine.Doer, st *Step) ([]engine.Record, error) {
 		return one(a)
 	}
 	return nil, fmt.Errorf("unknown action %q", st.Action)
+}
+
+// settleError says which bound a settle step did not settle within.
+func settleError(st *Step, err error) error {
+	if err != nil {
+		return fmt.Errorf("did not settle within maxSteps %d: %w", st.MaxSteps, err)
+	}
+	return nil
 }
 
 // requestRef turns a step's reference into a request reference; uid:<uid>

@@ -71,7 +71,10 @@ const DefaultMaxSteps = 100000
 // set.
 type Step struct {
 	// Index is the position in steps, from 0; messages say "step Index".
-	Index  int
+	Index int
+	// Label names a step the file does not hold (AddCommandSteps) in
+	// messages and the trace, instead of "step Index"; its Line is 0.
+	Label  string
 	Line   int
 	Action Action
 	// ExpectError is the reason the action must fail with ("" when it

@@ -10,12 +10,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/scenario"
 )
 
 // RunOptions are the options of gcplay run.
 type RunOptions struct {
 	Files []string
+	// Dump is the file of -f: a cluster dump (or a scenario file) that
+	// the command line adds steps to; "-" is stdin.
+	Dump string
+	// Delete is --delete TYPE/NAME, in Namespace (-n), with Cascade.
+	Delete    string
+	Namespace string
+	Cascade   string
+	stdin     io.Reader
 	// Trace prints every controller step with its reason.
 	Trace bool
 	// Output is "text" or "json".
@@ -24,22 +33,31 @@ type RunOptions struct {
 
 // NewCmdRun returns the run command.
 func NewCmdRun() *cobra.Command {
-	o := &RunOptions{Output: "text"}
+	o := &RunOptions{Output: "text", Namespace: "default", Cascade: "background"}
 	cmd := &cobra.Command{
-		Use:   "run FILE...",
-		Short: "Run scenario files and check their expectations",
+		Use:   "run FILE... | run -f DUMP [--delete TYPE/NAME]",
+		Short: "Run scenario files and check their expectations, or run a cluster dump",
 		Long: `Run each scenario file from a fresh world: create its objects, run its steps,
 check its expectations, and print a short trace and the result.
+
+With -f, run one cluster dump, as kubectl get -o yaml or -o json prints it
+(FILE - reads stdin): restore its objects as they are, start the
+controllers as after a kube-controller-manager restart and let them
+settle; with --delete, then delete TYPE/NAME (in the namespace of -n) with
+--cascade's policy and settle again. gcplay what-if says what such a
+delete does to every object; run gives the trace (--trace, every
+controller step) and takes a scenario file with -f as well.
 
 Exit status: 0 when every step and expectation held, 1 when one failed,
 2 when a file is not a valid scenario, 3 when gcplay itself broke.`,
 		Example: `  gcplay run scenarios/two-owners.yaml
   gcplay run --trace scenarios/*.yaml
-  gcplay run --output json two-owners.yaml`,
-		Args: cobra.MinimumNArgs(1),
+  gcplay run --output json two-owners.yaml
+  gcplay run -f dump.yaml --delete deployment/web --cascade=foreground`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Files = args
-			if err := o.Validate(); err != nil {
+			o.stdin = cmd.InOrStdin()
+			if err := o.Validate(cmd); err != nil {
 				return err
 			}
 			return o.Run(cmd.OutOrStdout())
@@ -47,13 +65,42 @@ Exit status: 0 when every step and expectation held, 1 when one failed,
 	}
 	cmd.Flags().BoolVar(&o.Trace, "trace", false, "print every controller step with its reason")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "output format: text or json")
+	cmd.Flags().StringVarP(&o.Dump, "filename", "f", "", "a cluster dump as kubectl get -o yaml|json prints it, or a scenario file, to run with the steps of the flags below (- reads stdin)")
+	cmd.Flags().StringVar(&o.Delete, "delete", "", "with -f: once the world is at rest, delete TYPE/NAME (kubectl's form: deployment/web, rs/x) and settle")
+	cmd.Flags().StringVarP(&o.Namespace, "namespace", "n", o.Namespace, "with --delete: the namespace of TYPE/NAME")
+	cmd.Flags().StringVar(&o.Cascade, "cascade", o.Cascade, "with --delete: background, foreground or orphan, as kubectl delete --cascade")
 	return cmd
 }
 
 // Validate checks the options.
-func (o *RunOptions) Validate() error {
+func (o *RunOptions) Validate(cmd *cobra.Command) error {
+	invalid := func(format string, a ...any) error {
+		return &ExitError{Code: ExitInvalid, Err: fmt.Errorf(format, a...)}
+	}
 	if o.Output != "text" && o.Output != "json" {
-		return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("--output must be text or json, not %q", o.Output)}
+		return invalid("--output must be text or json, not %q", o.Output)
+	}
+	switch {
+	case o.Dump != "" && len(o.Files) > 0:
+		return invalid("give scenario files, or one file with -f, not both")
+	case o.Dump == "":
+		for _, f := range []string{"delete", "namespace", "cascade"} {
+			if cmd.Flags().Changed(f) {
+				return invalid("--%s goes with -f DUMP: a scenario file says its own steps", f)
+			}
+		}
+		if len(o.Files) == 0 {
+			return invalid("run needs a scenario file (gcplay run FILE...) or a cluster dump (gcplay run -f DUMP [--delete TYPE/NAME])")
+		}
+	case o.Delete == "":
+		for _, f := range []string{"namespace", "cascade"} {
+			if cmd.Flags().Changed(f) {
+				return invalid("--%s goes with --delete TYPE/NAME", f)
+			}
+		}
+	}
+	if _, ok := cascades[o.Cascade]; !ok {
+		return invalid("--cascade must be background, foreground or orphan, not %q", o.Cascade)
 	}
 	return nil
 }
@@ -65,9 +112,39 @@ type fileReport struct {
 	Status string `json:"status"`
 	// Errors are the problems of an invalid file.
 	Errors []*scenario.Error `json:"errors,omitempty"`
+	// Notes say what an import made of a dump that the dump did not say
+	// itself (kinds taken as custom kinds, namespaces added).
+	Notes []string `json:"notes,omitempty"`
 	// Result is the run of a valid file.
 	Result *scenario.Result `json:"result,omitempty"`
 	code   int
+	// restored counts the objects of a dump.
+	restored int
+}
+
+// addCommandSteps adds the steps of -f's flags to s: settle, and with
+// --delete the delete and a settle.
+func (o *RunOptions) addCommandSteps(s *scenario.Scenario) error {
+	if o.Delete == "" {
+		s.AddCommandSteps(nil, "")
+		return nil
+	}
+	reg := fakeapi.NewRegistry()
+	for _, k := range s.Kinds {
+		if err := reg.Add(k); err != nil {
+			return err
+		}
+	}
+	ref, err := resolveTarget(reg, o.Delete, o.Namespace)
+	if err != nil {
+		var ee *ExitError
+		if errors.As(err, &ee) {
+			err = ee.Err
+		}
+		return fmt.Errorf("--delete %w", err)
+	}
+	s.AddCommandSteps(&ref, cascades[o.Cascade])
+	return nil
 }
 
 // summary counts files by status.
@@ -84,7 +161,11 @@ func (o *RunOptions) Run(out io.Writer) error {
 	var reports []*fileReport
 	var sum summary
 	code := ExitOK
-	for _, f := range o.Files {
+	files := o.Files
+	if o.Dump != "" {
+		files = []string{o.Dump}
+	}
+	for _, f := range files {
 		r := o.runFile(f)
 		switch r.Status {
 		case "pass":
@@ -112,7 +193,7 @@ func (o *RunOptions) Run(out io.Writer) error {
 		}{reports, sum}); err != nil {
 			return &ExitError{Code: ExitInternal, Err: err}
 		}
-	} else if len(o.Files) > 1 {
+	} else if len(files) > 1 {
 		fmt.Fprintf(out, "%d passed, %d failed, %d invalid", sum.Passed, sum.Failed, sum.Invalid)
 		if sum.Internal > 0 {
 			fmt.Fprintf(out, ", %d internal errors", sum.Internal)
@@ -128,13 +209,28 @@ func (o *RunOptions) Run(out io.Writer) error {
 // runFile reads, parses and runs one file.
 func (o *RunOptions) runFile(file string) *fileReport {
 	r := &fileReport{File: file}
-	data, err := os.ReadFile(file)
+	var data []byte
+	var err error
+	if o.Dump == "-" {
+		data, err = io.ReadAll(o.stdin)
+		file, r.File = "stdin", "stdin"
+	} else {
+		data, err = os.ReadFile(file)
+	}
 	if err != nil {
 		r.Status, r.code = "invalid", ExitInvalid
 		r.Errors = []*scenario.Error{{File: file, Message: readError(err)}}
 		return r
 	}
-	s, err := scenario.Parse(file, data)
+	var s *scenario.Scenario
+	if o.Dump != "" {
+		s, err = scenario.ParseFile(file, data)
+		if err == nil {
+			err = o.addCommandSteps(s)
+		}
+	} else {
+		s, err = scenario.Parse(file, data)
+	}
 	if err != nil {
 		r.Status, r.code = "invalid", ExitInvalid
 		var list scenario.ErrorList
@@ -145,6 +241,8 @@ func (o *RunOptions) runFile(file string) *fileReport {
 		}
 		return r
 	}
+	r.restored, r.Notes = len(s.Restore), s.Notes
+	data = nil // a dump's text is not needed once it is read
 	res := scenario.Run(s, scenario.RunOptions{Records: o.Trace})
 	r.Result = res
 	switch {
@@ -172,6 +270,9 @@ func (o *RunOptions) writeText(out io.Writer, r *fileReport) {
 		fmt.Fprintf(out, "=== %s (%s)\n", r.File, r.Result.Name)
 	} else {
 		fmt.Fprintf(out, "=== %s\n", r.File)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(out, "  note: "+n)
 	}
 	switch r.Status {
 	case "invalid":
@@ -202,6 +303,11 @@ func (o *RunOptions) writeText(out io.Writer, r *fileReport) {
 				steps++
 			}
 			checks += len(s.Checks)
+		}
+		if r.restored > 0 {
+			steps-- // the restore is not a step
+			fmt.Fprintf(out, "--- PASS %s (%s restored, %s, %s held)\n", r.File, count(r.restored+objects, "object"), count(steps, "step"), count(checks, "check"))
+			return
 		}
 		fmt.Fprintf(out, "--- PASS %s (%s, %s, %s held)\n", r.File, count(objects, "object"), count(steps, "step"), count(checks, "check"))
 	}

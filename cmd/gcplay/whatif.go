@@ -142,17 +142,22 @@ func readInput(file string, stdin io.Reader) ([]byte, string, error) {
 // target resolves TYPE/NAME (kubectl's form: deployment/web, rs/x) in the
 // namespace given with -n.
 func (o *WhatIfOptions) target(im *scenario.Imported, arg string) (scenario.Ref, error) {
+	return resolveTarget(im.World.Store().Registry(), arg, o.Namespace)
+}
+
+// resolveTarget resolves TYPE/NAME as kubectl writes it, with the kinds of
+// reg, in namespace (-n) when the kind is namespaced.
+func resolveTarget(reg *fakeapi.Registry, arg, namespace string) (scenario.Ref, error) {
 	typ, name, ok := strings.Cut(arg, "/")
 	if !ok || typ == "" || name == "" || strings.Contains(name, "/") {
 		return scenario.Ref{}, &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%q: write TYPE/NAME, such as deployment/web or pod/db-0", arg)}
 	}
-	reg := im.World.Store().Registry()
 	ref, err := scenario.ResolveRef(reg, typ+"/"+name)
 	if err != nil {
 		return scenario.Ref{}, &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%q: %v", arg, err)}
 	}
 	if info, ok := reg.Lookup(ref.APIVersion, ref.Kind); ok && info.Namespaced() {
-		ref.Namespace = o.Namespace
+		ref.Namespace = namespace
 	}
 	return ref, nil
 }
