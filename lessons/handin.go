@@ -129,6 +129,12 @@ func actionYAML(a engine.Action) ([]string, error) {
 		return []string{"  - patch: " + a.Ref.String(), "    merge: " + string(a.Merge)}, nil
 	case engine.Restart:
 		return []string{"  - restart: " + a.Controller}, nil
+	case engine.RolloutUndo:
+		out := []string{"  - rolloutUndo: " + a.Ref.String()}
+		if a.ToRevision != 0 {
+			out = append(out, fmt.Sprintf("    toRevision: %d", a.ToRevision))
+		}
+		return out, nil
 	case engine.Inject:
 		return []string{"  - inject: " + faultYAML(a.Fault)}, nil
 	case engine.Exit:

@@ -111,6 +111,14 @@ type Action struct {
 	Restart string          `json:"restart,omitempty"`
 	Inject  *fakeapi.Fault  `json:"inject,omitempty"`
 	Exit    *Exit           `json:"exit,omitempty"`
+	Undo    *Undo           `json:"rolloutUndo,omitempty"`
+}
+
+// Undo is kubectl rollout undo of a Deployment (engine.RolloutUndo):
+// ToRevision 0 is the revision before the newest.
+type Undo struct {
+	Ref        fakeapi.Ref `json:"ref"`
+	ToRevision int64       `json:"toRevision,omitempty"`
 }
 
 // Exit is the kubelet's report made by hand (engine.Exit): one Pod, or
@@ -172,6 +180,8 @@ func New(file string, source []byte, h *engine.History) (*Link, error) {
 			if a.Selector != nil {
 				e.Exit.Selector = a.Selector.String()
 			}
+		case engine.RolloutUndo:
+			e.Undo = &Undo{Ref: a.Ref, ToRevision: a.ToRevision}
 		default:
 			return nil, fmt.Errorf("the timeline holds an action a link cannot carry: %s", a)
 		}
@@ -283,6 +293,8 @@ func (l *Link) Open() (*Opened, error) {
 				a.Selector = &sel
 			}
 			acts = []engine.Action{a}
+		case e.Undo != nil:
+			acts = []engine.Action{engine.RolloutUndo{Ref: e.Undo.Ref, ToRevision: e.Undo.ToRevision}}
 		default:
 			o.Note = fmt.Sprintf("entry %d of the timeline is empty or of a kind this gcplay does not know; the replay stopped there", i)
 		}

@@ -191,3 +191,44 @@ func TestLinkCarriesBreakpoints(t *testing.T) {
 		t.Fatalf("a link without breakpoints came back with %+v", old.Breakpoints)
 	}
 }
+
+// TestRoundTripWorkloadCommands: a timeline with scale (a merge patch) and
+// rollout undo is carried by a link and replays to the same records.
+func TestRoundTripWorkloadCommands(t *testing.T) {
+	m := play(t,
+		"scale deploy/web --replicas=1",
+		"run",
+		`patch deploy/web '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}}}'`,
+		"run",
+		"rollout undo deploy/web --to-revision=1",
+		"run",
+	)
+	_, _, h := m.Timeline()
+	var undone bool
+	for _, a := range h.Actions() {
+		if u, ok := a.(engine.RolloutUndo); ok && u.ToRevision == 1 {
+			undone = true
+		}
+	}
+	if !undone {
+		t.Fatalf("the timeline has no rollout undo --to-revision=1: %q", records(h))
+	}
+	text, err := link(t, m).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := share.Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := back.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Note != "" {
+		t.Fatalf("replay stopped: %s", o.Note)
+	}
+	if got, want := records(o.History), records(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("replayed timeline differs:\n got: %q\nwant: %q", got, want)
+	}
+}

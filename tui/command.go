@@ -25,7 +25,8 @@ type command struct {
 	flags   []flagDef
 	// args names the positional arguments, for completion: kind, name,
 	// ref, json, fop (add|remove), finalizer, kv, queue, count, format,
-	// file, controller, target, duration, pos.
+	// file, controller, target, duration, pos, scalable (a ref scale
+	// takes), rolloutop (undo|history), deployment.
 	args     []string
 	min, max int
 	run      func(m *Model, in *invocation) (tea.Cmd, error)
@@ -78,6 +79,14 @@ func init() {
 			flags: []flagDef{nsFlag}, args: []string{"fop", "ref", "finalizer"}, min: 3, max: 4, run: (*Model).cmdFinalizer},
 		{name: "label", usage: "label REF k=v|k- ... [-n NS]", example: "label po/web-6d-a app=other",
 			flags: []flagDef{nsFlag, {name: "overwrite"}}, args: []string{"ref", "kv"}, min: 2, max: 64, run: (*Model).cmdLabel},
+		{name: "scale", usage: "scale REF --replicas=N [--current-replicas=N] [-n NS]  (a Deployment, ReplicaSet or StatefulSet: spec.replicas, as kubectl scale)",
+			example: "scale deploy/web --replicas=3",
+			flags:   []flagDef{{name: "replicas", value: true}, {name: "current-replicas", value: true}, nsFlag},
+			args:    []string{"scalable"}, min: 1, max: 2, run: (*Model).cmdScale},
+		{name: "rollout", usage: "rollout undo|history deploy/NAME [--to-revision=N] [-n NS]  (back to the previous revision, or N; history lists them, as kubectl rollout)",
+			example: "rollout undo deploy/web --to-revision=1",
+			flags:   []flagDef{{name: "to-revision", value: true}, nsFlag},
+			args:    []string{"rolloutop", "deployment"}, min: 2, max: 3, run: (*Model).cmdRollout},
 		{name: "step", aliases: []string{"s"}, usage: "step [QUEUE|N]  (one work item; from QUEUE, or N items in the default order)", example: "step attemptToDelete",
 			args: []string{"queue"}, max: 1, run: (*Model).cmdStep},
 		{name: "run", aliases: []string{"settle"}, usage: "run  (step until settled, or until a breakpoint or you stop it)", example: "run", run: (*Model).cmdRun},

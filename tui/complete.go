@@ -129,6 +129,12 @@ func (m *Model) candidates(toks []string, word string) []string {
 			out = append(out, "orphan", "clear", "list")
 		}
 		return out
+	case "scalable":
+		return m.refNamesOf(scalableKinds...)
+	case "deployment":
+		return m.refNamesOf("Deployment")
+	case "rolloutop":
+		return rolloutOps
 	case "fop":
 		return []string{"add", "remove"}
 	case "finalizer":
@@ -176,7 +182,7 @@ func (m *Model) flagValues(fd *flagDef) []string {
 		return out
 	case "finalizer":
 		return []string{"example.com/hold", "example.com/flush"}
-	case "replicas", "grace-period":
+	case "replicas", "grace-period", "current-replicas":
 		return []string{"0", "1", "3"}
 	}
 	return fd.values
@@ -225,5 +231,5 @@ func (m *Model) commandHint() string {
 			return "usage: " + c.usage
 		}
 	}
-	return "commands: create delete patch finalizer label step run advance undo back forward goto reset save load export restart break exit help quit (tab completes)"
+	return "commands: create delete patch finalizer label scale rollout step run advance undo back forward goto reset save load export restart break exit help quit (tab completes)"
 }
