@@ -198,6 +198,7 @@ func (m *LessonModel) open(l *lessons.Lesson) error {
 	m.resize()
 	pg.selectFirst("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "ReplicationController", "ConfigMap")
 	pg.setMsg(msgInfo, m.say("tui-opened", "n", fmt.Sprint(l.Number), "title", m.text.Title))
+	pg.refresh()
 	m.regrade()
 	return nil
 }
@@ -245,39 +246,48 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			cmd = nil
 		}
 	}()
+	cmd = m.update(msg)
+	// The playground draws from its snapshot and scroll offsets as they
+	// are: bring them up to date here, so View changes nothing.
+	m.pg.refresh()
+	return m, cmd
+}
+
+// update handles one message for Update.
+func (m *LessonModel) update(msg tea.Msg) (cmd tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
-		return m, nil
+		return nil
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
-			return m, tea.Quit
+			return tea.Quit
 		}
 		if m.over != overNone {
-			return m, m.overlayKey(msg)
+			return m.overlayKey(msg)
 		}
 		if m.pg.mode == modeNormal {
 			if !key.Matches(msg, m.pg.keys.Quit) {
 				m.quitAsked = false
 			}
 			if cmd, ok := m.lessonKey(msg); ok {
-				return m, cmd
+				return cmd
 			}
 		}
 	case tea.MouseClickMsg:
 		if m.over != overNone {
-			return m, nil
+			return nil
 		}
 		ll := m.layout()
 		mm := msg.Mouse()
 		if ll.pane.contains(mm.X, mm.Y) {
-			return m, nil
+			return nil
 		}
 		mm.Y -= ll.pgY
 		_, cmd = m.pg.Update(tea.MouseClickMsg(mm))
 		m.after()
-		return m, cmd
+		return cmd
 	case tea.MouseWheelMsg:
 		ll := m.layout()
 		mm := msg.Mouse()
@@ -287,16 +297,16 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			} else {
 				m.scrollOverlay(3)
 			}
-			return m, nil
+			return nil
 		}
 		mm.Y -= ll.pgY
 		_, cmd = m.pg.Update(tea.MouseWheelMsg(mm))
 		m.after()
-		return m, cmd
+		return cmd
 	}
 	_, cmd = m.pg.Update(msg)
 	m.after()
-	return m, cmd
+	return cmd
 }
 
 // after checks the goal and the prediction once the world may have
@@ -730,8 +740,9 @@ func (m *LessonModel) View() (v tea.View) {
 		// The help line names the overlay's keys, not the playground's
 		// below it, which do not work while it is open.
 		w, _ := m.screenSize()
-		m.pg.help.SetWidth(w - 1)
-		screen[len(screen)-1] = padStyled(" "+m.pg.help.ShortHelpView(m.pg.trKeys(m.viewKeys())), w)
+		h := m.pg.help // a copy: drawing does not change the model
+		h.SetWidth(w - 1)
+		screen[len(screen)-1] = padStyled(" "+h.ShortHelpView(m.pg.trKeys(m.viewKeys())), w)
 	}
 	v = tea.NewView(strings.Join(screen, "\n"))
 	v.AltScreen = true

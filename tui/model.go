@@ -156,14 +156,22 @@ type Model struct {
 	// resumed is set once the learner resumed a kept session.
 	resumed, declined bool
 
-	// Caches of what a frame draws that changes rarely.
-	msgCache struct {
+	// cache keeps what a frame draws that changes rarely. It is a
+	// memo, not state: View fills it and draws the same with or without
+	// it, so View leaves the model itself unchanged.
+	cache *frameCache
+}
+
+// frameCache is what View remembers from one frame to the next.
+type frameCache struct {
+	msg struct {
 		key   msgKey
 		lines []string
 	}
-	helpCache struct {
+	help struct {
 		width int
 		mode  mode
+		focus pane
 		line  string
 	}
 }
@@ -206,6 +214,7 @@ func New(opts Options) (*Model, error) {
 			m.msgKind = msgWarn
 		}
 	}
+	m.refresh() // the message's lines change the panes' heights
 	return m, nil
 }
 
@@ -261,7 +270,7 @@ func (m *Model) applyTheme() {
 	}
 	m.th = newTheme(name, dark, m.opts.NoColor)
 	m.help.Styles = m.th.helpStyles()
-	m.msgCache.lines, m.helpCache.line = nil, ""
+	m.cache = &frameCache{}
 }
 
 // Init asks the terminal for its background colour, when the theme
@@ -336,20 +345,28 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			cmd = nil
 		}
 	}()
+	cmd = m.update(msg)
+	// The views draw from the snapshot and the scroll offsets as they
+	// are: bring them up to date here, once, so View changes nothing.
+	m.refresh()
+	return m, cmd
+}
+
+// update handles one message for Update.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.ensureVisible()
 	case tea.BackgroundColorMsg:
 		m.dark = msg.IsDark()
 		m.applyTheme()
 	case tickMsg:
 		if msg.gen == m.gen && m.playing {
-			return m, m.autoStep()
+			return m.autoStep()
 		}
 	case runMsg:
 		if msg.gen == m.gen && m.running != nil {
-			return m, m.runMore()
+			return m.runMore()
 		}
 	case tea.PasteMsg:
 		if m.mode == modeCommand {
@@ -361,9 +378,9 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case tea.MouseWheelMsg:
 		m.wheel(msg.Mouse())
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	}
-	return m, nil
+	return nil
 }
 
 // panicSite names the function that panicked, from the stack.

@@ -24,7 +24,6 @@ func (m *Model) View() (v tea.View) {
 			v.AltScreen = true
 		}
 	}()
-	m.refresh()
 	v = tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -571,14 +570,15 @@ func (m *Model) msgLines(width int) []string {
 	if m.mode == modeCommand {
 		key.cmd = string(m.cmd.buf)
 	}
-	if m.msgCache.lines != nil && m.msgCache.key == key {
-		return m.msgCache.lines
+	c := &m.cache.msg
+	if c.lines != nil && c.key == key {
+		return c.lines
 	}
 	lines := m.buildMsgLines(width)
 	if lines == nil {
 		lines = []string{}
 	}
-	m.msgCache.key, m.msgCache.lines = key, lines
+	c.key, c.lines = key, lines
 	return lines
 }
 
@@ -639,25 +639,26 @@ func (m *Model) commandLine(width int) string {
 }
 
 func (m *Model) helpLine(width int) string {
-	if m.helpCache.width == width && m.helpCache.mode == m.mode && m.helpCache.line != "" {
-		return m.helpCache.line
+	c := &m.cache.help
+	if c.width == width && c.mode == m.mode && c.focus == m.focus && c.line != "" {
+		return c.line
 	}
+	h := m.help // a copy: drawing does not change the model
+	h.SetWidth(width - 1)
 	var s string
 	switch m.mode {
 	case modeCommand, modeDelete, modeHelp, modeExplain, modeResume:
-		m.help.SetWidth(width - 1)
-		s = m.help.ShortHelpView(m.trKeys(m.viewKeys()))
+		s = h.ShortHelpView(m.trKeys(m.viewKeys()))
 	default:
-		m.help.SetWidth(width - 1)
 		if width < wideWidth {
-			s = m.help.ShortHelpView(m.trKeys(m.keys.NarrowHelp()))
+			s = h.ShortHelpView(m.trKeys(m.keys.NarrowHelp()))
 		} else {
-			s = m.help.ShortHelpView(m.trKeys(m.keys.ShortHelp()))
+			s = h.ShortHelpView(m.trKeys(m.keys.ShortHelp()))
 		}
 	}
-	m.helpCache.width, m.helpCache.mode = width, m.mode
-	m.helpCache.line = padStyled(" "+s, width)
-	return m.helpCache.line
+	c.width, c.mode, c.focus = width, m.mode, m.focus
+	c.line = padStyled(" "+s, width)
+	return c.line
 }
 
 // Overlays.

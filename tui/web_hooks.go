@@ -69,15 +69,20 @@ func (m *Model) SetBreakpoints(orphan bool, watch map[string]string) {
 
 // Execute runs a command line as if it had been typed after ":", and
 // returns its command (a run in progress, or quit).
-func (m *Model) Execute(line string) tea.Cmd { return m.execute(line) }
+func (m *Model) Execute(line string) tea.Cmd {
+	cmd := m.execute(line)
+	m.refresh()
+	return cmd
+}
 
 // Notify shows text on the message line, as an error when isErr is set.
 func (m *Model) Notify(text string, isErr bool) {
 	if isErr {
 		m.setMsg(msgErr, text)
-		return
+	} else {
+		m.setMsg(msgInfo, text)
 	}
-	m.setMsg(msgInfo, text)
+	m.refresh() // the message's lines change the panes' heights
 }
 
 // Playground returns the playground the lesson runs on (a new one each
@@ -119,15 +124,17 @@ func (m *LessonModel) NextLesson() {
 	next := m.lo.Course.Next(m.l)
 	if next == nil {
 		m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
-		return
+	} else {
+		m.switchTo(next)
 	}
-	m.switchTo(next)
+	m.pg.refresh()
 }
 
 // Restart puts the lesson back at its start (the R key).
 func (m *LessonModel) Restart() {
 	m.restart()
 	m.pg.setMsg(msgInfo, m.say("tui-restarted"))
+	m.pg.refresh()
 }
 
 // Idle reports whether the playground takes keys as commands (no command
