@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -10,12 +11,17 @@ import (
 )
 
 // Settings and names of kube-controller-manager's DaemonSet controller
-// (pkg/controller/daemon, v1.34).
+// (pkg/controller/daemon, v1.34). docs/DAEMONSET-RULES.md is the spec
+// (rules D1..); the comments name the upstream function each part
+// follows.
 const (
 	dsClient = "daemon-set-controller"
 	// ControllerDaemonSet is the DaemonSet controller's name in
 	// `controllers:`.
 	ControllerDaemonSet = "daemonset"
+	// dsHashLabel is apps.DefaultDaemonSetUniqueLabelKey: the hash of the
+	// revision a daemon Pod was made from, on the Pod and on the revision.
+	dsHashLabel = "controller-revision-hash"
 )
 
 var daemonSetRegistration = registration{
@@ -30,19 +36,23 @@ const dsFuncPrefix = "DaemonSetsController."
 // daemonSetController is kube-controller-manager's DaemonSet controller,
 // made steppable: one step is one syncDaemonSet of one key.
 //
-// gcplay keeps the part that decides ownership: one Pod per Node whose
-// labels match the template's nodeSelector, created with the DaemonSet as
-// controller and pinned to its Node by node affinity, deleted when the
-// Node stops matching; orphans adopted and Pods released by selector.
-// It leaves out (docs/CONTROLLERS.md): taints and tolerations, the
-// template's own node affinity, ControllerRevisions and the rolling
-// update of changed templates, the failed-Pod backoff, and expectations.
+// It keeps one Pod on each Node that should run one (nodeSelector, the
+// template's nodeName, the Node's NoSchedule and NoExecute taints against
+// the template's tolerations plus those the controller adds), with the
+// DaemonSet as controller and pinned to its Node by node affinity; the
+// ControllerRevisions of the template, their history limit, and the
+// RollingUpdate (maxUnavailable, maxSurge) and OnDelete strategies. It
+// leaves out (docs/DAEMONSET-RULES.md, "Left out"): the template's own node
+// affinity, resources and other scheduler predicates, the failed-Pod
+// backoff, expectations and burst limits, and the deprecated template
+// generation.
 type daemonSetController struct {
 	env   *env
 	q     *workqueue[string]
 	dss   map[string]*fakeapi.Object
 	pods  map[string]*fakeapi.Object
 	nodes map[string]*fakeapi.Object
+	revs  map[string]*fakeapi.Object
 }
 
 func newDaemonSetController(e *env) controller {
@@ -56,6 +66,7 @@ func (c *daemonSetController) reset() {
 	c.dss = map[string]*fakeapi.Object{}
 	c.pods = map[string]*fakeapi.Object{}
 	c.nodes = map[string]*fakeapi.Object{}
+	c.revs = map[string]*fakeapi.Object{}
 }
 
 func (c *daemonSetController) setQueue(q *workqueue[string]) {
@@ -63,9 +74,12 @@ func (c *daemonSetController) setQueue(q *workqueue[string]) {
 	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerDaemonSet, keyRef("DaemonSet", key), d) }
 }
 
-// observe is the handlers: DaemonSet events; Pod events by controller
-// reference, or for an orphan every DaemonSet whose selector matches;
-// Node events wake every DaemonSet (addNode, updateNode, deleteNode).
+// ---- event handlers (D1) ----
+
+// observe is the informers' handlers: DaemonSets (addDaemonset,
+// updateDaemonset, deleteDaemonset), Pods (addPod, updatePod, deletePod),
+// ControllerRevisions (addHistory, updateHistory, deleteHistory) and Nodes
+// (addNode, updateNode, then syncNodeUpdate; there is no delete handler).
 func (c *daemonSetController) observe(ev fakeapi.WatchEvent) {
 	o := ev.Object
 	key := objKey(o)
@@ -78,45 +92,42 @@ func (c *daemonSetController) observe(ev fakeapi.WatchEvent) {
 		}
 		c.q.Add(key)
 	case isKind(o, "v1", "Pod"):
-		if ev.Type == fakeapi.Deleted {
+		switch {
+		case ev.Type == fakeapi.Deleted:
 			delete(c.pods, key)
-		} else {
+			c.deletePod(o)
+		case ev.Type == fakeapi.Modified && ev.Old != nil:
 			c.pods[key] = o
+			c.updatePod(ev.Old, o)
+		default:
+			c.pods[key] = o
+			c.addPod(o)
 		}
-		if ev.Old != nil {
-			if ref := controllerOf(ev.Old); ref != nil && !sameControllerRef(ref, controllerOf(o)) {
-				if ds := c.resolve(ev.Old.Metadata.Namespace, ref); ds != nil {
-					c.q.Add(objKey(ds))
-				}
-			}
-		}
-		if ref := controllerOf(o); ref != nil {
-			if ds := c.resolve(o.Metadata.Namespace, ref); ds != nil {
-				c.q.Add(objKey(ds))
-			}
-			return
-		}
-		if ev.Type == fakeapi.Deleted {
-			return
-		}
-		for _, k := range sortedKeys(c.dss) {
-			ds := c.dss[k]
-			if ds.Metadata.Namespace != o.Metadata.Namespace {
-				continue
-			}
-			if sel, err := parseSelector(nestedMap(specOf(ds), "selector")); err == nil && !sel.empty() && sel.matches(o.Metadata.Labels) {
-				c.q.Add(k)
-			}
+	case isKind(o, "apps/v1", "ControllerRevision"):
+		switch {
+		case ev.Type == fakeapi.Deleted:
+			delete(c.revs, key)
+			c.deleteHistory(o)
+		case ev.Type == fakeapi.Modified && ev.Old != nil:
+			c.revs[key] = o
+			c.updateHistory(ev.Old, o)
+		default:
+			c.revs[key] = o
+			c.addHistory(o)
 		}
 	case isKind(o, "v1", "Node"):
 		name := o.Metadata.Name
-		if ev.Type == fakeapi.Deleted {
+		switch ev.Type {
+		case fakeapi.Deleted:
 			delete(c.nodes, name)
-		} else {
+		case fakeapi.Modified:
 			c.nodes[name] = o
-		}
-		for _, k := range sortedKeys(c.dss) {
-			c.q.Add(k)
+			if ev.Old == nil || !shouldIgnoreNodeUpdate(ev.Old, o) {
+				c.syncNodeUpdate(o)
+			}
+		default:
+			c.nodes[name] = o
+			c.syncNodeUpdate(o)
 		}
 	}
 }
@@ -131,6 +142,171 @@ func (c *daemonSetController) resolve(namespace string, ref *fakeapi.OwnerRefere
 	}
 	return ds
 }
+
+// daemonSetsSelecting is GetPodDaemonSets and GetHistoryDaemonSets: the
+// sets of o's namespace whose selector matches its labels.
+func (c *daemonSetController) daemonSetsSelecting(o *fakeapi.Object) []string {
+	var out []string
+	for _, k := range sortedKeys(c.dss) {
+		ds := c.dss[k]
+		if ds.Metadata.Namespace != o.Metadata.Namespace {
+			continue
+		}
+		if sel, err := parseSelector(nestedMap(specOf(ds), "selector")); err == nil && !sel.empty() && sel.matches(o.Metadata.Labels) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (c *daemonSetController) enqueueController(o *fakeapi.Object, ref *fakeapi.OwnerReference) {
+	if ds := c.resolve(o.Metadata.Namespace, ref); ds != nil {
+		c.q.Add(objKey(ds))
+	}
+}
+
+// addPod: a terminating Pod is handled as deleted; a controlled Pod wakes
+// its set; an orphan every set that selects it.
+func (c *daemonSetController) addPod(p *fakeapi.Object) {
+	if p.Metadata.DeletionTimestamp != nil {
+		c.deletePod(p)
+		return
+	}
+	if ref := controllerOf(p); ref != nil {
+		c.enqueueController(p, ref)
+		return
+	}
+	for _, k := range c.daemonSetsSelecting(p) {
+		c.q.Add(k)
+	}
+}
+
+// updatePod: the old controller when the reference changed, then the new
+// one (and again after minReadySeconds when the Pod just became ready);
+// an orphan wakes the sets that select it when its labels or reference
+// changed.
+func (c *daemonSetController) updatePod(old, cur *fakeapi.Object) {
+	if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
+		return
+	}
+	if cur.Metadata.DeletionTimestamp != nil {
+		c.deletePod(cur)
+		return
+	}
+	curRef, oldRef := controllerOf(cur), controllerOf(old)
+	refChanged := !reflect.DeepEqual(curRef, oldRef)
+	if refChanged && oldRef != nil {
+		c.enqueueController(old, oldRef)
+	}
+	if curRef != nil {
+		ds := c.resolve(cur.Metadata.Namespace, curRef)
+		if ds == nil {
+			return
+		}
+		c.q.Add(objKey(ds))
+		minReady, _ := nestedInt(specOf(ds), "minReadySeconds")
+		if !newPodInfo(old).ready && newPodInfo(cur).ready && minReady > 0 {
+			c.q.AddAfter(objKey(ds), time.Duration(minReady)*time.Second+time.Second, c.env.now())
+		}
+		return
+	}
+	if refChanged || !reflect.DeepEqual(cur.Metadata.Labels, old.Metadata.Labels) {
+		for _, k := range c.daemonSetsSelecting(cur) {
+			c.q.Add(k)
+		}
+	}
+}
+
+// deletePod wakes the Pod's controller; a deleted orphan wakes no one.
+func (c *daemonSetController) deletePod(p *fakeapi.Object) {
+	if ref := controllerOf(p); ref != nil {
+		c.enqueueController(p, ref)
+	}
+}
+
+// addHistory: a revision with a controller wakes no one (the set made
+// it); an orphan wakes the sets that select it.
+func (c *daemonSetController) addHistory(r *fakeapi.Object) {
+	if r.Metadata.DeletionTimestamp != nil {
+		c.deleteHistory(r)
+		return
+	}
+	if controllerOf(r) != nil {
+		return
+	}
+	for _, k := range c.daemonSetsSelecting(r) {
+		c.q.Add(k)
+	}
+}
+
+func (c *daemonSetController) updateHistory(old, cur *fakeapi.Object) {
+	if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
+		return
+	}
+	curRef, oldRef := controllerOf(cur), controllerOf(old)
+	refChanged := !reflect.DeepEqual(curRef, oldRef)
+	if refChanged && oldRef != nil {
+		c.enqueueController(old, oldRef)
+	}
+	if curRef != nil {
+		c.enqueueController(cur, curRef)
+		return
+	}
+	if refChanged || !reflect.DeepEqual(cur.Metadata.Labels, old.Metadata.Labels) {
+		for _, k := range c.daemonSetsSelecting(cur) {
+			c.q.Add(k)
+		}
+	}
+}
+
+func (c *daemonSetController) deleteHistory(r *fakeapi.Object) {
+	if ref := controllerOf(r); ref != nil {
+		c.enqueueController(r, ref)
+	}
+}
+
+// shouldIgnoreNodeUpdate: only a change of labels or taints matters.
+func shouldIgnoreNodeUpdate(old, cur *fakeapi.Object) bool {
+	return reflect.DeepEqual(old.Metadata.Labels, cur.Metadata.Labels) &&
+		reflect.DeepEqual(toJSONValue(nestedValue(old.Fields["spec"], "taints")), toJSONValue(nestedValue(cur.Fields["spec"], "taints")))
+}
+
+func nestedValue(v any, path ...string) any {
+	x, _ := nested(v, path...)
+	return x
+}
+
+// syncNodeUpdate wakes each set for which the Node now matters: it should
+// run the set's Pod and has none, it has one and should not keep it, or it
+// has one and the set counts misscheduled Pods. Pods are matched to the
+// Node by spec.nodeName and to the set by the name in their controller
+// reference. Upstream runs this from a queue of its own; gcplay runs it
+// in the handler.
+func (c *daemonSetController) syncNodeUpdate(node *fakeapi.Object) {
+	podsByDS := map[string]int{}
+	for _, p := range c.pods {
+		ref := controllerOf(p)
+		if nodeName(p) != node.Metadata.Name || ref == nil || ref.Kind != "DaemonSet" {
+			continue
+		}
+		podsByDS[p.Metadata.Namespace+"/"+ref.Name]++
+	}
+	for _, k := range sortedKeys(c.dss) {
+		ds := c.dss[k]
+		v, err := readDaemonSet(ds)
+		if err != nil {
+			continue
+		}
+		shouldRun, shouldContinue, _ := nodeShouldRunDaemonPod(node, v)
+		scheduled := podsByDS[k] > 0
+		mis, _ := nestedInt(ds.Fields["status"], "numberMisscheduled")
+		if (shouldRun && !scheduled) || (!shouldContinue && scheduled) || (scheduled && mis > 0) {
+			c.q.Add(k)
+		}
+	}
+}
+
+// ---- the controller contract ----
 
 func (c *daemonSetController) promote(now time.Duration)      { c.q.Promote(now) }
 func (c *daemonSetController) ready(string) bool              { return c.q.Len() > 0 }
@@ -175,7 +351,7 @@ func (c *daemonSetController) step(_ string, rec *Record) {
 
 func (c *daemonSetController) restart(rec *Record) {
 	c.reset()
-	relist(c.env, dsClient, rec, c.observe, [][2]string{{"apps/v1", "DaemonSet"}, {"v1", "Pod"}, {"v1", "Node"}})
+	relist(c.env, dsClient, rec, c.observe, [][2]string{{"apps/v1", "DaemonSet"}, {"v1", "Pod"}, {"v1", "Node"}, {"apps/v1", "ControllerRevision"}})
 }
 
 func (c *daemonSetController) clone(e *env) controller {
@@ -186,7 +362,7 @@ func (c *daemonSetController) clone(e *env) controller {
 		}
 		return n
 	}
-	n := &daemonSetController{env: e, dss: cp(c.dss), pods: cp(c.pods), nodes: cp(c.nodes)}
+	n := &daemonSetController{env: e, dss: cp(c.dss), pods: cp(c.pods), nodes: cp(c.nodes), revs: cp(c.revs)}
 	n.setQueue(c.q.clone(func(s string) string { return s }))
 	return n
 }
@@ -194,6 +370,246 @@ func (c *daemonSetController) clone(e *env) controller {
 func (c *daemonSetController) event(o *fakeapi.Object, typ, reason, msg string) {
 	c.env.api.RecordEvent(dsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
 		Type: typ, Reason: reason, Message: msg, Source: dsClient})
+}
+
+// ---- the DaemonSet as the controller reads it ----
+
+// dsView is a DaemonSet with the apiserver's defaults applied
+// (SetDefaults_DaemonSet): RollingUpdate with maxUnavailable 1 and
+// maxSurge 0, revisionHistoryLimit 10.
+type dsView struct {
+	obj             *fakeapi.Object
+	selector        labelSelector
+	template        map[string]any
+	nodeSelector    map[string]string
+	nodeName        string
+	tolerations     []toleration
+	onDelete        bool
+	maxUnavailable  any
+	maxSurge        any
+	minReadySeconds int64
+	historyLimit    int
+}
+
+func readDaemonSet(o *fakeapi.Object) (dsView, error) {
+	spec := specOf(o)
+	v := dsView{obj: o, historyLimit: 10, maxUnavailable: int64(1), maxSurge: int64(0)}
+	sel, err := parseSelector(nestedMap(spec, "selector"))
+	v.template = nestedMap(spec, "template")
+	if err != nil {
+		return v, err
+	}
+	if sel.empty() {
+		return v, fmt.Errorf("spec.selector: Required value")
+	}
+	if !sel.matches(stringMap(nestedMap(v.template, "metadata")["labels"])) {
+		return v, fmt.Errorf("spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`")
+	}
+	v.selector = sel
+	tspec := nestedMap(v.template, "spec")
+	v.nodeSelector = stringMap(tspec["nodeSelector"])
+	v.nodeName = nestedString(tspec, "nodeName")
+	v.tolerations = readTolerations(daemonPodTolerations(tspec)["tolerations"])
+	switch nestedString(spec, "updateStrategy", "type") {
+	case "OnDelete":
+		v.onDelete = true
+	default:
+		if x, ok := nested(spec, "updateStrategy", "rollingUpdate", "maxUnavailable"); ok && x != nil {
+			v.maxUnavailable = x
+		}
+		if x, ok := nested(spec, "updateStrategy", "rollingUpdate", "maxSurge"); ok && x != nil {
+			v.maxSurge = x
+		}
+	}
+	v.minReadySeconds, _ = nestedInt(spec, "minReadySeconds")
+	if n, ok := nestedInt(spec, "revisionHistoryLimit"); ok {
+		v.historyLimit = int(n)
+	}
+	return v, nil
+}
+
+// surgeCount and unavailableCount are util.SurgeCount and
+// util.UnavailableCount: scaled to the Nodes that should run a Pod,
+// rounding up; both 0 under OnDelete.
+func (v dsView) surgeCount(n int) (int, error) {
+	if v.onDelete {
+		return 0, nil
+	}
+	s, err := scaledValue(v.maxSurge, int64(n), true)
+	return int(s), err
+}
+
+func (v dsView) unavailableCount(n int) (int, error) {
+	if v.onDelete {
+		return 0, nil
+	}
+	u, err := scaledValue(v.maxUnavailable, int64(n), true)
+	return int(u), err
+}
+
+// allowsSurge is util.AllowsSurge.
+func (v dsView) allowsSurge() bool {
+	s, err := v.surgeCount(1)
+	return err == nil && s > 0
+}
+
+// ---- taints and tolerations (D9-D11) ----
+
+type toleration struct{ key, operator, value, effect string }
+
+type taint struct{ key, value, effect string }
+
+func readTolerations(v any) []toleration {
+	list, _ := v.([]any)
+	var out []toleration
+	for _, t := range list {
+		out = append(out, toleration{key: nestedString(t, "key"), operator: nestedString(t, "operator"),
+			value: nestedString(t, "value"), effect: nestedString(t, "effect")})
+	}
+	return out
+}
+
+func nodeTaints(node *fakeapi.Object) []taint {
+	list, _ := nestedSlice(node.Fields["spec"], "taints")
+	var out []taint
+	for _, t := range list {
+		out = append(out, taint{key: nestedString(t, "key"), value: nestedString(t, "value"), effect: nestedString(t, "effect")})
+	}
+	return out
+}
+
+func (t taint) String() string {
+	if t.value != "" {
+		return t.key + "=" + t.value + ":" + t.effect
+	}
+	return t.key + ":" + t.effect
+}
+
+// toleratesTaint is Toleration.ToleratesTaint: an empty effect or key
+// matches any; Exists ignores the value, Equal (or no operator) needs it.
+func (t toleration) toleratesTaint(x taint) bool {
+	if t.effect != "" && t.effect != x.effect {
+		return false
+	}
+	if t.key != "" && t.key != x.key {
+		return false
+	}
+	switch t.operator {
+	case "", "Equal":
+		return t.value == x.value
+	case "Exists":
+		return true
+	}
+	return false
+}
+
+// findMatchingUntoleratedTaint: the first taint passing filter that no
+// toleration tolerates.
+func findMatchingUntoleratedTaint(taints []taint, tols []toleration, filter func(taint) bool) (taint, bool) {
+	for _, x := range taints {
+		if !filter(x) {
+			continue
+		}
+		if !slices.ContainsFunc(tols, func(t toleration) bool { return t.toleratesTaint(x) }) {
+			return x, true
+		}
+	}
+	return taint{}, false
+}
+
+// daemonTolerations are the ones util.AddOrUpdateDaemonPodTolerations
+// gives every daemon Pod (network-unavailable only with hostNetwork).
+var daemonTolerations = []struct{ key, effect string }{
+	{"node.kubernetes.io/not-ready", "NoExecute"},
+	{"node.kubernetes.io/unreachable", "NoExecute"},
+	{"node.kubernetes.io/disk-pressure", "NoSchedule"},
+	{"node.kubernetes.io/memory-pressure", "NoSchedule"},
+	{"node.kubernetes.io/pid-pressure", "NoSchedule"},
+	{"node.kubernetes.io/unschedulable", "NoSchedule"},
+}
+
+// daemonPodTolerations returns a copy of a pod spec with the daemon
+// tolerations added (AddOrUpdateDaemonPodTolerations, each through
+// AddOrUpdateTolerationInPodSpec: a toleration equal in key, operator,
+// value and effect is replaced, else the new one is appended).
+func daemonPodTolerations(spec map[string]any) map[string]any {
+	out := copyJSONMap(spec)
+	if out == nil {
+		out = map[string]any{}
+	}
+	add := func(key, effect string) {
+		tol := map[string]any{"key": key, "operator": "Exists", "effect": effect}
+		list, _ := out["tolerations"].([]any)
+		var next []any
+		updated := false
+		for _, old := range list {
+			if nestedString(old, "key") == key && nestedString(old, "operator") == "Exists" &&
+				nestedString(old, "value") == "" && nestedString(old, "effect") == effect {
+				if reflect.DeepEqual(toJSONValue(old), toJSONValue(tol)) {
+					return
+				}
+				next = append(next, tol)
+				updated = true
+				continue
+			}
+			next = append(next, old)
+		}
+		if !updated {
+			next = append(next, tol)
+		}
+		out["tolerations"] = next
+	}
+	for _, t := range daemonTolerations {
+		add(t.key, t.effect)
+	}
+	if b, _ := out["hostNetwork"].(bool); b {
+		add("node.kubernetes.io/network-unavailable", "NoSchedule")
+	}
+	return out
+}
+
+// nodeShouldRunDaemonPod is NodeShouldRunDaemonPod with predicates: the
+// template's nodeName and nodeSelector must fit the Node; then a NoSchedule
+// or NoExecute taint no toleration tolerates means the Pod should not run
+// there, and an untolerated NoExecute taint means an existing one should
+// not stay either. why says which.
+func nodeShouldRunDaemonPod(node *fakeapi.Object, v dsView) (shouldRun, shouldContinueRunning bool, why string) {
+	if v.nodeName != "" && v.nodeName != node.Metadata.Name {
+		return false, false, "the template's nodeName is " + v.nodeName
+	}
+	if !labelsMatch(v.nodeSelector, node.Metadata.Labels) {
+		return false, false, "its labels do not match nodeSelector " + selectorPhrase(v.nodeSelector)
+	}
+	taints := nodeTaints(node)
+	if x, ok := findMatchingUntoleratedTaint(taints, v.tolerations, func(t taint) bool {
+		return t.effect == "NoExecute" || t.effect == "NoSchedule"
+	}); ok {
+		if y, ok := findMatchingUntoleratedTaint(taints, v.tolerations, func(t taint) bool { return t.effect == "NoExecute" }); ok {
+			return false, false, "it has taint " + y.String() + ", which the Pod does not tolerate"
+		}
+		return false, true, "it has taint " + x.String() + ", which the Pod does not tolerate (a running Pod may stay)"
+	}
+	return true, true, ""
+}
+
+func labelsMatch(sel, labels map[string]string) bool {
+	for k, v := range sel {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func selectorPhrase(sel map[string]string) string {
+	if len(sel) == 0 {
+		return "(none: every Node)"
+	}
+	var parts []string
+	for _, k := range sortedKeys(sel) {
+		parts = append(parts, k+"="+sel[k])
+	}
+	return strings.Join(parts, ",")
 }
 
 // daemonPodNode is the node a daemon Pod is for: spec.nodeName, else the
@@ -218,8 +634,72 @@ func daemonPodNode(p *fakeapi.Object) string {
 	return ""
 }
 
-// syncDaemonSet claims the Pods, then manage: one Pod on each Node the
-// nodeSelector matches, none elsewhere; then the status.
+// isPodAvailable is podutil.IsPodAvailable: Ready, and for longer than
+// minReadySeconds.
+func (c *daemonSetController) isPodAvailable(p *fakeapi.Object, minReady int64) bool {
+	i := newPodInfo(p)
+	if !i.ready {
+		return false
+	}
+	return minReady == 0 || (!i.readyTime.IsZero() && i.readyTime.Add(time.Duration(minReady)*time.Second).Before(c.env.clock.Now()))
+}
+
+func podPhase(p *fakeapi.Object) string { return nestedString(p.Fields["status"], "phase") }
+
+func isPodTerminal(p *fakeapi.Object) bool {
+	ph := podPhase(p)
+	return ph == "Succeeded" || ph == "Failed"
+}
+
+// byCreationAndPhase is podByCreationTimestampAndPhase: scheduled Pods
+// first, then oldest first, then by name.
+func byCreationAndPhase(a, b *fakeapi.Object) int {
+	if sa, sb := nodeName(a) != "", nodeName(b) != ""; sa != sb {
+		if sa {
+			return -1
+		}
+		return 1
+	}
+	return byCreation(a, b)
+}
+
+// ---- the sync ----
+
+// dsSync is one syncDaemonSet: what it did, for the record.
+type dsSync struct {
+	c    *daemonSetController
+	v    dsView
+	rec  *Record
+	code string
+	did  []string
+	fns  []string
+	// updated is updatedNumberScheduled as the status counts it.
+	updated int64
+}
+
+func (s *dsSync) strategy() string {
+	if s.v.onDelete {
+		return "OnDelete"
+	}
+	return fmt.Sprintf("RollingUpdate, maxUnavailable %v, maxSurge %v", s.v.maxUnavailable, s.v.maxSurge)
+}
+
+func (s *dsSync) act(code, format string, args ...any) {
+	if s.code == "" {
+		s.code = code
+	}
+	s.did = append(s.did, fmt.Sprintf(format, args...))
+}
+
+func (s *dsSync) fn(name string) {
+	if !slices.Contains(s.fns, name) {
+		s.fns = append(s.fns, name)
+	}
+}
+
+// syncDaemonSet: a set being deleted is left alone (not even its status);
+// otherwise constructHistory, then updateDaemonSet (manage, the update
+// strategy, cleanupHistory), then the status.
 func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 	const fn = dsFuncPrefix + "syncDaemonSet"
 	ds := c.dss[key]
@@ -227,217 +707,757 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 		rec.Reason = Reason{Code: "DaemonSetGone", Func: fn, Message: rec.Item + " has been deleted: nothing to do"}
 		return nil
 	}
-	spec := specOf(ds)
-	sel, err := parseSelector(nestedMap(spec, "selector"))
-	tmpl := nestedMap(spec, "template")
-	if err != nil || sel.empty() || !sel.matches(stringMap(nestedMap(tmpl, "metadata")["labels"])) {
+	v, err := readDaemonSet(ds)
+	if err != nil {
 		rec.Reason = Reason{Code: "InvalidSpec", Func: fn, Message: rec.Item + " has no selector, or one that does not match its template's labels: the apiserver would have refused it"}
 		return nil
 	}
-	m := &refManager{env: c.env, client: dsClient, owner: ds, selector: sel, rec: rec,
-		canAdoptFunc: recheckDeletionTimestamp(c.env, dsClient, ds)}
-	byNode := map[string][]*fakeapi.Object{}
+	if ds.Metadata.DeletionTimestamp != nil {
+		rec.Reason = Reason{Code: "BeingDeleted", Func: fn, Message: rec.Item + " is being deleted: the controller does nothing, not even its status (its revisions may already be gone)"}
+		return nil
+	}
+	s := &dsSync{c: c, v: v, rec: rec, fns: []string{fn}}
 	var errs []error
-	for _, k := range sortedKeys(c.pods) {
-		p := c.pods[k]
-		if p.Metadata.Namespace != ds.Metadata.Namespace {
+	s.fn("constructHistory")
+	cur, old, err := s.constructHistory()
+	if err != nil {
+		rec.Reason = Reason{Code: "RevisionFailed", Func: strings.Join(s.fns, ", "),
+			Message: rec.Item + ": constructing its revisions failed: " + err.Error()}
+		return err
+	}
+	hash := cur.Metadata.Labels[dsHashLabel]
+	if err := s.updateDaemonSet(hash, old); err != nil {
+		errs = append(errs, err)
+	}
+	s.fn("updateDaemonSetStatus")
+	if err := s.updateStatus(hash); err != nil {
+		errs = append(errs, err)
+	}
+	if s.code == "" {
+		s.code = "InSync"
+		s.did = append(s.did, "nothing to do")
+	}
+	desired := 0
+	for _, name := range sortedKeys(c.nodes) {
+		if ok, _, _ := nodeShouldRunDaemonPod(c.nodes[name], v); ok {
+			desired++
+		}
+	}
+	rec.Reason = Reason{Code: s.code, Func: strings.Join(s.fns, ", "),
+		Message: fmt.Sprintf("%s: %d of %d Node(s) should run its Pod (nodeSelector %s), %d run one of revision %d (%s); %s",
+			rec.Item, desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy(), strings.Join(s.did, "; "))}
+	return aggregate(errs)
+}
+
+// ---- revisions (D3-D5) ----
+
+// getPatch: the revision's data, a strategic-merge patch that replaces
+// spec.template.
+func (v dsView) getPatch() map[string]any {
+	t := copyJSONMap(v.template)
+	if t == nil {
+		t = map[string]any{}
+	}
+	t["$patch"] = "replace"
+	return map[string]any{"spec": map[string]any{"template": t}}
+}
+
+// match is Match: the revision holds the set's template.
+func (v dsView) match(r *fakeapi.Object) bool {
+	return reflect.DeepEqual(toJSONValue(r.Fields["data"]), toJSONValue(v.getPatch()))
+}
+
+// controlledHistories claims the namespace's ControllerRevisions by
+// selector (ClaimControllerRevisions): adopted, released or kept.
+func (s *dsSync) controlledHistories() ([]*fakeapi.Object, error) {
+	v, c := s.v, s.c
+	m := &refManager{env: c.env, client: dsClient, owner: v.obj, selector: v.selector, rec: s.rec,
+		canAdoptFunc: recheckDeletionTimestamp(c.env, dsClient, v.obj)}
+	var out []*fakeapi.Object
+	var errs []error
+	for _, k := range sortedKeys(c.revs) {
+		r := c.revs[k]
+		if r.Metadata.Namespace != v.obj.Metadata.Namespace {
 			continue
 		}
-		ok, err := m.claim(p, func(o *fakeapi.Object) bool { return sel.matches(o.Metadata.Labels) })
+		ok, err := m.claim(r, func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) })
 		if err != nil {
 			errs = append(errs, err)
 		}
 		if ok {
-			n := daemonPodNode(p)
-			byNode[n] = append(byNode[n], p)
+			out = append(out, r)
 		}
 	}
-	if err := aggregate(errs); err != nil {
-		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", getDaemonPods", Message: "claiming Pods failed: " + err.Error()}
-		return err
+	if sum := m.summary(); sum != "" {
+		s.act("ClaimedRevisions", "%s", sum)
 	}
-	funcs := []string{fn}
-	var did []string
-	code := "InSync"
-	nodeSelector := stringMap(nestedMap(tmpl, "spec")["nodeSelector"])
-	desired := 0
-	if ds.Metadata.DeletionTimestamp == nil {
-		funcs = append(funcs, "manage", "podsShouldBeOnNode")
-		var create []string
-		var del []*fakeapi.Object
-		for _, name := range sortedKeys(c.nodes) {
-			node := c.nodes[name]
-			shouldRun := labelsMatch(nodeSelector, node.Metadata.Labels)
-			var alive []*fakeapi.Object
-			for _, p := range byNode[name] {
-				if p.Metadata.DeletionTimestamp == nil {
-					alive = append(alive, p)
-				}
-			}
-			switch {
-			case shouldRun && len(byNode[name]) == 0:
-				create = append(create, name)
-			case shouldRun && len(alive) > 1:
-				// keep the oldest, delete the rest
-				slices.SortStableFunc(alive, byCreation)
-				del = append(del, alive[1:]...)
-			case !shouldRun:
-				del = append(del, alive...)
-			}
-			if shouldRun {
-				desired++
-			}
-		}
-		// Unscheduled Pods for Nodes that no longer exist
-		// (getUnscheduledPodsWithoutNode).
-		for _, n := range sortedKeys(byNode) {
-			if _, ok := c.nodes[n]; ok {
-				continue
-			}
-			for _, p := range byNode[n] {
-				if nodeName(p) == "" && p.Metadata.DeletionTimestamp == nil {
-					del = append(del, p)
-				}
-			}
-		}
-		for _, n := range create {
-			if err := c.createPod(ds, tmpl, n); err != nil {
-				code = "CreateFailed"
-				did = append(did, fmt.Sprintf("creating the Pod for node %s failed (%v)", n, err))
-				errs = append(errs, err)
-				break
-			}
-			code = "CreatedPods"
-			did = append(did, "created a Pod for node "+n)
-		}
-		for _, p := range del {
-			if _, err := c.env.api.Delete(dsClient, fakeapi.RefOf(p), nil); err != nil && !fakeapi.IsNotFound(err) {
-				code = "DeleteFailed"
-				errs = append(errs, err)
-				continue
-			}
-			c.event(ds, "Normal", "SuccessfulDelete", "Deleted pod: "+p.Metadata.Name)
-			if code == "InSync" {
-				code = "DeletedPods"
-			}
-			did = append(did, fmt.Sprintf("deleted %s (node %s: %s)", p, daemonPodNode(p), whyNotOnNode(c.nodes[daemonPodNode(p)], nodeSelector)))
-		}
-	} else {
-		code = "BeingDeleted"
-		did = append(did, "the DaemonSet is being deleted: only its status is updated")
-		for _, name := range sortedKeys(c.nodes) {
-			if labelsMatch(nodeSelector, c.nodes[name].Metadata.Labels) {
-				desired++
-			}
-		}
-	}
-	if s := m.summary(); s != "" {
-		did = append(did, s)
-	}
-	if err := c.updateStatus(ds, byNode, nodeSelector, desired); err != nil {
-		errs = append(errs, err)
-	}
-	if len(did) == 0 {
-		did = append(did, "every matching Node runs one Pod: nothing to do")
-	}
-	rec.Reason = Reason{Code: code, Func: strings.Join(funcs, ", "),
-		Message: fmt.Sprintf("%s: %d Node(s) match nodeSelector %s; %s", rec.Item, desired, selectorPhrase(nodeSelector), strings.Join(did, "; "))}
-	return aggregate(errs)
+	return out, aggregate(errs)
 }
 
-func labelsMatch(sel, labels map[string]string) bool {
-	for k, v := range sel {
-		if labels[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
-func selectorPhrase(sel map[string]string) string {
-	if len(sel) == 0 {
-		return "(none: every Node)"
-	}
-	var parts []string
-	for _, k := range sortedKeys(sel) {
-		parts = append(parts, k+"="+sel[k])
-	}
-	return strings.Join(parts, ",")
-}
-
-func whyNotOnNode(node *fakeapi.Object, sel map[string]string) string {
-	if node == nil {
-		return "the Node no longer exists"
-	}
-	if !labelsMatch(sel, node.Metadata.Labels) {
-		return "its labels no longer match nodeSelector " + selectorPhrase(sel)
-	}
-	return "a second Pod on the Node: the oldest stays"
-}
-
-// createPod is CreatePods with the template pinned to node by a required
-// node affinity on metadata.name (ReplaceDaemonSetPodNodeNameNodeAffinity).
-func (c *daemonSetController) createPod(ds *fakeapi.Object, tmpl map[string]any, node string) error {
-	meta := nestedMap(tmpl, "metadata")
-	spec := copyJSONMap(nestedMap(tmpl, "spec"))
-	if spec == nil {
-		spec = map[string]any{}
-	}
-	spec["affinity"] = map[string]any{"nodeAffinity": map[string]any{"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{
-		"nodeSelectorTerms": []any{map[string]any{"matchFields": []any{map[string]any{
-			"key": "metadata.name", "operator": "In", "values": []any{node}}}}}}}}
-	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{
-		GenerateName: ds.Metadata.Name + "-", Namespace: ds.Metadata.Namespace,
-		Labels: stringMap(meta["labels"]), Annotations: stringMap(meta["annotations"]),
-		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(ds)},
-	}, Fields: map[string]any{"spec": spec}}
-	out, err := c.env.api.Create(dsClient, pod)
+// constructHistory returns the revision of the current template and the
+// others: it gives a revision without the hash label its name as label,
+// renumbers the current revision above the others, or creates it.
+func (s *dsSync) constructHistory() (cur *fakeapi.Object, old []*fakeapi.Object, err error) {
+	c := s.c
+	histories, err := s.controlledHistories()
 	if err != nil {
-		c.event(ds, "Warning", "FailedCreate", "Error creating: "+err.Error())
-		return err
+		return nil, nil, err
 	}
-	c.event(ds, "Normal", "SuccessfulCreate", "Created pod: "+out.Metadata.Name)
+	var current []*fakeapi.Object
+	for _, h := range histories {
+		if _, ok := h.Metadata.Labels[dsHashLabel]; !ok {
+			fresh := h.DeepCopy()
+			if fresh.Metadata.Labels == nil {
+				fresh.Metadata.Labels = map[string]string{}
+			}
+			fresh.Metadata.Labels[dsHashLabel] = fresh.Metadata.Name
+			if h, err = c.env.api.Update(dsClient, fresh); err != nil {
+				return nil, nil, err
+			}
+			s.rec.note("labelled %s %s=%s", fakeapi.RefOf(h), dsHashLabel, h.Metadata.Name)
+		}
+		if s.v.match(h) {
+			current = append(current, h)
+		} else {
+			old = append(old, h)
+		}
+	}
+	next := int64(1)
+	for _, h := range old {
+		next = max(next, revisionNumber(h)+1)
+	}
+	switch len(current) {
+	case 0:
+		s.fn("snapshot")
+		if cur, err = s.snapshot(next); err != nil {
+			return nil, nil, err
+		}
+	default:
+		if cur, err = s.dedupCurHistories(current); err != nil {
+			return nil, nil, err
+		}
+		if revisionNumber(cur) < next {
+			fresh := cur.DeepCopy()
+			fresh.Fields["revision"] = next
+			if cur, err = c.env.api.Update(dsClient, fresh); err != nil {
+				return nil, nil, err
+			}
+			s.act("RenumberedRevision", "%s holds the template again: renumbered revision %d", fakeapi.RefOf(cur), next)
+		}
+	}
+	return cur, old, nil
+}
+
+// snapshot creates the revision <set>-<hash>: the template's labels plus
+// the hash label, the set's annotations, the set as controller. A name
+// taken by a revision of another template bumps status.collisionCount and
+// fails the sync, to be retried under a new hash.
+func (s *dsSync) snapshot(revision int64) (*fakeapi.Object, error) {
+	c, v := s.c, s.v
+	var collision *int64
+	if n, ok := nestedInt(v.obj.Fields["status"], "collisionCount"); ok {
+		collision = &n
+	}
+	hash := podTemplateHash(v.template, collision)
+	labels := copyStringMap(stringMap(nestedMap(v.template, "metadata")["labels"]))
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[dsHashLabel] = hash
+	cr := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Metadata: fakeapi.ObjectMeta{
+		Name: v.obj.Metadata.Name + "-" + hash, Namespace: v.obj.Metadata.Namespace, Labels: labels,
+		Annotations:     copyStringMap(v.obj.Metadata.Annotations),
+		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
+	}, Fields: map[string]any{"data": v.getPatch(), "revision": revision}}
+	out, err := c.env.api.Create(dsClient, cr)
+	if err == nil {
+		s.act("CreatedRevision", "created %s, revision %d, for the current pod template", fakeapi.RefOf(out), revision)
+		return out, nil
+	}
+	if !fakeapi.IsAlreadyExists(err) {
+		return nil, err
+	}
+	existing, getErr := c.env.api.Get(dsClient, fakeapi.RefOf(cr))
+	if getErr != nil {
+		return nil, getErr
+	}
+	if v.match(existing) {
+		return existing, nil
+	}
+	fresh, getErr := c.env.api.Get(dsClient, fakeapi.RefOf(v.obj))
+	if getErr != nil {
+		return nil, getErr
+	}
+	n, _ := nestedInt(fresh.Fields["status"], "collisionCount")
+	if cur, _ := nestedInt(v.obj.Fields["status"], "collisionCount"); cur != n {
+		return nil, fmt.Errorf("found a stale collision count (%d, expected %d) of DaemonSet %q while processing; will retry until it is updated", cur, n, v.obj.Metadata.Name)
+	}
+	st, _ := fresh.Fields["status"].(map[string]any)
+	if st == nil {
+		st = map[string]any{}
+	}
+	st = copyJSONMap(st)
+	st["collisionCount"] = n + 1
+	fresh.Fields["status"] = st
+	if _, err := c.env.api.Update(dsClient, fresh); err != nil {
+		return nil, err
+	}
+	s.act("HashCollision", "%s exists with another template: status.collisionCount is now %d", fakeapi.RefOf(cr), n+1)
+	return nil, err
+}
+
+// dedupCurHistories keeps the highest-numbered of several revisions of
+// the current template, relabels the Pods of the others and deletes them.
+func (s *dsSync) dedupCurHistories(current []*fakeapi.Object) (*fakeapi.Object, error) {
+	if len(current) == 1 {
+		return current[0], nil
+	}
+	c := s.c
+	s.fn("dedupCurHistories")
+	var keep *fakeapi.Object
+	for _, h := range current {
+		if keep == nil || revisionNumber(h) >= revisionNumber(keep) {
+			keep = h
+		}
+	}
+	hash := keep.Metadata.Labels[dsHashLabel]
+	for _, p := range s.daemonPods() {
+		if p.Metadata.Labels[dsHashLabel] == hash {
+			continue
+		}
+		body := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, dsHashLabel, hash)
+		if _, err := c.env.api.Patch(dsClient, fakeapi.RefOf(p), fakeapi.MergePatch, []byte(body)); err != nil {
+			return nil, err
+		}
+		s.act("RelabelledPods", "relabelled %s %s=%s", fakeapi.RefOf(p), dsHashLabel, hash)
+	}
+	for _, h := range current {
+		if h == keep {
+			continue
+		}
+		if _, err := c.env.api.Delete(dsClient, fakeapi.RefOf(h), nil); err != nil {
+			return nil, err
+		}
+		s.act("DeletedRevision", "deleted %s: a duplicate of %s", fakeapi.RefOf(h), fakeapi.RefOf(keep))
+	}
+	return keep, nil
+}
+
+// cleanupHistory deletes old revisions beyond revisionHistoryLimit,
+// oldest first, skipping those whose hash a Pod of the set still carries
+// (terminating and finished Pods included).
+func (s *dsSync) cleanupHistory(old []*fakeapi.Object) error {
+	toKill := len(old) - s.v.historyLimit
+	if toKill <= 0 {
+		return nil
+	}
+	s.fn("cleanupHistory")
+	live := map[string]bool{}
+	for _, p := range s.daemonPods() {
+		if h := p.Metadata.Labels[dsHashLabel]; h != "" {
+			live[h] = true
+		}
+	}
+	old = slices.Clone(old)
+	slices.SortStableFunc(old, func(a, b *fakeapi.Object) int { return int(revisionNumber(a) - revisionNumber(b)) })
+	for _, h := range old {
+		if toKill <= 0 {
+			break
+		}
+		if live[h.Metadata.Labels[dsHashLabel]] {
+			continue
+		}
+		if _, err := s.c.env.api.Delete(dsClient, fakeapi.RefOf(h), nil); err != nil {
+			return err
+		}
+		s.act("DeletedRevision", "deleted %s (revision %d): beyond revisionHistoryLimit %d and no Pod carries its hash",
+			fakeapi.RefOf(h), revisionNumber(h), s.v.historyLimit)
+		toKill--
+	}
 	return nil
 }
 
-// updateStatus is updateDaemonSetStatus: written when it changed.
-func (c *daemonSetController) updateStatus(ds *fakeapi.Object, byNode map[string][]*fakeapi.Object, sel map[string]string, desired int) error {
-	var current, mis, ready int64
-	for n, pods := range byNode {
-		node := c.nodes[n]
-		if len(pods) == 0 {
+// ---- Pods (D6-D8) ----
+
+// claimPods is getDaemonPods' ClaimPods: orphans the selector matches are
+// adopted, owned Pods it no longer matches released.
+func (s *dsSync) claimPods() error {
+	v, c := s.v, s.c
+	m := &refManager{env: c.env, client: dsClient, owner: v.obj, selector: v.selector, rec: s.rec,
+		canAdoptFunc: recheckDeletionTimestamp(c.env, dsClient, v.obj)}
+	var errs []error
+	for _, k := range sortedKeys(c.pods) {
+		p := c.pods[k]
+		if p.Metadata.Namespace != v.obj.Metadata.Namespace {
 			continue
 		}
-		if node != nil && labelsMatch(sel, node.Metadata.Labels) {
-			current++
-			for _, p := range pods {
-				if isRunningAndReady(p) {
-					ready++
-					break
-				}
-			}
-		} else if node != nil {
-			mis++
+		if _, err := m.claim(p, func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) }); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	st := map[string]any{
-		"observedGeneration":     ds.Metadata.Generation,
-		"desiredNumberScheduled": int64(desired),
-		"currentNumberScheduled": current,
-		"numberMisscheduled":     mis,
-		"numberReady":            ready,
-		"numberAvailable":        ready,
-		"numberUnavailable":      int64(desired) - ready,
+	if sum := m.summary(); sum != "" {
+		s.act("ClaimedPods", "%s", sum)
 	}
-	want := toJSONValue(st)
-	if fmt.Sprint(toJSONValue(ds.Fields["status"])) == fmt.Sprint(want) {
+	return aggregate(errs)
+}
+
+// daemonPods are the Pods the set controls, from the cache, by name.
+func (s *dsSync) daemonPods() []*fakeapi.Object {
+	var out []*fakeapi.Object
+	for _, k := range sortedKeys(s.c.pods) {
+		p := s.c.pods[k]
+		if ref := controllerOf(p); ref != nil && ref.UID == s.v.obj.Metadata.UID && p.Metadata.Namespace == s.v.obj.Metadata.Namespace {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nodesToDaemonPods is getNodesToDaemonPods: the set's Pods by the Node
+// they are for, leaving out finished Pods already being deleted.
+func (s *dsSync) nodesToDaemonPods() map[string][]*fakeapi.Object {
+	out := map[string][]*fakeapi.Object{}
+	for _, p := range s.daemonPods() {
+		if isPodTerminal(p) && p.Metadata.DeletionTimestamp != nil {
+			continue
+		}
+		n := daemonPodNode(p)
+		if n == "" {
+			continue
+		}
+		out[n] = append(out[n], p)
+	}
+	return out
+}
+
+// updateDaemonSet is manage, then the update strategy when manage changed
+// nothing, then cleanupHistory.
+func (s *dsSync) updateDaemonSet(hash string, old []*fakeapi.Object) error {
+	s.fn("manage")
+	changed, err := s.manage(hash)
+	if err != nil {
+		return err
+	}
+	if !s.v.onDelete && !changed {
+		s.fn("rollingUpdate")
+		if err := s.rollingUpdate(hash); err != nil {
+			return err
+		}
+	}
+	if err := s.cleanupHistory(old); err != nil {
+		return fmt.Errorf("failed to clean up revisions of DaemonSet: %w", err)
+	}
+	return nil
+}
+
+// manage: for each Node, podsShouldBeOnNode; then the unscheduled Pods
+// for Nodes that no longer exist; then syncNodes. changed says whether it
+// created or deleted anything.
+func (s *dsSync) manage(hash string) (changed bool, err error) {
+	if err := s.claimPods(); err != nil {
+		s.act("ClaimFailed", "claiming Pods failed: %v", err)
+		return false, err
+	}
+	nodeToPods := s.nodesToDaemonPods()
+	var create []string
+	var del []dsDeletion
+	for _, name := range sortedKeys(s.c.nodes) {
+		cr, dl := s.podsShouldBeOnNode(s.c.nodes[name], nodeToPods, hash)
+		create = append(create, cr...)
+		del = append(del, dl...)
+	}
+	// getUnscheduledPodsWithoutNode
+	for _, n := range sortedKeys(nodeToPods) {
+		if _, ok := s.c.nodes[n]; ok {
+			continue
+		}
+		for _, p := range nodeToPods[n] {
+			if nodeName(p) == "" {
+				del = append(del, dsDeletion{p, "Node " + n + " no longer exists and the Pod was never scheduled"})
+			}
+		}
+	}
+	return len(create)+len(del) > 0, s.syncNodes(del, create, hash)
+}
+
+// dsDeletion is a Pod to delete and why.
+type dsDeletion struct {
+	pod *fakeapi.Object
+	why string
+}
+
+// podsShouldBeOnNode decides one Node: create the Pod it should run and
+// lacks; delete finished Pods; without surge keep only the oldest running
+// Pod; with surge keep an old ready Pod beside a new one until the new one
+// is available; delete every Pod from a Node it should not stay on.
+func (s *dsSync) podsShouldBeOnNode(node *fakeapi.Object, nodeToPods map[string][]*fakeapi.Object, hash string) (create []string, del []dsDeletion) {
+	shouldRun, shouldContinue, why := nodeShouldRunDaemonPod(node, s.v)
+	pods, exists := nodeToPods[node.Metadata.Name]
+	name := node.Metadata.Name
+	switch {
+	case shouldRun && !exists:
+		create = append(create, name)
+	case shouldContinue:
+		var running []*fakeapi.Object
+		for _, p := range pods {
+			if p.Metadata.DeletionTimestamp != nil {
+				continue
+			}
+			switch podPhase(p) {
+			case "Failed":
+				s.c.event(s.v.obj, "Warning", "FailedDaemonPod", fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", p.Metadata.Namespace, p.Metadata.Name, name))
+				del = append(del, dsDeletion{p, "it failed"})
+			case "Succeeded":
+				s.c.event(s.v.obj, "Normal", "SucceededDaemonPod", fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Metadata.Namespace, p.Metadata.Name, name))
+				del = append(del, dsDeletion{p, "it succeeded"})
+			default:
+				running = append(running, p)
+			}
+		}
+		slices.SortStableFunc(running, byCreationAndPhase)
+		if !s.v.allowsSurge() {
+			for _, p := range running[min(1, len(running)):] {
+				del = append(del, dsDeletion{p, "a second Pod on the Node: the oldest stays"})
+			}
+			break
+		}
+		if len(running) <= 1 {
+			if len(running) == 0 && shouldRun {
+				create = append(create, name)
+			}
+			break
+		}
+		var oldestNew, oldestOld *fakeapi.Object
+		for _, p := range running {
+			if p.Metadata.Labels[dsHashLabel] == hash {
+				if oldestNew == nil {
+					oldestNew = p
+					continue
+				}
+			} else if oldestOld == nil {
+				oldestOld = p
+				continue
+			}
+			del = append(del, dsDeletion{p, "a third Pod on the Node while surging"})
+		}
+		if oldestNew != nil && oldestOld != nil {
+			switch {
+			case !newPodInfo(oldestOld).ready:
+				del = append(del, dsDeletion{oldestOld, "the old Pod is not ready and a new one runs beside it"})
+			case s.c.isPodAvailable(oldestNew, s.v.minReadySeconds):
+				del = append(del, dsDeletion{oldestOld, "the new Pod beside it is available"})
+			}
+		}
+	case exists:
+		for _, p := range pods {
+			if p.Metadata.DeletionTimestamp == nil {
+				del = append(del, dsDeletion{p, "the Pod should not run on " + name + ": " + why})
+			}
+		}
+	}
+	return create, del
+}
+
+// syncNodes creates the Pods (stopping at the first failure, as the slow
+// start stops after a failed batch) and deletes the others.
+func (s *dsSync) syncNodes(del []dsDeletion, create []string, hash string) error {
+	if len(create)+len(del) == 0 {
 		return nil
 	}
-	fresh := ds.DeepCopy()
+	s.fn("syncNodes")
+	var errs []error
+	for _, n := range create {
+		out, err := s.createPod(n, hash)
+		if err != nil {
+			s.act("CreateFailed", "creating the Pod for node %s failed (%v)", n, err)
+			errs = append(errs, err)
+			break
+		}
+		s.act("CreatedPods", "created %s for node %s", fakeapi.RefOf(out), n)
+	}
+	for _, d := range del {
+		if _, err := s.c.env.api.Delete(dsClient, fakeapi.RefOf(d.pod), nil); err != nil {
+			if !fakeapi.IsNotFound(err) {
+				s.act("DeleteFailed", "deleting %s failed (%v)", fakeapi.RefOf(d.pod), err)
+				errs = append(errs, err)
+			}
+			continue
+		}
+		s.c.event(s.v.obj, "Normal", "SuccessfulDelete", "Deleted pod: "+d.pod.Metadata.Name)
+		s.act("DeletedPods", "deleted %s (node %s: %s)", fakeapi.RefOf(d.pod), daemonPodNode(d.pod), d.why)
+	}
+	return aggregate(errs)
+}
+
+// createPod is CreatePodTemplate (the daemon tolerations and the hash
+// label) and CreatePods, with the Pod pinned to node by a required node
+// affinity on metadata.name (ReplaceDaemonSetPodNodeNameNodeAffinity).
+func (s *dsSync) createPod(node, hash string) (*fakeapi.Object, error) {
+	ds, tmpl := s.v.obj, s.v.template
+	meta := nestedMap(tmpl, "metadata")
+	spec := daemonPodTolerations(nestedMap(tmpl, "spec"))
+	required := map[string]any{"nodeSelectorTerms": []any{map[string]any{"matchFields": []any{map[string]any{
+		"key": "metadata.name", "operator": "In", "values": []any{node}}}}}}
+	aff, _ := spec["affinity"].(map[string]any)
+	if aff == nil {
+		aff = map[string]any{}
+	}
+	na, _ := aff["nodeAffinity"].(map[string]any)
+	if na == nil {
+		na = map[string]any{}
+	}
+	if req, ok := na["requiredDuringSchedulingIgnoredDuringExecution"].(map[string]any); ok {
+		req["nodeSelectorTerms"] = required["nodeSelectorTerms"]
+	} else {
+		na["requiredDuringSchedulingIgnoredDuringExecution"] = required
+	}
+	aff["nodeAffinity"] = na
+	spec["affinity"] = aff
+	labels := copyStringMap(stringMap(meta["labels"]))
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[dsHashLabel] = hash
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{
+		GenerateName: ds.Metadata.Name + "-", Namespace: ds.Metadata.Namespace,
+		Labels: labels, Annotations: stringMap(meta["annotations"]),
+		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(ds)},
+	}, Fields: map[string]any{"spec": spec}}
+	out, err := s.c.env.api.Create(dsClient, pod)
+	if err != nil {
+		s.c.event(ds, "Warning", "FailedCreate", "Error creating: "+err.Error())
+		return nil, err
+	}
+	s.c.event(ds, "Normal", "SuccessfulCreate", "Created pod: "+out.Metadata.Name)
+	return out, nil
+}
+
+// ---- the update strategy (D12-D14) ----
+
+// findUpdatedPodsOnNode: the Node's one new and one old Pod (not
+// terminating); ok is false when it has two of either.
+func findUpdatedPodsOnNode(pods []*fakeapi.Object, hash string) (newPod, oldPod *fakeapi.Object, ok bool) {
+	for _, p := range pods {
+		if p.Metadata.DeletionTimestamp != nil {
+			continue
+		}
+		if hash != "" && p.Metadata.Labels[dsHashLabel] == hash {
+			if newPod != nil {
+				return nil, nil, false
+			}
+			newPod = p
+		} else {
+			if oldPod != nil {
+				return nil, nil, false
+			}
+			oldPod = p
+		}
+	}
+	return newPod, oldPod, true
+}
+
+// updatedDesiredNodeCounts: the Nodes that should run a Pod, and maxSurge
+// and maxUnavailable scaled to their number (maxUnavailable 1 when both
+// come to 0).
+func (s *dsSync) updatedDesiredNodeCounts(nodeToPods map[string][]*fakeapi.Object) (surge, unavailable, desired int, err error) {
+	for _, name := range sortedKeys(s.c.nodes) {
+		if ok, _, _ := nodeShouldRunDaemonPod(s.c.nodes[name], s.v); ok {
+			desired++
+			if _, ok := nodeToPods[name]; !ok {
+				nodeToPods[name] = nil
+			}
+		}
+	}
+	if unavailable, err = s.v.unavailableCount(desired); err != nil {
+		return 0, 0, 0, fmt.Errorf("invalid value for MaxUnavailable: %v", err)
+	}
+	if surge, err = s.v.surgeCount(desired); err != nil {
+		return 0, 0, 0, fmt.Errorf("invalid value for MaxSurge: %v", err)
+	}
+	if desired > 0 && unavailable == 0 && surge == 0 {
+		unavailable = 1
+	}
+	return surge, unavailable, desired, nil
+}
+
+// rollingUpdate replaces old Pods within maxUnavailable (delete old, and
+// manage creates the new one on its next sync) or within maxSurge (create
+// the new one beside the old, delete the old once the new is available).
+// Nodes are taken by name; upstream walks a map, in no fixed order.
+func (s *dsSync) rollingUpdate(hash string) error {
+	nodeToPods := s.nodesToDaemonPods()
+	maxSurge, maxUnavailable, desired, err := s.updatedDesiredNodeCounts(nodeToPods)
+	if err != nil {
+		return fmt.Errorf("couldn't get unavailable numbers: %v", err)
+	}
+	minReady := s.v.minReadySeconds
+	available := func(p *fakeapi.Object) bool { return s.c.isPodAvailable(p, minReady) }
+	if maxSurge == 0 {
+		numUnavailable, oldLeft := 0, 0
+		var replace, candidates []*fakeapi.Object
+		for _, name := range sortedKeys(nodeToPods) {
+			newPod, oldPod, ok := findUpdatedPodsOnNode(nodeToPods[name], hash)
+			if ok && oldPod != nil {
+				oldLeft++
+			}
+			switch {
+			case !ok, oldPod == nil && newPod == nil, oldPod != nil && newPod != nil:
+				numUnavailable++
+			case newPod != nil:
+				if !available(newPod) {
+					numUnavailable++
+				}
+			case !available(oldPod):
+				replace = append(replace, oldPod)
+				numUnavailable++
+			case numUnavailable >= maxUnavailable:
+			default:
+				candidates = append(candidates, oldPod)
+			}
+		}
+		remaining := min(max(maxUnavailable-numUnavailable, 0), len(candidates))
+		var del []dsDeletion
+		for _, p := range replace {
+			del = append(del, dsDeletion{p, "an old Pod that is not available: replaced at once"})
+		}
+		for _, p := range candidates[:remaining] {
+			del = append(del, dsDeletion{p, fmt.Sprintf("an old Pod: rolling update, %d unavailable of maxUnavailable %d", numUnavailable, maxUnavailable)})
+		}
+		if len(del) == 0 && oldLeft > 0 {
+			s.act("RollingUpdateWaits", "%d old Pod(s) wait: %d Node(s) unavailable of maxUnavailable %d", oldLeft, numUnavailable, maxUnavailable)
+		}
+		return s.syncNodes(del, nil, hash)
+	}
+	var del, shouldNotRun []dsDeletion
+	var allowedNew, candidateNew []string
+	numSurge, numAvailable, oldLeft := 0, 0, 0
+	for _, name := range sortedKeys(nodeToPods) {
+		newPod, oldPod, ok := findUpdatedPodsOnNode(nodeToPods[name], hash)
+		if ok && oldPod != nil {
+			oldLeft++
+		}
+		if !ok {
+			numSurge++
+			continue
+		}
+		if oldPod != nil {
+			if available(oldPod) {
+				numAvailable++
+			}
+		} else if newPod != nil && available(newPod) {
+			numAvailable++
+		}
+		switch {
+		case oldPod == nil:
+		case newPod == nil:
+			node := s.c.nodes[name]
+			if node == nil {
+				return fmt.Errorf("couldn't get node for nodeName %q: node %q not found", name, name)
+			}
+			shouldRun, _, why := nodeShouldRunDaemonPod(node, s.v)
+			switch {
+			case !available(oldPod) && !shouldRun:
+				del = append(del, dsDeletion{oldPod, "an old Pod, not available, on a Node that should not run it: " + why})
+			case !available(oldPod):
+				allowedNew = append(allowedNew, name)
+			case !shouldRun:
+				shouldNotRun = append(shouldNotRun, dsDeletion{oldPod, "an old Pod on a Node that should not run it: " + why})
+			case numSurge >= maxSurge:
+			default:
+				candidateNew = append(candidateNew, name)
+			}
+		default:
+			if !available(newPod) {
+				numSurge++
+				continue
+			}
+			del = append(del, dsDeletion{oldPod, "an old Pod whose replacement beside it is available"})
+		}
+	}
+	remaining := max(maxSurge-numSurge, 0)
+	if n := min(numAvailable-desired, len(shouldNotRun)); n > 0 {
+		del = append(del, shouldNotRun[:n]...)
+	}
+	remaining = min(remaining, len(candidateNew))
+	create := append(allowedNew, candidateNew[:remaining]...)
+	if len(create)+len(del) == 0 && oldLeft > 0 {
+		s.act("RollingUpdateWaits", "%d old Pod(s) wait: %d surge Pod(s) not yet available of maxSurge %d", oldLeft, numSurge, maxSurge)
+	}
+	return s.syncNodes(del, create, hash)
+}
+
+// ---- status (D15) ----
+
+// updateStatus is updateDaemonSetStatus and storeDaemonSetStatus: counted
+// over the Nodes, by each Node's oldest Pod; written when a count changed
+// or observedGeneration is behind.
+func (s *dsSync) updateStatus(hash string) error {
+	v, c := s.v, s.c
+	nodeToPods := s.nodesToDaemonPods()
+	var desired, current, mis, ready, updated, available int64
+	for _, name := range sortedKeys(c.nodes) {
+		shouldRun, _, _ := nodeShouldRunDaemonPod(c.nodes[name], v)
+		pods := slices.Clone(nodeToPods[name])
+		scheduled := len(pods) > 0
+		if !shouldRun {
+			if scheduled {
+				mis++
+			}
+			continue
+		}
+		desired++
+		if !scheduled {
+			continue
+		}
+		current++
+		slices.SortStableFunc(pods, byCreationAndPhase)
+		p := pods[0]
+		if newPodInfo(p).ready {
+			ready++
+			if c.isPodAvailable(p, v.minReadySeconds) {
+				available++
+			}
+		}
+		if hash != "" && p.Metadata.Labels[dsHashLabel] == hash {
+			updated++
+		}
+	}
+	counts := []struct {
+		field string
+		n     int64
+	}{
+		{"desiredNumberScheduled", desired}, {"currentNumberScheduled", current}, {"numberMisscheduled", mis},
+		{"numberReady", ready}, {"updatedNumberScheduled", updated}, {"numberAvailable", available},
+		{"numberUnavailable", desired - available},
+	}
+	st, _ := v.obj.Fields["status"].(map[string]any)
+	same := true
+	for _, f := range counts {
+		if n, _ := nestedInt(st, f.field); n != f.n {
+			same = false
+		}
+	}
+	s.updated = updated
+	observed, _ := nestedInt(st, "observedGeneration")
+	if v.minReadySeconds > 0 && ready != available {
+		c.q.AddAfter(objKey(v.obj), time.Duration(v.minReadySeconds)*time.Second, c.env.now())
+	}
+	if same && observed >= v.obj.Metadata.Generation {
+		return nil
+	}
+	fresh := v.obj.DeepCopy()
 	if fresh.Fields == nil {
 		fresh.Fields = map[string]any{}
 	}
-	fresh.Fields["status"] = want
+	next := copyJSONMap(st)
+	if next == nil {
+		next = map[string]any{}
+	}
+	next["observedGeneration"] = v.obj.Metadata.Generation
+	for _, f := range counts {
+		next[f.field] = f.n
+	}
+	fresh.Fields["status"] = toJSONValue(next)
 	_, err := c.env.api.Update(dsClient, fresh)
 	return err
 }

@@ -30,6 +30,8 @@ import (
 //	tick by=D            move the clock by D without running what falls due
 //	statefulsets         StatefulSets, their Pods, claims and revisions, with
 //	                     every owner reference
+//	daemonsets           DaemonSets (status counts), their revisions and
+//	                     Pods (node, revision hash, tolerations with tols)
 func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (string, error) {
 	var b strings.Builder
 	switch d.Cmd {
@@ -128,6 +130,13 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 	case "statefulsets":
 		for _, o := range w.Store().Objects() {
 			if line := statefulSetLine(o); line != "" {
+				b.WriteString(line + "\n")
+			}
+		}
+	case "daemonsets":
+		_, tols := arg(d, "tols")
+		for _, o := range w.Store().Objects() {
+			if line := daemonSetLine(o, tols); line != "" {
 				b.WriteString(line + "\n")
 			}
 		}
@@ -352,6 +361,58 @@ func statefulSetLine(obj *fakeapi.Object) string {
 	}
 	if o.Metadata.DeletionTimestamp != nil {
 		s += " terminating"
+	}
+	return s
+}
+
+// daemonSetLine is one line about a DaemonSet (its status counts), or a
+// Pod or ControllerRevision a DaemonSet owns: node, revision hash,
+// terminating, and with tols the Pod's tolerations.
+func daemonSetLine(o *fakeapi.Object, tols bool) string {
+	ref := controllerOf(o)
+	var s string
+	switch {
+	case isKind(o, "apps/v1", "DaemonSet"):
+		st := o.Fields["status"]
+		num := func(f string) int64 { n, _ := nestedInt(st, f); return n }
+		s = fmt.Sprintf("%s desired=%d current=%d ready=%d updated=%d available=%d misscheduled=%d", o,
+			num("desiredNumberScheduled"), num("currentNumberScheduled"), num("numberReady"),
+			num("updatedNumberScheduled"), num("numberAvailable"), num("numberMisscheduled"))
+		if n := num("collisionCount"); n > 0 {
+			s += fmt.Sprintf(" collisionCount=%d", n)
+		}
+		if o.Metadata.DeletionTimestamp != nil {
+			s += " terminating"
+		}
+		return s
+	case isKind(o, "apps/v1", "ControllerRevision") && (ref == nil || ref.Kind == "DaemonSet"):
+		n, _ := nestedInt(o.Fields, "revision")
+		s = fmt.Sprintf("  %s revision=%d hash=%s", o, n, o.Metadata.Labels[dsHashLabel])
+	case isKind(o, "v1", "Pod") && ref != nil && ref.Kind == "DaemonSet":
+		p := newPodInfo(o)
+		s = "  " + o.String() + " " + p.phase
+		if p.ready {
+			s += " ready"
+		}
+		s += " node=" + daemonPodNode(o) + " hash=" + o.Metadata.Labels[dsHashLabel]
+		if o.Metadata.DeletionTimestamp != nil {
+			s += " terminating"
+		}
+		if tols {
+			list, _ := nestedSlice(specOf(o), "tolerations")
+			var ts []string
+			for _, t := range list {
+				ts = append(ts, fmt.Sprintf("%s:%s:%s", nestedString(t, "key"), nestedString(t, "operator"), nestedString(t, "effect")))
+			}
+			s += " tolerations=[" + strings.Join(ts, " ") + "]"
+		}
+	default:
+		return ""
+	}
+	if ref != nil {
+		s += " controller=" + ref.Kind + "/" + ref.Name
+	} else {
+		s += " no-controller"
 	}
 	return s
 }
