@@ -16,8 +16,17 @@ import (
 // yaml.v3, which then also reports the syntax errors.
 //
 // A hook can take the entries of one top-level sequence one at a time
-// (a List's items), so that a large dump never holds all its trees at once.
+// (a List's items), so that a large dump never holds all its trees at
+// once: the hook must not keep an entry's nodes, whose memory serves the
+// next entry.
 type fastYAML struct {
+	// text is the document's text not split into lines yet; num is the
+	// number of the last line split.
+	text []byte
+	num  int
+	// lines are the content lines split and not yet dropped; lines[i] is
+	// the current one. A streamed entry's lines are dropped once onItem
+	// has it, so that a large List is never held as lines at once.
 	lines []fastLine
 	i     int
 	// streamKey names the top-level key whose block sequence goes to
@@ -28,15 +37,45 @@ type fastYAML struct {
 	failed bool
 	// stopped is set when onItem asked to stop.
 	stopped bool
-	// slab is where nodes are allocated, many at a time.
-	slab []yaml.Node
+	// slab is where nodes are allocated, many at a time: the rest of
+	// the last of chunks. The chunks a streamed entry took go to free
+	// once onItem is done with the entry, for the next one.
+	slab   []yaml.Node
+	chunks [][]yaml.Node
+	free   [][]yaml.Node
+	// strs holds the short strings read so far, shared by the documents
+	// of one text: a dump repeats its keys and most values (kinds,
+	// labels, images) thousands of times, and each is then stored once.
+	strs map[string]string
+}
+
+// internMax bounds strs: once full, only the strings already in it are
+// shared (those that repeat come early in a dump).
+const internMax = 1 << 14
+
+// str returns b as a string, shared with an equal one read before when
+// b is short.
+func (f *fastYAML) str(b []byte) string {
+	if s, ok := f.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(b) <= 32 && len(f.strs) < internMax {
+		f.strs[s] = s
+	}
+	return s
 }
 
 // node returns a new node holding n, from the slab: one allocation for
 // many nodes (a Pod's tree has about fifty).
 func (f *fastYAML) node(n yaml.Node) *yaml.Node {
 	if len(f.slab) == 0 {
-		f.slab = make([]yaml.Node, 256)
+		if k := len(f.free); k > 0 {
+			f.slab, f.free = f.free[k-1], f.free[:k-1]
+		} else {
+			f.slab = make([]yaml.Node, 256)
+		}
+		f.chunks = append(f.chunks, f.slab)
 	}
 	p := &f.slab[0]
 	*p = n
@@ -50,19 +89,20 @@ type fastLine struct {
 	num int    // 1-based line number
 }
 
-// splitFast splits one document's text into content lines, from line
-// number first. It reports false for text outside the subset: tabs in
-// the indentation, directives, document markers.
-func splitFast(data []byte, first int) ([]fastLine, bool) {
-	lines := make([]fastLine, 0, bytes.Count(data, []byte{'\n'})+1)
-	num := first - 1
-	for len(data) > 0 {
-		num++
+// more reports whether there is a current line, f.lines[f.i], splitting
+// the text's next content line when needed. Text outside the subset (tabs
+// in the indentation, directives, document markers) sets failed.
+func (f *fastYAML) more() bool {
+	for f.i >= len(f.lines) {
+		if len(f.text) == 0 || f.failed {
+			return false
+		}
+		f.num++
 		var line []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			line, data = data[:j], data[j+1:]
+		if j := bytes.IndexByte(f.text, '\n'); j >= 0 {
+			line, f.text = f.text[:j], f.text[j+1:]
 		} else {
-			line, data = data, nil
+			line, f.text = f.text, nil
 		}
 		ind := 0
 		for ind < len(line) && line[ind] == ' ' {
@@ -73,24 +113,31 @@ func splitFast(data []byte, first int) ([]fastLine, bool) {
 			continue
 		}
 		if s[0] == '\t' || (ind == 0 && (s[0] == '%' || bytes.HasPrefix(s, []byte("---")) || bytes.HasPrefix(s, []byte("...")))) {
-			return nil, false
+			f.failed = true
+			return false
 		}
-		lines = append(lines, fastLine{ind: ind, s: s, num: num})
+		f.lines = append(f.lines, fastLine{ind: ind, s: s, num: f.num})
 	}
-	return lines, true
+	return true
+}
+
+// drop forgets the lines before the current one.
+func (f *fastYAML) drop() {
+	n := copy(f.lines, f.lines[f.i:])
+	f.lines, f.i = f.lines[:n], 0
 }
 
 // parseDocument parses the lines of one document; nil when the document
 // is empty. It reports false when the text leaves the subset.
 func (f *fastYAML) parseDocument() (*yaml.Node, bool) {
-	if len(f.lines) == 0 {
-		return nil, true
+	if !f.more() {
+		return nil, !f.failed
 	}
 	n := f.block(f.lines[0].ind, true)
-	if f.failed || f.i < len(f.lines) && !f.stopped {
+	if !f.stopped && f.more() { // text the root does not hold
 		return nil, false
 	}
-	return n, true
+	return n, !f.failed
 }
 
 func isSeqItem(s []byte) bool { return s[0] == '-' && (len(s) == 1 || s[1] == ' ') }
@@ -107,7 +154,7 @@ func (f *fastYAML) block(ind int, top bool) *yaml.Node {
 	}
 	n := f.scalar(l.s, l.num, l.ind+1)
 	f.i++
-	if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+	if f.more() && f.lines[f.i].ind > ind {
 		f.failed = true // a scalar that goes on over lines
 	}
 	return n
@@ -115,10 +162,10 @@ func (f *fastYAML) block(ind int, top bool) *yaml.Node {
 
 func (f *fastYAML) seq(ind int) *yaml.Node {
 	n := f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1})
-	for !f.failed && f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
+	for !f.failed && f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
 		n.Content = append(n.Content, f.item(ind))
 	}
-	if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+	if f.more() && f.lines[f.i].ind > ind {
 		f.failed = true
 	}
 	return n
@@ -134,7 +181,7 @@ func (f *fastYAML) item(ind int) *yaml.Node {
 	}
 	if len(rest) == 0 {
 		f.i++
-		if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+		if f.more() && f.lines[f.i].ind > ind {
 			return f.block(f.lines[f.i].ind, false)
 		}
 		return f.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.num, Column: l.ind + 2})
@@ -169,7 +216,7 @@ func (f *fastYAML) keyAt(s []byte) int {
 
 func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 	n := f.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: f.lines[f.i].num, Column: ind + 1})
-	for !f.failed && !f.stopped && f.i < len(f.lines) && f.lines[f.i].ind == ind && !isSeqItem(f.lines[f.i].s) {
+	for !f.failed && !f.stopped && f.more() && f.lines[f.i].ind == ind && !isSeqItem(f.lines[f.i].s) {
 		l := f.lines[f.i]
 		kl := f.keyAt(l.s)
 		if kl == 0 {
@@ -187,12 +234,12 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 		switch {
 		case len(rest) > 0:
 			v = f.scalar(rest, l.num, ind+1+len(l.s)-len(rest))
-			if f.i < len(f.lines) && f.lines[f.i].ind > ind {
+			if f.more() && f.lines[f.i].ind > ind {
 				f.failed = true // a scalar that goes on over lines
 			}
-		case f.i < len(f.lines) && f.lines[f.i].ind > ind:
+		case f.more() && f.lines[f.i].ind > ind:
 			v = f.block(f.lines[f.i].ind, false)
-		case f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s):
+		case f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s):
 			if top && f.onItem != nil && key.Value == f.streamKey {
 				v = f.stream(ind)
 			} else {
@@ -207,7 +254,7 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 		}
 		n.Content = append(n.Content, key, v)
 	}
-	if !f.stopped && f.i < len(f.lines) && f.lines[f.i].ind > ind {
+	if !f.stopped && f.more() && f.lines[f.i].ind > ind {
 		f.failed = true
 	}
 	return n
@@ -217,7 +264,11 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 // and leaves an empty sequence in the tree.
 func (f *fastYAML) stream(ind int) *yaml.Node {
 	n := f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1})
-	for !f.failed && f.i < len(f.lines) && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
+	for !f.failed && f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
+		// The entry's nodes start a chunk of their own, so that the
+		// chunks it takes hold nothing else.
+		mark := len(f.chunks)
+		f.slab = nil
 		item := f.item(ind)
 		if f.failed {
 			break
@@ -226,6 +277,9 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 			f.stopped = true
 			break
 		}
+		f.drop()
+		f.free = append(f.free, f.chunks[mark:]...)
+		f.chunks, f.slab = f.chunks[:mark], nil
 	}
 	return n
 }
@@ -240,7 +294,7 @@ func (f *fastYAML) scalar(s []byte, line, col int) *yaml.Node {
 			f.failed = true
 			return nil
 		}
-		n.Style, n.Tag, n.Value = yaml.DoubleQuotedStyle, "!!str", string(s[1:len(s)-1])
+		n.Style, n.Tag, n.Value = yaml.DoubleQuotedStyle, "!!str", f.str(s[1:len(s)-1])
 		return n
 	case '\'':
 		if len(s) < 2 || s[len(s)-1] != '\'' || bytes.Contains(bytes.ReplaceAll(s[1:len(s)-1], []byte("''"), nil), []byte("'")) {
@@ -272,7 +326,7 @@ func (f *fastYAML) scalar(s []byte, line, col int) *yaml.Node {
 		f.failed = true
 		return nil
 	}
-	n.Value = string(s)
+	n.Value = f.str(s)
 	n.Tag = plainTag(n)
 	return n
 }
@@ -285,7 +339,15 @@ func plainTag(n *yaml.Node) string {
 	switch {
 	case c >= '0' && c <= '9' && len(v) < 19 && allDigits(v) && (c != '0' || len(v) == 1):
 		return "!!int"
-	case (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && !bytes.ContainsRune([]byte("tfnyoTFNYO"), rune(c)):
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		// yaml.v3 looks up a word that starts with one of yYnNtTfFoO
+		// among its booleans and nulls; any other word is a string.
+		switch v {
+		case "true", "True", "TRUE", "false", "False", "FALSE":
+			return "!!bool"
+		case "null", "Null", "NULL":
+			return "!!null"
+		}
 		return "!!str"
 	case c == '/':
 		return "!!str"
@@ -305,18 +367,16 @@ func allDigits(s string) bool {
 // fastDocuments splits data at its document markers ("---" lines) and
 // parses each document with fastYAML, calling onDoc with the document's
 // root (nil for an empty one) and its index. onItem, when set, takes the
-// entries of each document's top-level key streamKey. It reports false as
+// entries of each document's top-level key streamKey, and must not keep
+// their nodes once it returns. It reports false as
 // soon as a document leaves the subset: the caller then starts again with
 // yaml.v3.
 func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool) bool {
 	line := 1
+	strs := map[string]string{}
 	for doc := 0; ; doc++ {
 		text, rest, next := cutDocument(data)
-		lines, ok := splitFast(text, line)
-		if !ok {
-			return false
-		}
-		f := &fastYAML{lines: lines, streamKey: streamKey}
+		f := &fastYAML{text: text, num: line - 1, streamKey: streamKey, strs: strs}
 		if onItem != nil {
 			d := doc
 			f.onItem = func(n *yaml.Node) bool { return onItem(d, n) }

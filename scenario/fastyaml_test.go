@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 
@@ -187,5 +189,93 @@ func TestFastJSONMatchesV3(t *testing.T) {
 	}
 	if fastJSONDocuments([]byte(`{"a": [1, }`), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }) {
 		t.Error("the JSON reader accepted a syntax error")
+	}
+}
+
+// TestPlainTagMatchesV3: the tag of a plain scalar is the one yaml.v3
+// resolves, for words at the edges of its table (booleans and nulls in
+// each case, YAML 1.1's yes/no/on/off, which are strings to yaml.v3) and
+// the kinds of values a dump holds.
+func TestPlainTagMatchesV3(t *testing.T) {
+	for _, v := range []string{"true", "True", "TRUE", "tRUE", "false", "False", "FALSE", "null", "Null", "NULL", "nULL",
+		"y", "Y", "yes", "Yes", "n", "N", "no", "NO", "on", "On", "off", "OFF", "t", "f", "o", "nginx", "terminationGracePeriodSeconds",
+		"True1", "nulls", "falsey", "apps/v1", "/dev/termination-log", "IfNotPresent", "x", "Z", "10.0.0.1", "0", "7", "10", "07", "1e3",
+		"0x1F", ".5", "-1", "+1", "~", "2026-01-01", "2026-01-01T00:00:00Z", "1_000", "<<", ".inf", "-.inf", ".nan"} {
+		n := &yaml.Node{Kind: yaml.ScalarNode, Value: v}
+		if got, want := plainTag(n), n.ShortTag(); got != want {
+			t.Errorf("plainTag(%q) = %s, yaml.v3 resolves %s", v, got, want)
+		}
+	}
+}
+
+// TestFastYAMLSharesStrings: the keys and short values a dump repeats are
+// stored once, and a string is never changed by being shared.
+func TestFastYAMLSharesStrings(t *testing.T) {
+	data := []byte("items:\n- kind: Pod\n  image: nginx\n  name: a\n- kind: Pod\n  image: nginx\n  name: b\n")
+	var items [][]string // the values of each entry's nodes, which are not kept
+	ok := fastDocuments(data, "items", func(_ int, n *yaml.Node) bool {
+		var values []string
+		for _, c := range n.Content {
+			values = append(values, c.Value)
+		}
+		items = append(items, values)
+		return true
+	}, func(int, *yaml.Node) bool { return true })
+	if !ok || len(items) != 2 {
+		t.Fatalf("fastDocuments: ok %v, %d items", ok, len(items))
+	}
+	a, b := items[0], items[1]
+	for i := 0; i < 4; i++ { // kind: Pod, image: nginx
+		if a[i] != b[i] || unsafe.StringData(a[i]) != unsafe.StringData(b[i]) {
+			t.Errorf("%q and %q are not one string", a[i], b[i])
+		}
+	}
+	if a[5] != "a" || b[5] != "b" {
+		t.Errorf("names %q and %q, want a and b", a[5], b[5])
+	}
+	f := &fastYAML{strs: map[string]string{}}
+	for i := range internMax + 10 {
+		f.str([]byte(fmt.Sprint(i)))
+	}
+	if len(f.strs) != internMax {
+		t.Errorf("%d strings kept, want at most %d", len(f.strs), internMax)
+	}
+	long := bytes.Repeat([]byte("u"), 33)
+	if s := f.str(long); s != string(long) || len(f.strs) != internMax {
+		t.Errorf("a long string: %q, %d kept", s, len(f.strs))
+	}
+}
+
+// TestDumpFastMatchesSlow: a dump read by fastYAML entry by entry, each
+// entry's nodes reusing the memory of the one before, gives the objects
+// yaml.v3 gives, field for field, with their lines and paths.
+func TestDumpFastMatchesSlow(t *testing.T) {
+	var buf bytes.Buffer
+	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 3, Pods: 40}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	fast := newDumpReader("d.yaml", data)
+	if !fastDocuments(data, "items", fast.fastItem, fast.fastDoc) {
+		t.Fatal("the fast reader gave up")
+	}
+	slow := newDumpReader("d.yaml", data)
+	slow.slow(data)
+	if len(fast.p.errs)+len(slow.p.errs) > 0 {
+		t.Fatalf("errors: fast %v, slow %v", fast.p.errs, slow.p.errs)
+	}
+	if len(fast.restore) != len(slow.restore) || len(fast.restore) != 1+3*41 {
+		t.Fatalf("%d objects, yaml.v3 %d", len(fast.restore), len(slow.restore))
+	}
+	for i := range fast.restore {
+		f, s := fast.restore[i], slow.restore[i]
+		fj, err := json.Marshal(f.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sj, _ := json.Marshal(s.Object)
+		if f.Line != s.Line || f.Path != s.Path || !bytes.Equal(fj, sj) {
+			t.Fatalf("object %d: fast %s:%d %s\nyaml.v3 %s:%d %s", i, f.Path, f.Line, fj, s.Path, s.Line, sj)
+		}
 	}
 }
