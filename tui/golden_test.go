@@ -25,6 +25,8 @@ func TestGolden(t *testing.T) {
 			press(t, m, "tab")
 		}},
 		{"inspector", func(t *testing.T, m *Model) { press(t, m, "tab", "tab") }},
+		// A Pod's owners up the chain: ReplicaSet, then Deployment.
+		{"inspector-owners", func(t *testing.T, m *Model) { press(t, m, "j", "j", "tab", "tab") }},
 		{"timeline", func(t *testing.T, m *Model) {
 			press(t, m, "d", "1", "r", "left", "left", "left")
 			press(t, m, "tab", "tab", "tab")

@@ -74,8 +74,9 @@ func TestNewcomerLessons(t *testing.T) {
 		{"lesson1-intro", "1", nil, "Owners and dependents"},
 		// Lesson 8 names the key that removes the finalizer.
 		{"lesson8-pane", "8", []string{"enter"}, "f edits the finalizers of the selected object|press f to"},
-		// The picker scrolls to lesson 17 and shows its cursor there.
-		{"picker-22", "", []string{"up"}, "▸   22  I deleted my StatefulSet"},
+		// up from the first lesson wraps to the last: the picker scrolls
+		// there and shows its cursor.
+		{"picker-last", "", []string{"up"}, "▸   23  Who owns this Pod?"},
 		// g and G move to the first and last lesson.
 		{"picker-g", "", []string{"G", "g"}, "▸ ✓  1  Owners and dependents"},
 	}

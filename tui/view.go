@@ -444,6 +444,9 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 					}
 				}
 			}
+			for _, l := range m.ownerChain(o, inner) {
+				lines = append(lines, l)
+			}
 			for _, y := range sn.manifestOf(o) {
 				st := &t.text
 				trim := strings.TrimLeft(y, " -")

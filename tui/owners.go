@@ -1,0 +1,78 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// maxOwnerDepth bounds the owners chain the inspector draws: ownership
+// may be a cycle (lesson 12), and a chain deeper than this is not one a
+// reader follows on screen.
+const maxOwnerDepth = 8
+
+// ownerChain is the inspector's view up the ownership graph: the selected
+// object's owners, each with its own owners below it, indented, up to the
+// objects that own nothing (the world tree is the other direction, owner
+// to dependents). Each line is an ownerReference: the owner it names,
+// whether it is the controller reference and blocks the owner's deletion,
+// and whether that owner is in storage (with that uid) or terminating.
+func (m *Model) ownerChain(o *fakeapi.Object, width int) []*line {
+	t := &m.th
+	var out []*line
+	if len(o.Metadata.OwnerReferences) == 0 {
+		for _, w := range wrap(m.tr.T("inspector-owners-none"), max(width-1, 10)) {
+			out = append(out, new(line).add(&t.dim, w))
+		}
+		return out
+	}
+	for _, w := range wrap(m.tr.T("inspector-owners"), max(width-1, 10)) {
+		out = append(out, new(line).add(&t.edge, w))
+	}
+	out = append(out, new(line).add(&t.bold, o.String()))
+	seen := map[string]bool{o.Metadata.UID: true}
+	var walk func(dep *fakeapi.Object, depth int)
+	walk = func(dep *fakeapi.Object, depth int) {
+		for _, r := range dep.Metadata.OwnerReferences {
+			l := new(line).add(nil, strings.Repeat("  ", depth+1)+"↑ ")
+			owner := m.snap.store.ByUID(r.UID)
+			if owner != nil && (owner.Kind != r.Kind || owner.Metadata.Name != r.Name ||
+				(owner.Metadata.Namespace != "" && owner.Metadata.Namespace != dep.Metadata.Namespace)) {
+				owner = nil // the uid is another object's: the reference dangles
+			}
+			name := r.Kind + "/" + r.Name
+			if owner != nil {
+				name = owner.String()
+			}
+			l.add(&t.text, name)
+			var f []string
+			if r.IsController() {
+				f = append(f, "ctrl")
+			}
+			if r.Blocks() {
+				f = append(f, "block")
+			}
+			if len(f) > 0 {
+				l.add(&t.edge, " ["+strings.Join(f, ",")+"]")
+			}
+			switch {
+			case owner == nil:
+				l.add(&t.dangling, " "+m.tr.T("inspector-owner-absent"))
+			case owner.Metadata.DeletionTimestamp != nil:
+				l.add(&t.terminating, " terminating")
+			}
+			out = append(out, l)
+			if owner == nil || seen[owner.Metadata.UID] || depth+1 >= maxOwnerDepth {
+				if owner != nil && seen[owner.Metadata.UID] {
+					l.add(&t.cycle, " ↻cycle")
+				}
+				continue
+			}
+			seen[owner.Metadata.UID] = true
+			walk(owner, depth+1)
+			delete(seen, owner.Metadata.UID)
+		}
+	}
+	walk(o, 0)
+	return out
+}

@@ -1,0 +1,54 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// inspectorText is the inspector's lines for the selected object, plain.
+func inspectorText(m *Model) string {
+	b, _ := m.inspectorView(rect{w: 80, h: 60})
+	var out []string
+	for _, l := range b {
+		out = append(out, strings.TrimRight(strings.Trim(ansi.Strip(l), "│"), " "))
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// TestOwnerChain: the inspector follows ownerReferences up to the objects
+// that own nothing, marks the controller reference, several owners side
+// by side, an owner that is not in storage, and a cycle once.
+func TestOwnerChain(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	runLine(t, m, "create cm a")
+	runLine(t, m, "create cm b --owner cm/a --controller --block")
+	runLine(t, m, "create pod p --owner cm/b --owner secret/tls-cert")
+	runLine(t, m, "create pod q --owner cm/gone@uid-nope")
+	runLine(t, m, "create pod bare")
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"p", []string{"Pod/p\n", "  ↑ ConfigMap/b\n", "    ↑ ConfigMap/a [ctrl,block]\n", "  ↑ Secret/tls-cert\n", "    ↑ ConfigMap/ingress-a\n", "    ↑ ConfigMap/ingress-b\n"}},
+		{"q", []string{"  ↑ ConfigMap/gone not in storage\n"}},
+		{"bare", []string{"owned by nobody: the collector never deletes it"}},
+	} {
+		m.selectUID(lookup(m, "po", c.name).Metadata.UID)
+		m.refresh()
+		got := inspectorText(m)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("Pod/%s: the inspector lacks %q:\n%s", c.name, w, got)
+			}
+		}
+	}
+	// A cycle is drawn once, then marked.
+	runLine(t, m, `patch cm/a '{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"b","uid":"`+lookup(m, "cm", "b").Metadata.UID+`"}]}}'`)
+	m.selectUID(lookup(m, "cm", "b").Metadata.UID)
+	m.refresh()
+	if got := inspectorText(m); !strings.Contains(got, "    ↑ ConfigMap/b ↻cycle") {
+		t.Errorf("the cycle b → a → b is not marked:\n%s", got)
+	}
+}
