@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/internal/dumpgen"
 )
 
@@ -61,6 +62,33 @@ func BenchmarkWhatIfDelete(b *testing.B) {
 				}
 				if want := 1 + size.rs*(1+size.pods); len(w.Deleted) != want {
 					b.Fatalf("%d deleted, want %d", len(w.Deleted), want)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRunDump is what `gcplay run -f DUMP --delete deployment/web`
+// does, in one process: read the dump, restore it, settle, delete the
+// Deployment with Background, settle, and gather the result.
+func BenchmarkRunDump(b *testing.B) {
+	for _, size := range []struct{ rs, pods int }{{10, 100}, {10, 1000}, {100, 1000}} {
+		data := dump(b, size.rs, size.pods)
+		b.Run(fmt.Sprintf("%dk", (1+size.rs*(1+size.pods))/1000), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := ParseDump("dump.yaml", data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ref, err := ResolveRef(fakeapi.NewRegistry(), "deploy/web")
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.AddCommandSteps(&ref, "Background")
+				res := Run(s, RunOptions{})
+				if !res.Passed || len(res.DeletionOrder) != 1+size.rs*(1+size.pods) {
+					b.Fatalf("passed %v, %d removed: %v", res.Passed, len(res.DeletionOrder), res.Err())
 				}
 			}
 		})

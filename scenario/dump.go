@@ -118,6 +118,7 @@ type dumpReader struct {
 	order   []*impliedKind
 	// items counts the entries of the current document's List.
 	items int
+	share *sharer
 }
 
 type impliedKind struct {
@@ -130,6 +131,7 @@ func newDumpReader(filename string, data []byte) *dumpReader {
 		p:       &parser{file: filename, budget: len(data) + maxAliasExpansion, dump: true},
 		reg:     fakeapi.NewRegistry(),
 		implied: map[string]*impliedKind{},
+		share:   newSharer(),
 	}
 }
 
@@ -214,6 +216,7 @@ func (d *dumpReader) document(doc int, root *yaml.Node, streamed bool) {
 func (d *dumpReader) object(n *yaml.Node, path string) {
 	d.implyKind(n, path)
 	if m := d.p.manifest(n, path, d.reg); m != nil {
+		d.share.object(m.Object)
 		d.restore = append(d.restore, *m)
 	}
 }
