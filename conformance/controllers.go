@@ -18,8 +18,10 @@ import (
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/controller-manager/pkg/informerfactory"
 	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller/daemon"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"k8s.io/kubernetes/pkg/controller/garbagecollector"
 	nsctrl "k8s.io/kubernetes/pkg/controller/namespace"
@@ -34,6 +36,7 @@ const (
 	ctrlReplicaSet  = "replicaset"
 	ctrlDeployment  = "deployment"
 	ctrlStatefulSet = "statefulset"
+	ctrlDaemonSet   = "daemonset"
 	ctrlKubelet     = "kubelet"
 	ctrlNamespace   = "namespace"
 )
@@ -56,6 +59,8 @@ const (
 	// and --concurrent-deployment-syncs defaults.
 	rsWorkers     = 5
 	deployWorkers = 5
+	// dsWorkers is --concurrent-daemonset-syncs' default.
+	dsWorkers = 2
 	// nsWorkers is --concurrent-namespace-syncs' default, and
 	// nsResyncPeriod --namespace-sync-period's.
 	nsWorkers      = 10
@@ -123,6 +128,8 @@ func (cs *controllers) start(name string) error {
 		r, err = cs.startDeployment()
 	case ctrlStatefulSet:
 		r, err = cs.startStatefulSet()
+	case ctrlDaemonSet:
+		r, err = cs.startDaemonSet()
 	case ctrlKubelet:
 		r, err = cs.startKubelet()
 	case ctrlJob, ctrlCronJob, ctrlTTL:
@@ -307,6 +314,32 @@ func (cs *controllers) startStatefulSet() (*running, error) {
 	return r, nil
 }
 
+// startDaemonSet starts the DaemonSet controller as
+// kube-controller-manager does (startDaemonSetController): its own client,
+// informers on DaemonSets, ControllerRevisions, Pods and Nodes, the failed
+// Pod backoff of 1s to 15m, and 2 workers.
+func (cs *controllers) startDaemonSet() (*running, error) {
+	ctx, cancel := cs.baseContext()
+	r := &running{cancel: cancel}
+	client, err := kubernetes.NewForConfig(cs.configFor("daemon-set-controller"))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	f := informers.NewSharedInformerFactory(client, 0)
+	dc, err := daemon.NewDaemonSetsController(ctx, f.Apps().V1().DaemonSets(), f.Apps().V1().ControllerRevisions(),
+		f.Core().V1().Pods(), f.Core().V1().Nodes(), client, flowcontrol.NewBackOff(1*time.Second, 15*time.Minute))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	f.Start(ctx.Done())
+	r.shutdown = append(r.shutdown, f.Shutdown)
+	f.WaitForCacheSync(ctx.Done())
+	r.goRun(func() { dc.Run(ctx, dsWorkers) })
+	return r, nil
+}
+
 // startDeployment starts the Deployment controller as upstream's
 // integration test does (test/integration/deployment dcSetup).
 func (cs *controllers) startDeployment() (*running, error) {
@@ -361,7 +394,8 @@ func (cs *controllers) startNamespace() (*running, error) {
 // kubelet plays the parts gcplay's simulated kubelet plays (engine/
 // kubelet.go, podlife.go), on every node: it stands in for the scheduler
 // by binding a Pod that has no spec.nodeName but has a controller (as
-// every Pod a ReplicaSet creates) to node "node-1", through the binding
+// every Pod a ReplicaSet creates) to node "node-1" (a DaemonSet's Pod to
+// the node its node affinity names, targetNode), through the binding
 // subresource as kube-scheduler does; it makes a bound Pod Running and
 // Ready (status.phase, startTime, the Pod conditions and a running, ready
 // status per container) as the kubelet's status update would; and it
@@ -370,8 +404,9 @@ func (cs *controllers) startNamespace() (*running, error) {
 // has passed, as the kubelet does after stopping the containers. A Pod
 // written without spec.nodeName and without a controller stays
 // unscheduled: the apiserver deletes it without grace (R18). No container
-// runs and no Node object exists; gcplay waits 1s before binding and 2s
-// before running, on its virtual clock, which the runner does not copy.
+// runs, and no Node object exists unless the scenario writes one; gcplay
+// waits 1s before binding and 2s before running, on its virtual clock,
+// which the runner does not copy.
 type kubelet struct {
 	client kubernetes.Interface
 	mu     sync.Mutex
@@ -424,7 +459,7 @@ func (k *kubelet) sync(ctx context.Context) error {
 			if p.DeletionTimestamp == nil && metav1.GetControllerOf(p) != nil {
 				err := k.client.CoreV1().Pods(p.Namespace).Bind(ctx, &v1.Binding{
 					ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: p.UID},
-					Target:     v1.ObjectReference{Kind: "Node", Name: defaultNodeName},
+					Target:     v1.ObjectReference{Kind: "Node", Name: targetNode(p)},
 				}, metav1.CreateOptions{})
 				if err != nil && !isNotFound(err) {
 					due[p.UID] = now // try again on the next pass
@@ -484,4 +519,22 @@ func (k *kubelet) sync(ctx context.Context) error {
 	k.due = due
 	k.mu.Unlock()
 	return nil
+}
+
+// targetNode is where the stand-in scheduler binds a Pod: the one node a
+// required node affinity on metadata.name pins it to (a DaemonSet's Pod,
+// util.GetTargetNodeName), as gcplay's does; else node-1.
+func targetNode(p *v1.Pod) string {
+	a := p.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return defaultNodeName
+	}
+	for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		for _, f := range t.MatchFields {
+			if f.Key == "metadata.name" && f.Operator == v1.NodeSelectorOpIn && len(f.Values) == 1 {
+				return f.Values[0]
+			}
+		}
+	}
+	return defaultNodeName
 }

@@ -166,7 +166,7 @@ func run(args []string, stdout io.Writer) int {
 	k8s, etcd := versions()
 	fmt.Fprintf(stdout, "gcplay conformance: scenarios against real Kubernetes %s (k8s.io/kubernetes %s, etcd %s, %s)\n", k8s, k8s, etcd, goVersion())
 	fmt.Fprintf(stdout, "one fresh etcd + kube-apiserver per file, in process; garbage collector set up as upstream's integration test; logs in %s\n", logFile.Name())
-	fmt.Fprintf(stdout, "kubelet: none runs; when a scenario runs gcplay's kubelet, the runner plays its part as gcplay's does (controller-made Pods bound to node-1, bound Pods made Running and Ready, terminating bound Pods deleted with grace 0 once their grace period ends)\n")
+	fmt.Fprintf(stdout, "kubelet: none runs; when a scenario runs gcplay's kubelet, the runner plays its part as gcplay's does (controller-made Pods bound to node-1, a DaemonSet's to the node its node affinity names, bound Pods made Running and Ready, terminating bound Pods deleted with grace 0 once their grace period ends)\n")
 	for _, m := range missing {
 		fmt.Fprintf(stdout, "note: %s does not exist, skipped\n", m)
 	}

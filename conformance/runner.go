@@ -503,6 +503,11 @@ func (x *executor) create(ctx context.Context, label string, m *scenario.Manifes
 	}
 	uid := string(created.GetUID())
 	x.createdUIDs[uid] = true
+	if obj.APIVersion == "v1" && obj.Kind == "Node" {
+		if err := x.nodeReady(ctx, kr, created.GetName(), obj); err != nil {
+			return "", "", err
+		}
+	}
 	if len(forward) > 0 {
 		x.pending = append(x.pending, pendingRefs{kr: kr, namespace: created.GetNamespace(), name: created.GetName(), refs: full})
 		var names []string
@@ -631,3 +636,65 @@ func (x *executor) delete(ctx context.Context, st *scenario.Step) (string, strin
 }
 
 func list(s []string) string { return "[" + strings.Join(s, " ") + "]" }
+
+// notReadyTaint is the taint the apiserver's TaintNodesByCondition
+// admission plugin gives every new Node (node.kubernetes.io/not-ready,
+// NoSchedule), which the node lifecycle controller removes once the
+// Node's kubelet reports it Ready.
+const notReadyTaint = "node.kubernetes.io/not-ready"
+
+// nodeReady plays the kubelet and the node lifecycle controller for a Node
+// the scenario creates: it removes the not-ready NoSchedule taint the
+// apiserver added, unless the file wrote that taint itself. gcplay's
+// apiserver adds no taint, so its Nodes are as Ready as these; without
+// this, no DaemonSet Pod (which tolerates not-ready only for NoExecute)
+// would be created on them.
+func (x *executor) nodeReady(ctx context.Context, kr kindRes, name string, written *fakeapi.Object) error {
+	if list, _ := nestedList(written.Fields["spec"], "taints"); hasTaint(list, notReadyTaint, "NoSchedule") {
+		return nil
+	}
+	for range 5 {
+		n, err := x.resource(kr, "").Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		taints, _, _ := unstructured.NestedSlice(n.Object, "spec", "taints")
+		if !hasTaint(taints, notReadyTaint, "NoSchedule") {
+			return nil
+		}
+		var keep []any
+		for _, t := range taints {
+			if m, ok := t.(map[string]any); ok && m["key"] == notReadyTaint && m["effect"] == "NoSchedule" {
+				continue
+			}
+			keep = append(keep, t)
+		}
+		if len(keep) == 0 {
+			unstructured.RemoveNestedField(n.Object, "spec", "taints")
+		} else if err := unstructured.SetNestedSlice(n.Object, keep, "spec", "taints"); err != nil {
+			return err
+		}
+		if _, err = x.resource(kr, "").Update(ctx, n, metav1.UpdateOptions{}); err == nil || !apierrors.IsConflict(err) {
+			return err
+		}
+	}
+	return fmt.Errorf("node %s: could not remove the %s taint", name, notReadyTaint)
+}
+
+func nestedList(v any, key string) ([]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	l, ok := m[key].([]any)
+	return l, ok
+}
+
+func hasTaint(list []any, key, effect string) bool {
+	for _, t := range list {
+		if m, ok := t.(map[string]any); ok && m["key"] == key && m["effect"] == effect {
+			return true
+		}
+	}
+	return false
+}
