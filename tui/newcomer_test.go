@@ -76,7 +76,7 @@ func TestNewcomerLessons(t *testing.T) {
 		{"lesson8-pane", "8", []string{"enter"}, "f edits the finalizers of the selected object|press f to"},
 		// up from the first lesson wraps to the last: the picker scrolls
 		// there and shows its cursor.
-		{"picker-last", "", []string{"up"}, "▸   23  Who owns this Pod?"},
+		{"picker-last", "", []string{"up"}, "▸   23  Who owns this Pod"},
 		// g and G move to the first and last lesson.
 		{"picker-g", "", []string{"G", "g"}, "▸ ✓  1  Owners and dependents"},
 	}

@@ -11,6 +11,12 @@ import (
 // reader follows on screen.
 const maxOwnerDepth = 8
 
+// mark is a styled word after a name.
+type mark struct {
+	st   *ink
+	text string
+}
+
 // ownerChain is the inspector's view up the ownership graph: the selected
 // object's owners, each with its own owners below it, indented, up to the
 // objects that own nothing (the world tree is the other direction, owner
@@ -34,7 +40,6 @@ func (m *Model) ownerChain(o *fakeapi.Object, width int) []*line {
 	var walk func(dep *fakeapi.Object, depth int)
 	walk = func(dep *fakeapi.Object, depth int) {
 		for _, r := range dep.Metadata.OwnerReferences {
-			l := new(line).add(nil, strings.Repeat("  ", depth+1)+"↑ ")
 			owner := m.snap.store.ByUID(r.UID)
 			if owner != nil && (owner.Kind != r.Kind || owner.Metadata.Name != r.Name ||
 				(owner.Metadata.Namespace != "" && owner.Metadata.Namespace != dep.Metadata.Namespace)) {
@@ -44,7 +49,7 @@ func (m *Model) ownerChain(o *fakeapi.Object, width int) []*line {
 			if owner != nil {
 				name = owner.String()
 			}
-			l.add(&t.text, name)
+			var marks []mark
 			var f []string
 			if r.IsController() {
 				f = append(f, "ctrl")
@@ -53,19 +58,39 @@ func (m *Model) ownerChain(o *fakeapi.Object, width int) []*line {
 				f = append(f, "block")
 			}
 			if len(f) > 0 {
-				l.add(&t.edge, " ["+strings.Join(f, ",")+"]")
+				marks = append(marks, mark{&t.edge, "[" + strings.Join(f, ",") + "]"})
 			}
+			cycle := owner != nil && seen[owner.Metadata.UID]
 			switch {
 			case owner == nil:
-				l.add(&t.dangling, " "+m.tr.T("inspector-owner-absent"))
+				marks = append(marks, mark{&t.dangling, m.tr.T("inspector-owner-absent")})
 			case owner.Metadata.DeletionTimestamp != nil:
-				l.add(&t.terminating, " terminating")
+				marks = append(marks, mark{&t.terminating, "terminating"})
 			}
+			if cycle {
+				marks = append(marks, mark{&t.cycle, "↻cycle"})
+			}
+			indent := strings.Repeat("  ", depth+1)
+			l := new(line).add(nil, indent+"↑ ").add(&t.text, name)
 			out = append(out, l)
-			if owner == nil || seen[owner.Metadata.UID] || depth+1 >= maxOwnerDepth {
-				if owner != nil && seen[owner.Metadata.UID] {
-					l.add(&t.cycle, " ↻cycle")
-				}
+			// The marks go on a line of their own, under the name, when
+			// the pane is too narrow for both: neither the name nor
+			// [ctrl] may be cut.
+			w := textWidth(indent + "↑ " + name)
+			for _, mk := range marks {
+				w += 1 + textWidth(mk.text)
+			}
+			sep := " "
+			if w > width-1 && len(marks) > 0 {
+				l = new(line).add(nil, indent+"  ")
+				out = append(out, l)
+				sep = ""
+			}
+			for _, mk := range marks {
+				l.add(nil, sep).add(mk.st, mk.text)
+				sep = " "
+			}
+			if owner == nil || cycle || depth+1 >= maxOwnerDepth {
 				continue
 			}
 			seen[owner.Metadata.UID] = true

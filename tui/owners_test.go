@@ -8,8 +8,10 @@ import (
 )
 
 // inspectorText is the inspector's lines for the selected object, plain.
-func inspectorText(m *Model) string {
-	b, _ := m.inspectorView(rect{w: 80, h: 60})
+func inspectorText(m *Model) string { return inspectorTextW(m, 80) }
+
+func inspectorTextW(m *Model, w int) string {
+	b, _ := m.inspectorView(rect{w: w, h: 60})
 	var out []string
 	for _, l := range b {
 		out = append(out, strings.TrimRight(strings.Trim(ansi.Strip(l), "│"), " "))
@@ -43,6 +45,12 @@ func TestOwnerChain(t *testing.T) {
 				t.Errorf("Pod/%s: the inspector lacks %q:\n%s", c.name, w, got)
 			}
 		}
+	}
+	// In a narrow pane the marks go under the name, not cut off.
+	m.selectUID(lookup(m, "po", "p").Metadata.UID)
+	m.refresh()
+	if got := inspectorTextW(m, 24); !strings.Contains(got, "    ↑ ConfigMap/a\n       [ctrl,block]\n") {
+		t.Errorf("at 24 columns [ctrl,block] is not under ConfigMap/a:\n%s", got)
 	}
 	// A cycle is drawn once, then marked.
 	runLine(t, m, `patch cm/a '{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"b","uid":"`+lookup(m, "cm", "b").Metadata.UID+`"}]}}'`)
