@@ -31,6 +31,11 @@ type Reason struct {
 	Message string `json:"message"`
 	Rule    string `json:"rule,omitempty"`
 	Func    string `json:"func,omitempty"`
+	// Texts are Message in its one text form: its sentences, each an
+	// English form and its values (see Text), one after the other.
+	// Message is their English; a language renders them in its words
+	// (Render). Every reason the engine gives has them.
+	Texts []Text `json:"-"`
 }
 
 // Enqueue records an item put on a queue by a step.

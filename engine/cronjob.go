@@ -173,7 +173,7 @@ func (c *cronJobController) step(_ string, rec *Record) {
 	case err != nil:
 		d := c.q.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; the sync returns an error, so the key is retried in %s", d)
+		rec.Reason.and("; the sync returns an error, so the key is retried in %s", d)
 	case requeueAfter != nil:
 		c.q.Forget(key)
 		c.timers.AddAfter(key, *requeueAfter, c.env.now())
@@ -244,11 +244,11 @@ type cronJobCtx struct {
 	obj    *fakeapi.Object
 	status cronJobStatus
 	rec    *Record
-	did    []string
+	did    []Text
 }
 
 func (x *cronJobCtx) say(format string, args ...any) {
-	x.did = append(x.did, fmt.Sprintf(format, args...))
+	x.did = append(x.did, say(format, args...))
 }
 
 // sync is the sync of one key: cleanupFinishedJobs, then syncCronJob, then
@@ -257,14 +257,14 @@ func (c *cronJobController) sync(key string, rec *Record) (*time.Duration, error
 	const fn = cronJobFuncPrefix + "sync"
 	cj := c.cronJobs[key]
 	if cj == nil {
-		rec.Reason = Reason{Code: "CronJobGone", Func: fn, Message: rec.Item + " is no longer in the informer cache: nothing to do"}
+		rec.Reason = Reason{Code: "CronJobGone", Func: fn}.Say("%s is no longer in the informer cache: nothing to do", rec.Item)
 		return nil, nil
 	}
 	jobs := c.jobsToBeReconciled(cj)
 	x := &cronJobCtx{obj: cj, status: readCronJobStatus(cj), rec: rec}
 	cleaned := c.cleanupFinishedJobs(x, jobs)
 	requeueAfter, synced, code, syncErr := c.syncCronJob(x, jobs)
-	rec.Reason = Reason{Code: code, Func: fn + ", syncCronJob", Message: rec.Item + ": " + strings.Join(x.did, "; ")}
+	rec.Reason = Reason{Code: code, Func: fn + ", syncCronJob"}.Saying(append([]Text{say("%s: ", rec.Item)}, joinTexts(x.did, "; ")...)...)
 	if cleaned {
 		rec.Reason.Func = fn + ", cleanupFinishedJobs, syncCronJob"
 		if code == "NoUnmetSchedule" {
@@ -278,7 +278,7 @@ func (c *cronJobController) sync(key string, rec *Record) (*time.Duration, error
 		}
 		next.Fields["status"] = toJSONValue(x.status)
 		if _, err := c.env.api.Update(cronJobClient, next); err != nil {
-			rec.Reason.Message += "; updating its status failed"
+			rec.Reason.and("; updating its status failed")
 			return nil, err
 		}
 		rec.note("status: %d active, lastScheduleTime %s", len(x.status.Active), orNone(x.status.LastScheduleTime))

@@ -343,7 +343,7 @@ func (c *daemonSetController) step(_ string, rec *Record) {
 	if err := c.syncDaemonSet(key, rec); err != nil {
 		d := c.q.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; retried in %s", d)
+		rec.Reason.and("; retried in %s", d)
 		return
 	}
 	c.q.Forget(key)
@@ -671,7 +671,7 @@ type dsSync struct {
 	v    dsView
 	rec  *Record
 	code string
-	did  []string
+	did  []Text
 	fns  []string
 	// updated is updatedNumberScheduled as the status counts it.
 	updated int64
@@ -688,7 +688,7 @@ func (s *dsSync) act(code, format string, args ...any) {
 	if s.code == "" {
 		s.code = code
 	}
-	s.did = append(s.did, fmt.Sprintf(format, args...))
+	s.did = append(s.did, say(format, args...))
 }
 
 func (s *dsSync) fn(name string) {
@@ -704,16 +704,16 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 	const fn = dsFuncPrefix + "syncDaemonSet"
 	ds := c.dss[key]
 	if ds == nil {
-		rec.Reason = Reason{Code: "DaemonSetGone", Func: fn, Message: rec.Item + " has been deleted: nothing to do"}
+		rec.Reason = Reason{Code: "DaemonSetGone", Func: fn}.Say("%s has been deleted: nothing to do", rec.Item)
 		return nil
 	}
 	v, err := readDaemonSet(ds)
 	if err != nil {
-		rec.Reason = Reason{Code: "InvalidSpec", Func: fn, Message: rec.Item + " has no selector, or one that does not match its template's labels: the apiserver would have refused it"}
+		rec.Reason = Reason{Code: "InvalidSpec", Func: fn}.Say("%s has no selector, or one that does not match its template's labels: the apiserver would have refused it", rec.Item)
 		return nil
 	}
 	if ds.Metadata.DeletionTimestamp != nil {
-		rec.Reason = Reason{Code: "BeingDeleted", Func: fn, Message: rec.Item + " is being deleted: the controller does nothing, not even its status (its revisions may already be gone)"}
+		rec.Reason = Reason{Code: "BeingDeleted", Func: fn}.Say("%s is being deleted: the controller does nothing, not even its status (its revisions may already be gone)", rec.Item)
 		return nil
 	}
 	s := &dsSync{c: c, v: v, rec: rec, fns: []string{fn}}
@@ -721,8 +721,8 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 	s.fn("constructHistory")
 	cur, old, err := s.constructHistory()
 	if err != nil {
-		rec.Reason = Reason{Code: "RevisionFailed", Func: strings.Join(s.fns, ", "),
-			Message: rec.Item + ": constructing its revisions failed: " + err.Error()}
+		rec.Reason = Reason{Code: "RevisionFailed", Func: strings.Join(s.fns, ", ")}.
+			Say("%s: constructing its revisions failed: %s", rec.Item, err.Error())
 		return err
 	}
 	hash := cur.Metadata.Labels[dsHashLabel]
@@ -735,7 +735,7 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 	}
 	if s.code == "" {
 		s.code = "InSync"
-		s.did = append(s.did, "nothing to do")
+		s.did = append(s.did, say("nothing to do"))
 	}
 	desired := 0
 	for _, name := range sortedKeys(c.nodes) {
@@ -743,9 +743,9 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 			desired++
 		}
 	}
-	rec.Reason = Reason{Code: s.code, Func: strings.Join(s.fns, ", "),
-		Message: fmt.Sprintf("%s: %d of %d Node(s) should run its Pod (nodeSelector %s), %d run one of revision %d (%s); %s",
-			rec.Item, desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy(), strings.Join(s.did, "; "))}
+	rec.Reason = Reason{Code: s.code, Func: strings.Join(s.fns, ", ")}.
+		Saying(append([]Text{say("%s: %d of %d Node(s) should run its Pod (nodeSelector %s), %d run one of revision %d (%s); ",
+			rec.Item, desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy())}, joinTexts(s.did, "; ")...)...)
 	return aggregate(errs)
 }
 

@@ -84,7 +84,7 @@ type deploymentController struct {
 type syncLog struct {
 	rec     *Record
 	code    string
-	actions []string
+	actions []Text
 	funcs   []string
 }
 
@@ -92,7 +92,7 @@ func (l *syncLog) act(code, format string, args ...any) {
 	if l.code == "" {
 		l.code = code
 	}
-	l.actions = append(l.actions, fmt.Sprintf(format, args...))
+	l.actions = append(l.actions, say(format, args...))
 }
 
 func (l *syncLog) fn(name string) {
@@ -301,15 +301,14 @@ func (c *deploymentController) step(_ string, rec *Record) {
 	if l.code == "" {
 		l.code = "Synced"
 	}
-	msg := strings.Join(l.actions, "; ")
-	if msg == "" {
-		msg = "nothing to do"
+	if len(l.actions) == 0 {
+		l.actions = []Text{say("nothing to do")}
 	}
-	rec.Reason = Reason{Code: l.code, Message: msg, Func: dcFuncPrefix + strings.Join(append([]string{"syncDeployment"}, l.funcs...), ", ")}
+	rec.Reason = Reason{Code: l.code, Func: dcFuncPrefix + strings.Join(append([]string{"syncDeployment"}, l.funcs...), ", ")}.Saying(joinTexts(l.actions, "; ")...)
 	if err != nil {
 		d := c.q.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; the sync returns an error, so the key is retried in %s", d)
+		rec.Reason.and("; the sync returns an error, so the key is retried in %s", d)
 		return
 	}
 	c.q.Forget(key)

@@ -71,8 +71,8 @@ func (a Exit) apply(w *World) (*Record, error) {
 	if a.Code != 0 {
 		phase = podFailed
 	}
-	rec.Reason = Reason{Code: "ContainersExited", Func: "kubelet statusManager (reported by hand)",
-		Message: fmt.Sprintf("the containers of %s exited with code %d: the kubelet reports phase %s", listPhrase(names), a.Code, phase)}
+	rec.Reason = Reason{Code: "ContainersExited", Func: "kubelet statusManager (reported by hand)"}.
+		Say("the containers of %s exited with code %d: the kubelet reports phase %s", listPhrase(names), a.Code, phase)
 	return w.end(), nil
 }
 

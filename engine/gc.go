@@ -174,14 +174,14 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 		fromGraph, exists := g.uidToNode.Get(n.identity.UID)
 		if !exists {
 			g.attemptToDelete.Forget(item)
-			rec.Reason = Reason{Code: "StaleVirtualItem", Rule: "R39", Func: "GarbageCollector.attemptToDeleteWorker",
-				Message: "this virtual node is no longer in the graph (its deletion was observed meanwhile): forgotten"}
+			rec.Reason = Reason{Code: "StaleVirtualItem", Rule: "R39", Func: "GarbageCollector.attemptToDeleteWorker"}.
+				Say("this virtual node is no longer in the graph (its deletion was observed meanwhile): forgotten")
 			return
 		}
 		if fromGraph.isObserved() {
 			g.attemptToDelete.Forget(item)
-			rec.Reason = Reason{Code: "StaleVirtualItem", Rule: "R39", Func: "GarbageCollector.attemptToDeleteWorker",
-				Message: "the real object for this uid has been observed meanwhile, so this stale virtual node is forgotten"}
+			rec.Reason = Reason{Code: "StaleVirtualItem", Rule: "R39", Func: "GarbageCollector.attemptToDeleteWorker"}.
+				Say("the real object for this uid has been observed meanwhile, so this stale virtual node is forgotten")
 			return
 		}
 	}
@@ -197,26 +197,28 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 	case errors.Is(err, errNamespacedOwnerOfClusterScoped):
 		g.attemptToDelete.Forget(item)
 		if rec.Reason.Code == "" {
-			rec.Reason = Reason{Code: "NamespacedOwnerOfClusterScoped", Rule: "R59", Func: "GarbageCollector.attemptToDeleteWorker",
-				Message: fmt.Sprintf("%s is cluster-scoped but names a namespaced owner: never collected, not retried", n.identity.ref())}
+			rec.Reason = Reason{Code: "NamespacedOwnerOfClusterScoped", Rule: "R59", Func: "GarbageCollector.attemptToDeleteWorker"}.
+				Say("%s is cluster-scoped but names a namespaced owner: never collected, not retried", n.identity.ref())
 		}
 	case err != nil:
 		d := g.attemptToDelete.AddRateLimited(item, g.env.now())
 		rec.Err = err.Error()
 		var rme *restMappingError
 		if errors.As(err, &rme) {
-			rec.Reason = Reason{Code: "RESTMappingError", Rule: "R57, R61", Func: "GarbageCollector.attemptToDeleteWorker",
-				Message: fmt.Sprintf("%s is not served, so the owner cannot be looked up: retried in %s, never deleted", rme.apiVersion+"/"+rme.kind, d)}
+			rec.Reason = Reason{Code: "RESTMappingError", Rule: "R57, R61", Func: "GarbageCollector.attemptToDeleteWorker"}.
+				Say("%s is not served, so the owner cannot be looked up: retried in %s, never deleted", rme.apiVersion+"/"+rme.kind, d)
 		} else {
-			msg := fmt.Sprintf("error: %v: requeued with backoff %s", err, d)
-			if rec.Reason.Code != "" {
-				msg = rec.Reason.Message + "; " + msg
+			why := rec.Reason
+			rec.Reason = Reason{Code: "Requeued", Rule: "R39, R65", Func: "GarbageCollector.attemptToDeleteWorker"}
+			if why.Code != "" {
+				rec.Reason = rec.Reason.Saying(why.Texts...)
+				rec.Reason.and("; ")
 			}
-			rec.Reason = Reason{Code: "Requeued", Rule: "R39, R65", Func: "GarbageCollector.attemptToDeleteWorker", Message: msg}
+			rec.Reason.and("error: %v: requeued with backoff %s", err, d)
 		}
 	case !item.isObserved():
 		d := g.attemptToDelete.AddRateLimited(item, g.env.now())
-		rec.Reason.Message += fmt.Sprintf("; still virtual (not yet observed by an informer): polled again in %s", d)
+		rec.Reason.and("; still virtual (not yet observed by an informer): polled again in %s", d)
 		if rec.Reason.Rule == "" {
 			rec.Reason.Rule = "R39"
 		}
@@ -228,27 +230,27 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 // attemptToDeleteItem decides the fate of one object (R40-R46).
 func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	if item.beingDeleted && !item.deletingDependents {
-		msg := fmt.Sprintf("%s is already being deleted (and not waiting for dependents): nothing to do until it is gone", item.identity.ref())
+		msg := say("%s is already being deleted (and not waiting for dependents): nothing to do until it is gone", item.identity.ref())
 		if cur, ok := g.uidToNode.Get(item.identity.UID); !ok || cur != item {
-			msg = fmt.Sprintf("%s was queued while being deleted and has since left the graph: nothing to do", item.identity.ref())
+			msg = say("%s was queued while being deleted and has since left the graph: nothing to do", item.identity.ref())
 		}
-		rec.Reason = Reason{Code: "AlreadyTerminating", Rule: "R40", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}
+		rec.Reason = Reason{Code: "AlreadyTerminating", Rule: "R40", Func: "GarbageCollector.attemptToDeleteItem"}.Saying(msg)
 		return nil
 	}
 	latest, err := g.getObject(item.identity)
 	switch {
 	case fakeapi.IsNotFound(err):
 		g.enqueueVirtualDeleteEvent(item.identity)
-		rec.Reason = Reason{Code: "NotFoundVirtualDelete", Rule: "R41", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: fmt.Sprintf("%s does not exist: a virtual delete event is queued to graphChanges", item.identity.ref())}
+		rec.Reason = Reason{Code: "NotFoundVirtualDelete", Rule: "R41", Func: "GarbageCollector.attemptToDeleteItem"}.
+			Say("%s does not exist: a virtual delete event is queued to graphChanges", item.identity.ref())
 		return errEnqueuedVirtualDelete
 	case err != nil:
 		return err
 	}
 	if latest.Metadata.UID != item.identity.UID {
 		g.enqueueVirtualDeleteEvent(item.identity)
-		rec.Reason = Reason{Code: "UIDMismatchVirtualDelete", Rule: "R41", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: fmt.Sprintf("%s exists with uid %s, not %s (the name was reused): a virtual delete event is queued", item.identity.ref(), latest.Metadata.UID, item.identity.UID)}
+		rec.Reason = Reason{Code: "UIDMismatchVirtualDelete", Rule: "R41", Func: "GarbageCollector.attemptToDeleteItem"}.
+			Say("%s exists with uid %s, not %s (the name was reused): a virtual delete event is queued", item.identity.ref(), latest.Metadata.UID, item.identity.UID)
 		return errEnqueuedVirtualDelete
 	}
 	if item.deletingDependents {
@@ -256,8 +258,8 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	}
 	refs := latest.Metadata.OwnerReferences
 	if len(refs) == 0 {
-		rec.Reason = Reason{Code: "NoOwners", Rule: "R42", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: fmt.Sprintf("%s has no ownerReferences: nothing to collect", item.identity.ref())}
+		rec.Reason = Reason{Code: "NoOwners", Rule: "R42", Func: "GarbageCollector.attemptToDeleteItem"}.
+			Say("%s has no ownerReferences: nothing to collect", item.identity.ref())
 		return nil
 	}
 	var solidBuf, danglingBuf, waitingBuf [2]fakeapi.OwnerReference // most objects have one owner
@@ -269,52 +271,50 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	// of one owner share the sentence (see textCache).
 	var buf [256]byte
 	cls := appendClassPhrase(buf[:0], solid, dangling, waiting)
+	classes := g.texts.get(cls)
 	switch {
 	case len(solid) != 0:
 		if len(dangling) == 0 && len(waiting) == 0 {
-			rec.Reason = Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem",
-				Message: g.texts.get(append(cls, ": kept, it has an owner that exists"...))}
+			rec.Reason = g.texts.reason(Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
+				"%s: kept, it has an owner that exists", classes)
 			return nil
 		}
 		uids := append(refUIDs(dangling), refUIDs(waiting)...)
-		rec.Reason = Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: g.texts.get(append(cls, ": kept, it has an owner that exists; the references to its absent or deleting owners are patched away"...))}
+		rec.Reason = g.texts.reason(Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
+			"%s: kept, it has an owner that exists; the references to its absent or deleting owners are patched away", classes)
 		_, err := g.patch(item, deleteOwnerRefPatch(item.identity.UID, uids), func(n *node) ([]byte, error) {
 			return g.deleteOwnerRefJSONMergePatch(n, uids...)
 		})
 		return err
 	case len(waiting) != 0 && len(item.dependents) != 0:
-		msg := g.texts.get(append(cls, "; it has dependents of its own: deleted with Foreground"...))
+		why := g.texts.reason(Reason{}, "%s; it has dependents of its own: deleted with Foreground", classes)
 		for _, dep := range item.getDependents() {
 			if dep.deletingDependents {
-				msg = fmt.Sprintf("%s; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", string(cls), dep.identity.ref())
+				why = Reason{}.Say("%s; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", classes, dep.identity.ref())
 				if _, err := g.patch(item, unblockOwnerRefsPatch(item), g.unblockOwnerReferencesJSONMergePatch); err != nil {
-					rec.Reason = Reason{Code: "CycleBreaker", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}
+					rec.Reason = Reason{Code: "CycleBreaker", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem"}.Saying(why.Texts...)
 					return err
 				}
 				break
 			}
 		}
-		rec.Reason = Reason{Code: "DeleteForeground", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem", Message: msg}
+		rec.Reason = Reason{Code: "DeleteForeground", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem", Message: why.Message, Texts: why.Texts}
 		return g.deleteItem(item, latest, fakeapi.DeletePropagationForeground, rec)
 	default:
 		policy := fakeapi.DeletePropagationBackground
-		why := "Background (it carries no GC finalizer)"
+		why := say("Background (it carries no GC finalizer)")
 		switch {
 		case hasOrphanFinalizer(latest):
-			policy, why = fakeapi.DeletePropagationOrphan, "Orphan (it already carries the orphan finalizer, which is honoured)"
+			policy, why = fakeapi.DeletePropagationOrphan, say("Orphan (it already carries the orphan finalizer, which is honoured)")
 		case hasDeleteDependentsFinalizer(latest):
-			policy, why = fakeapi.DeletePropagationForeground, "Foreground (it already carries the foregroundDeletion finalizer, which is honoured)"
+			policy, why = fakeapi.DeletePropagationForeground, say("Foreground (it already carries the foregroundDeletion finalizer, which is honoured)")
 		}
-		verdict := "no owner exists any more, so it is garbage"
+		verdict := say("no owner exists any more, so it is garbage")
 		if len(waiting) > 0 {
-			verdict = "no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own"
+			verdict = say("no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own")
 		}
-		b := append(cls, ": "...)
-		b = append(b, verdict...)
-		b = append(b, "; deleted with "...)
-		rec.Reason = Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem",
-			Message: g.texts.get(append(b, why...))}
+		rec.Reason = g.texts.reason(Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem"},
+			"%s: ", classes, verdict, say("; deleted with "), why)
 		return g.deleteItem(item, latest, policy, rec)
 	}
 }
@@ -399,11 +399,11 @@ func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (boo
 func (g *garbageCollector) processDeletingDependentsItem(item *node, rec *Record) error {
 	blocking := item.blockingDependents()
 	if len(blocking) == 0 {
-		rec.Reason = Reason{Code: "RemoveForegroundFinalizer", Rule: "R47", Func: "GarbageCollector.processDeletingDependentsItem",
-			Message: fmt.Sprintf("%s is deleting dependents and none that blocks it is left: the foregroundDeletion finalizer is removed", item.identity.ref())}
+		rec.Reason = Reason{Code: "RemoveForegroundFinalizer", Rule: "R47", Func: "GarbageCollector.processDeletingDependentsItem"}.
+			Say("%s is deleting dependents and none that blocks it is left: the foregroundDeletion finalizer is removed", item.identity.ref())
 		removed, err := g.removeFinalizer(item, fakeapi.FinalizerDeleteDependents)
 		if err == nil && !removed {
-			rec.Reason.Message = fmt.Sprintf("%s is marked deletingDependents (the flag is never cleared) and none that blocks it is left, but it no longer carries foregroundDeletion: nothing to remove", item.identity.ref())
+			rec.Reason = rec.Reason.Say("%s is marked deletingDependents (the flag is never cleared) and none that blocks it is left, but it no longer carries foregroundDeletion: nothing to remove", item.identity.ref())
 		}
 		return err
 	}
@@ -414,8 +414,8 @@ func (g *garbageCollector) processDeletingDependentsItem(item *node, rec *Record
 			g.attemptToDelete.Add(dep)
 		}
 	}
-	rec.Reason = Reason{Code: "WaitingForDependents", Rule: "R47", Func: "GarbageCollector.processDeletingDependentsItem",
-		Message: fmt.Sprintf("%s waits: %d blocking dependent(s) still exist (%s); those not deleting dependents themselves are queued", item.identity.ref(), len(blocking), summarize(names, 3))}
+	rec.Reason = Reason{Code: "WaitingForDependents", Rule: "R47", Func: "GarbageCollector.processDeletingDependentsItem"}.
+		Say("%s waits: %d blocking dependent(s) still exist (%s); those not deleting dependents themselves are queued", item.identity.ref(), len(blocking), summarize(names, 3))
 	return nil
 }
 
@@ -616,20 +616,20 @@ func (g *garbageCollector) stepAttemptToOrphan(rec *Record) {
 	if len(failed) > 0 {
 		d := g.attemptToOrphan.AddRateLimited(owner, g.env.now())
 		rec.Err = fmt.Sprintf("failed to orphan dependents of owner %s, got errors: %s", owner.identity, strings.Join(failed, ", "))
-		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker, orphanDependents",
-			Message: fmt.Sprintf("%d of %d dependent(s) could not be patched: %s keeps its orphan finalizer and is retried in %s", len(failed), len(deps), owner.identity.ref(), d)}
+		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker, orphanDependents"}.
+			Say("%d of %d dependent(s) could not be patched: %s keeps its orphan finalizer and is retried in %s", len(failed), len(deps), owner.identity.ref(), d)
 		return
 	}
 	if _, err := g.removeFinalizer(owner, fakeapi.FinalizerOrphanDependents); err != nil {
 		d := g.attemptToOrphan.AddRateLimited(owner, g.env.now())
 		rec.Err = err.Error()
-		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50, R56", Func: "GarbageCollector.attemptToOrphanWorker, removeFinalizer",
-			Message: fmt.Sprintf("dependents orphaned, but removing the orphan finalizer failed: retried in %s", d)}
+		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50, R56", Func: "GarbageCollector.attemptToOrphanWorker, removeFinalizer"}.
+			Say("dependents orphaned, but removing the orphan finalizer failed: retried in %s", d)
 		return
 	}
 	g.attemptToOrphan.Forget(owner)
-	rec.Reason = Reason{Code: "Orphaned", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker",
-		Message: fmt.Sprintf("removed the reference to %s from its %d dependent(s) in the graph, then its orphan finalizer", owner.identity.ref(), len(deps))}
+	rec.Reason = Reason{Code: "Orphaned", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker"}.
+		Say("removed the reference to %s from its %d dependent(s) in the graph, then its orphan finalizer", owner.identity.ref(), len(deps))
 }
 
 func refUIDs(refs []fakeapi.OwnerReference) []string {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -137,8 +136,8 @@ func (g *garbageCollector) restart(rec *Record) {
 	*g = *newGarbageCollector(g.env)
 	g.hook()
 	g.relist()
-	rec.Reason = Reason{Code: "Restarted", Rule: "R64", Func: "GarbageCollector.Run",
-		Message: fmt.Sprintf("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", nodes)}
+	rec.Reason = Reason{Code: "Restarted", Rule: "R64", Func: "GarbageCollector.Run"}.
+		Say("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", nodes)
 }
 
 // relist rebuilds the collector's informers from a fresh list: every object

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/internal/strarena"
@@ -186,8 +185,14 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			deletingDependents: beingDeleted(obj) && hasDeleteDependentsFinalizer(obj),
 		}
 		g.insertNode(n)
-		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode",
-			Message: g.env.around("new node ", n.identity, ownersPhrase(n.owners))}
+		owners := ownersPhrase(n.owners)
+		msg := g.env.around("new node ", n.identity, owners)
+		ref := msg[len("new node ") : len(msg)-len(owners)]
+		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode", Message: msg,
+			Texts: said("new node %s with no owners", ref)}
+		if len(n.owners) > 0 {
+			rec.Reason.Texts = said("new node %s owned by %s", ref, owners[len(" owned by "):])
+		}
 		g.processTransitions(ev.oldObj, obj, n, rec)
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
 		if existing.identity.APIVersion != obj.APIVersion || existing.identity.Kind != obj.Kind {
@@ -197,8 +202,9 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			g.replaceNode(existing, c)
 			existing = c
 		}
-		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges",
-			Message: g.sentence(ev, existing.identity, updatedSentence)}
+		msg := g.sentence(ev, existing.identity, updatedSentence)
+		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges", Message: msg,
+			Texts: said("%s"+updatedSentence, msg[:len(msg)-len(updatedSentence)])}
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -206,8 +212,8 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			g.addDependentToOwners(existing, added, rec)
 			g.removeDependentFromOwners(existing, removed)
 			g.touch(uid)
-			rec.Reason = Reason{Code: "GraphOwnersChanged", Rule: "R27", Func: "GraphBuilder.processGraphChanges, referencesDiffs",
-				Message: fmt.Sprintf("%s owners changed: %s", existing.identity.ref(), diffPhrase(added, removed, changed))}
+			rec.Reason = Reason{Code: "GraphOwnersChanged", Rule: "R27", Func: "GraphBuilder.processGraphChanges, referencesDiffs"}.
+				Say("%s owners changed: %s", existing.identity.ref(), diffPhrase(added, removed, changed))
 		}
 		if beingDeleted(obj) && !existing.beingDeleted {
 			existing.beingDeleted = true
@@ -217,8 +223,8 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		g.processTransitions(ev.oldObj, obj, existing, rec)
 	case ev.eventType == deleteEvent:
 		if !found {
-			rec.Reason = Reason{Code: "GraphDeleteUnknown", Rule: "R30", Func: "GraphBuilder.processGraphChanges",
-				Message: fmt.Sprintf("delete event for %s, which is not in the graph: ignored", obj)}
+			rec.Reason = Reason{Code: "GraphDeleteUnknown", Rule: "R30", Func: "GraphBuilder.processGraphChanges"}.
+				Say("delete event for %s, which is not in the graph: ignored", obj)
 			return
 		}
 		g.processDeleteEvent(ev, existing, rec)
@@ -241,8 +247,8 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 						g.attemptToDelete.Add(dep)
 					}
 				}
-				rec.Reason = Reason{Code: "VirtualNodeKept", Rule: "R31", Func: "GraphBuilder.processGraphChanges, partitionDependents",
-					Message: fmt.Sprintf("%s is absent, but %d dependent(s) name uid %s with other coordinates: node kept", deleted.ref(), len(nonmatching), uid)}
+				rec.Reason = Reason{Code: "VirtualNodeKept", Rule: "R31", Func: "GraphBuilder.processGraphChanges, partitionDependents"}.
+					Say("%s is absent, but %d dependent(s) name uid %s with other coordinates: node kept", deleted.ref(), len(nonmatching), uid)
 				if existing.identity == deleted {
 					if alt := getAlternateOwnerIdentity(nonmatching, deleted); alt != nil {
 						c := existing.clone()
@@ -264,9 +270,9 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 					g.attemptToDelete.Add(dep)
 				}
 			}
-			rec.Reason = Reason{Code: "VirtualDeleteOfWrongIdentity", Rule: "R31", Func: "GraphBuilder.processGraphChanges",
-				Message: fmt.Sprintf("%s does not exist, but uid %s is the real %s: node kept, %d dependent(s) naming the absent identity requeued",
-					deleted.ref(), uid, existing.identity.ref(), len(matching))}
+			rec.Reason = Reason{Code: "VirtualDeleteOfWrongIdentity", Rule: "R31", Func: "GraphBuilder.processGraphChanges"}.
+				Say("%s does not exist, but uid %s is the real %s: node kept, %d dependent(s) naming the absent identity requeued",
+					deleted.ref(), uid, existing.identity.ref(), len(matching))
 		}
 	}
 	if !removeExisting {
@@ -293,20 +299,20 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 	if ev.virtual {
 		what, rule = " verified absent by a worker: node removed", "R31"
 	}
-	var msg string
+	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode"}
 	switch {
 	case len(deps) == 0 && waiting == 0:
-		msg = g.sentence(ev, existing.identity, what)
+		msg := g.sentence(ev, existing.identity, what)
+		rec.Reason.Message, rec.Reason.Texts = msg, said("%s"+what, msg[:len(msg)-len(what)])
 	default:
-		msg = existing.identity.ref() + what
+		rec.Reason = rec.Reason.Say("%s"+what, existing.identity.ref())
 		if len(deps) > 0 {
-			msg += "; its identity is now in absentOwnerCache and its " + strconv.Itoa(len(deps)) + " dependent(s) are queued to attemptToDelete"
+			rec.Reason.and("; its identity is now in absentOwnerCache and its %d dependent(s) are queued to attemptToDelete", len(deps))
 		}
 		if waiting > 0 {
-			msg += "; " + strconv.Itoa(waiting) + " owner(s) waiting for their dependents are queued again"
+			rec.Reason.and("; %d owner(s) waiting for their dependents are queued again", waiting)
 		}
 	}
-	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode", Message: msg}
 }
 
 // insertNode adds n to uidToNode and to its owners' dependents.
@@ -442,8 +448,8 @@ func (g *garbageCollector) addUnblockedOwnersToDeleteQueue(removed []fakeapi.Own
 func (g *garbageCollector) processTransitions(old, cur *fakeapi.Object, n *node, rec *Record) {
 	if deletionStartsWithFinalizer(old, cur, fakeapi.FinalizerOrphanDependents) {
 		g.attemptToOrphan.Add(n)
-		rec.Reason = Reason{Code: "OrphanStarts", Rule: "R29", Func: "GraphBuilder.processTransitions",
-			Message: fmt.Sprintf("%s has a deletionTimestamp and the orphan finalizer: queued to attemptToOrphan", n.identity.ref())}
+		rec.Reason = Reason{Code: "OrphanStarts", Rule: "R29", Func: "GraphBuilder.processTransitions"}.
+			Say("%s has a deletionTimestamp and the orphan finalizer: queued to attemptToOrphan", n.identity.ref())
 		return
 	}
 	if deletionStartsWithFinalizer(old, cur, fakeapi.FinalizerDeleteDependents) {
@@ -454,8 +460,8 @@ func (g *garbageCollector) processTransitions(old, cur *fakeapi.Object, n *node,
 			g.attemptToDelete.Add(dep)
 		}
 		g.attemptToDelete.Add(n)
-		rec.Reason = Reason{Code: "ForegroundStarts", Rule: "R29", Func: "GraphBuilder.processTransitions",
-			Message: fmt.Sprintf("%s has a deletionTimestamp and the foregroundDeletion finalizer: marked deletingDependents; its %d dependent(s), then itself, queued to attemptToDelete", n.identity.ref(), len(deps))}
+		rec.Reason = Reason{Code: "ForegroundStarts", Rule: "R29", Func: "GraphBuilder.processTransitions"}.
+			Say("%s has a deletionTimestamp and the foregroundDeletion finalizer: marked deletingDependents; its %d dependent(s), then itself, queued to attemptToDelete", n.identity.ref(), len(deps))
 	}
 }
 

@@ -425,7 +425,7 @@ func (c *jobController) step(queue string, rec *Record) {
 		if err := c.syncJob(key, rec); err != nil {
 			d := c.q.AddRateLimited(key, c.env.now())
 			rec.Err = err.Error()
-			rec.Reason.Message += fmt.Sprintf("; the sync returns an error, so the key is retried in %s", d)
+			rec.Reason.and("; the sync returns an error, so the key is retried in %s", d)
 			return
 		}
 		c.q.Forget(key)
@@ -440,7 +440,7 @@ func (c *jobController) step(queue string, rec *Record) {
 	if err := c.syncOrphanPod(key, rec); err != nil {
 		d := c.orphans.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; retried in %s", d)
+		rec.Reason.and("; retried in %s", d)
 		return
 	}
 	c.orphans.Forget(key)
@@ -516,16 +516,16 @@ func (c *jobController) syncOrphanPod(key string, rec *Record) error {
 	}
 	switch {
 	case len(removed) > 0:
-		rec.Reason = Reason{Code: "FinalizerRemoved", Func: fn + ", handleSingleOrphanPod",
-			Message: fmt.Sprintf("removed %s from %s: no running Job controls it any more (its Job is gone or finished, or released it), so nothing will count it", jobTrackingFinalizer, listPhrase(removed))}
+		rec.Reason = Reason{Code: "FinalizerRemoved", Func: fn + ", handleSingleOrphanPod"}.
+			Say("removed %s from %s: no running Job controls it any more (its Job is gone or finished, or released it), so nothing will count it", jobTrackingFinalizer, listPhrase(removed))
 	case len(pods) == 0:
-		rec.Reason = Reason{Code: "PodGone", Func: fn, Message: "no such Pod in the informer cache: nothing to do"}
+		rec.Reason = Reason{Code: "PodGone", Func: fn}.Say("no such Pod in the informer cache: nothing to do")
 	default:
-		rec.Reason = Reason{Code: "NothingToRemove", Func: fn + ", handleSingleOrphanPod",
-			Message: "the Pods have no tracking finalizer, or belong to a Job that still runs: nothing to do"}
+		rec.Reason = Reason{Code: "NothingToRemove", Func: fn + ", handleSingleOrphanPod"}.
+			Say("the Pods have no tracking finalizer, or belong to a Job that still runs: nothing to do")
 	}
 	if firstErr != nil {
-		rec.Reason.Message += fmt.Sprintf("; a patch failed (%v)", firstErr)
+		rec.Reason.and("; a patch failed (%v)", firstErr)
 	}
 	if strings.HasPrefix(key, "sel:") {
 		delete(c.selectors, key)

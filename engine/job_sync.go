@@ -215,31 +215,31 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 		c.exp.drop(key)
 		delete(c.finalizerExp, key)
 		delete(c.backoff, key)
-		rec.Reason = Reason{Code: "JobGone", Func: fn,
-			Message: fmt.Sprintf("%s is no longer in the informer cache: its expectations and backoff record are dropped", rec.Item)}
+		rec.Reason = Reason{Code: "JobGone", Func: fn}.
+			Say("%s is no longer in the informer cache: its expectations and backoff record are dropped", rec.Item)
 		return nil
 	}
 	if cond, ok := jobFinishedCondition(shared); ok {
 		delete(c.backoff, key)
 		delete(c.finished, shared.Metadata.UID)
-		rec.Reason = Reason{Code: "JobFinished", Func: fn,
-			Message: fmt.Sprintf("%s already has condition %s: nothing more to do", rec.Item, cond.Type)}
+		rec.Reason = Reason{Code: "JobFinished", Func: fn}.
+			Say("%s already has condition %s: nothing more to do", rec.Item, cond.Type)
 		return nil
 	}
 	if c.finished[shared.Metadata.UID] {
-		rec.Reason = Reason{Code: "FinishedNotSeen", Func: fn,
-			Message: fmt.Sprintf("%s was marked finished and the update is not yet seen: skipped", rec.Item)}
+		rec.Reason = Reason{Code: "FinishedNotSeen", Func: fn}.
+			Say("%s was marked finished and the update is not yet seen: skipped", rec.Item)
 		return nil
 	}
 	v, err := readJob(shared)
 	if err == errUnknownCompletionMode {
 		c.event(shared, "Warning", "UnknownCompletionMode", "Skipped Job sync because completion mode is unknown")
-		rec.Reason = Reason{Code: "UnknownCompletionMode", Func: fn, Message: "the completion mode is neither NonIndexed nor Indexed: skipped"}
+		rec.Reason = Reason{Code: "UnknownCompletionMode", Func: fn}.Say("the completion mode is neither NonIndexed nor Indexed: skipped")
 		return nil
 	}
 	if err != nil {
-		rec.Reason = Reason{Code: "InvalidSpec", Func: fn,
-			Message: fmt.Sprintf("the apiserver would have refused %s (%v): gcplay's Job controller leaves it alone", rec.Item, err)}
+		rec.Reason = Reason{Code: "InvalidSpec", Func: fn}.
+			Say("the apiserver would have refused %s (%v): gcplay's Job controller leaves it alone", rec.Item, err)
 		return nil
 	}
 	for _, f := range []string{"podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "managedBy"} {
@@ -259,7 +259,7 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 
 	pods, claimNote, err := c.getPodsForJob(v, rec)
 	if err != nil {
-		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", getPodsForJob", Message: fmt.Sprintf("claiming Pods for %s failed (%v)", rec.Item, err)}
+		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", getPodsForJob"}.Say("claiming Pods for %s failed (%v)", rec.Item, err)
 		return err
 	}
 	x.pods = pods
@@ -313,7 +313,7 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 
 	suspendChanged := false
 	var manageErr error
-	res := manageResult{code: "Tracking", text: "nothing to create or delete"}
+	res := manageResult{code: "Tracking", text: []Text{say("nothing to create or delete")}}
 	if x.finishedCondition != nil {
 		deletedReady, deleted, err := c.deleteActivePods(v.obj, x.active)
 		if deleted != active || !satisfied {
@@ -323,9 +323,9 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 		x.terminating += deleted
 		x.ready -= deletedReady
 		manageErr = err
-		res = manageResult{code: "Failing", text: fmt.Sprintf("the Job fails (%s): deleted its %d active Pod(s)", strings.Join(notes, "; "), deleted)}
+		res = manageResult{code: "Failing", text: say1("the Job fails (%s): deleted its %d active Pod(s)", strings.Join(notes, "; "), deleted)}
 		if len(notes) == 0 {
-			res.text = fmt.Sprintf("the Job is finishing: deleted %d active Pod(s)", deleted)
+			res.text = say1("the Job is finishing: deleted %d active Pod(s)", deleted)
 		}
 	} else {
 		manageCalled := false
@@ -334,9 +334,9 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 			active, res, manageErr = c.manageJob(x)
 			manageCalled = true
 		} else if !satisfied {
-			res = manageResult{code: "ExpectationsPending", text: "not managing Pods: " + why}
+			res = manageResult{code: "ExpectationsPending", text: []Text{say("not managing Pods: %s", why)}}
 		} else {
-			res = manageResult{code: "BeingDeleted", text: "the Job is being deleted, so Pods are neither created nor deleted"}
+			res = manageResult{code: "BeingDeleted", text: []Text{say("the Job is being deleted, so Pods are neither created nor deleted")}}
 		}
 		complete := false
 		if v.completions == nil {
@@ -374,22 +374,23 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 	finishedBefore := x.finishedCondition
 	err = c.trackJobStatusAndRemoveFinalizers(x, needsUpdate)
 
-	msg := fmt.Sprintf("%d active, %d succeeded, %d failed", active, x.succeeded, x.failed)
+	told := Reason{}.Say("%d active, %d succeeded, %d failed", active, x.succeeded, x.failed)
 	if v.completions != nil {
-		msg += fmt.Sprintf(" of %d completions", *v.completions)
+		told.and(" of %d completions", *v.completions)
 	}
 	if claimNote != "" {
-		msg += " (" + claimNote + ")"
+		told.and(" (%s)", claimNote)
 	}
-	msg += ": " + res.text
+	told.and(": ")
+	told = told.Saying(append(told.Texts, res.text...)...)
 	if finishedBefore != nil && res.code != "Failing" && finishedBefore.Type == jobSuccessCriteriaMet {
 		res.code = "Succeeding"
-		msg += "; enough Pods succeeded"
+		told.and("; enough Pods succeeded")
 	}
-	rec.Reason = Reason{Code: res.code, Func: fn + res.fn, Message: msg}
+	rec.Reason = Reason{Code: res.code, Func: fn + res.fn, Message: told.Message, Texts: told.Texts}
 	if err != nil {
 		rec.Reason.Code = "StatusUpdateFailed"
-		rec.Reason.Message += "; tracking its status failed"
+		rec.Reason.and("; tracking its status failed")
 		return fmt.Errorf("tracking status: %w", err)
 	}
 	return manageErr
@@ -714,7 +715,7 @@ func (c *jobController) manageJob(x *syncJobCtx) (int64, manageResult, error) {
 		removedReady, removed, err := c.deleteJobPods(v.obj, key, rm)
 		x.terminating += removed
 		x.ready -= removedReady
-		return active - removed, manageResult{code: "Suspended", fn: ", manageJob", text: fmt.Sprintf("the Job is suspended: deleted its %d active Pod(s)", removed)}, err
+		return active - removed, manageResult{code: "Suspended", fn: ", manageJob", text: say1("the Job is suspended: deleted its %d active Pod(s)", removed)}, err
 	}
 	var want int64
 	if v.completions == nil {
@@ -737,7 +738,7 @@ func (c *jobController) manageJob(x *syncJobCtx) (int64, manageResult, error) {
 		removedReady, removed, err := c.deleteJobPods(v.obj, key, rm)
 		x.terminating += removed
 		x.ready -= removedReady
-		return active - removed, manageResult{code: "DeletedPods", fn: ", manageJob", text: fmt.Sprintf("%d active, %d wanted: deleted %d", active, want, removed)}, err
+		return active - removed, manageResult{code: "DeletedPods", fn: ", manageJob", text: say1("%d active, %d wanted: deleted %d", active, want, removed)}, err
 	}
 	var terminating int64
 	if v.onlyReplaceFailed {
@@ -745,12 +746,12 @@ func (c *jobController) manageJob(x *syncJobCtx) (int64, manageResult, error) {
 	}
 	diff := want - terminating - active
 	if diff <= 0 {
-		return active, manageResult{code: "InSync", fn: ", manageJob", text: fmt.Sprintf("%d active Pod(s), %d wanted: nothing to create or delete", active, want)}, nil
+		return active, manageResult{code: "InSync", fn: ", manageJob", text: say1("%d active Pod(s), %d wanted: nothing to create or delete", active, want)}, nil
 	}
 	if left := x.newBackoff.remaining(c.env.clock.Now()); left > 0 {
 		c.timers.AddAfter(key, max(left, syncJobBatchPeriod), c.env.now())
 		return 0, manageResult{code: "BackoffWaiting", fn: ", manageJob",
-			text: fmt.Sprintf("%d Pod(s) to create, but %d failure(s) since the last success mean a pod-failure backoff: synced again in %s (status.active reads 0 meanwhile, as upstream writes it)",
+			text: say1("%d Pod(s) to create, but %d failure(s) since the last success mean a pod-failure backoff: synced again in %s (status.active reads 0 meanwhile, as upstream writes it)",
 				diff, x.newBackoff.failuresAfterLastSuccess, left)}, nil
 	}
 	diff = min(diff, maxPodCreateDeletePerSync)
@@ -775,14 +776,14 @@ func (c *jobController) manageJob(x *syncJobCtx) (int64, manageResult, error) {
 		}
 	}
 	active += int64(created)
-	text := fmt.Sprintf("%d wanted: created %d in slow-start batches of %s", want, created, intsPhrase(batches))
+	text := []Text{say("%d wanted: created %d in slow-start batches of %s", want, created, intsPhrase(batches))}
 	if indexes != nil {
-		text += " for index(es) " + formatIndexes(indexes[:created])
+		text = append(text, say(" for index(es) %s", formatIndexes(indexes[:created])))
 	}
 	res := manageResult{code: "CreatedPods", fn: ", manageJob", text: text}
 	if err != nil {
 		res.code = "CreateFailed"
-		res.text += fmt.Sprintf("; a create failed (%v)", err)
+		res.text = append(res.text, say("; a create failed (%v)", err))
 	}
 	return active, res, err
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"maps"
 	"time"
 
@@ -130,14 +129,14 @@ func (k *kubelet) step(_ string, rec *Record) {
 	ref := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}
 	pod, err := k.env.api.Get(ControllerKubelet, ref)
 	if fakeapi.IsNotFound(err) {
-		rec.Reason = Reason{Code: "PodGone", Rule: "R18", Func: "kubelet",
-			Message: fmt.Sprintf("%s is already gone", rec.Item)}
+		rec.Reason = Reason{Code: "PodGone", Rule: "R18", Func: "kubelet"}.
+			Say("%s is already gone", rec.Item)
 		return
 	}
 	if err != nil {
 		d := k.q.AddRateLimited(key, k.env.now())
 		rec.Err = err.Error()
-		rec.Reason = Reason{Code: "Requeued", Rule: "R18", Func: "kubelet", Message: fmt.Sprintf("could not read %s: retried in %s", rec.Item, d)}
+		rec.Reason = Reason{Code: "Requeued", Rule: "R18", Func: "kubelet"}.Say("could not read %s: retried in %s", rec.Item, d)
 		return
 	}
 	if pod.Metadata.DeletionTimestamp == nil {
@@ -149,13 +148,13 @@ func (k *kubelet) step(_ string, rec *Record) {
 			k.start(rec, key, pod)
 			return
 		}
-		rec.Reason = Reason{Code: "PodRunning", Func: "kubelet", Message: fmt.Sprintf("%s is not terminating: nothing to do", rec.Item)}
+		rec.Reason = Reason{Code: "PodRunning", Func: "kubelet"}.Say("%s is not terminating: nothing to do", rec.Item)
 		return
 	}
 	if left := pod.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch) - k.env.now(); left > 0 {
 		k.q.AddAfter(key, left, k.env.now())
-		rec.Reason = Reason{Code: "GracePeriodRunning", Rule: "R18", Func: "kubelet",
-			Message: fmt.Sprintf("%s's grace period has %s left", rec.Item, left)}
+		rec.Reason = Reason{Code: "GracePeriodRunning", Rule: "R18", Func: "kubelet"}.
+			Say("%s's grace period has %s left", rec.Item, left)
 		return
 	}
 	uid := pod.Metadata.UID
@@ -163,12 +162,12 @@ func (k *kubelet) step(_ string, rec *Record) {
 	switch {
 	case err == nil || fakeapi.IsNotFound(err):
 		k.q.Forget(key)
-		rec.Reason = Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet",
-			Message: fmt.Sprintf("the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0", rec.Item)}
+		rec.Reason = Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet"}.
+			Say("the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0", rec.Item)
 	default:
 		d := k.q.AddRateLimited(key, k.env.now())
 		rec.Err = err.Error()
-		rec.Reason = Reason{Code: "Requeued", Rule: "R18", Func: "kubelet", Message: fmt.Sprintf("deleting %s failed: retried in %s", rec.Item, d)}
+		rec.Reason = Reason{Code: "Requeued", Rule: "R18", Func: "kubelet"}.Say("deleting %s failed: retried in %s", rec.Item, d)
 	}
 }
 

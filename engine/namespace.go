@@ -190,11 +190,11 @@ func (c *namespaceController) step(_ string, rec *Record) {
 		d := time.Duration(t) * time.Second
 		c.q.AddAfter(key, d, c.env.now())
 		c.rechecks[key] = recheck{seen: c.seen, quiet: c.seen == before}
-		rec.Reason.Message += fmt.Sprintf("; looked at again in %s (estimate %ds / 2 + 1)", d, e.Estimate)
+		rec.Reason.and("; looked at again in %s (estimate %ds / 2 + 1)", d, e.Estimate)
 	default:
 		d := c.q.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; the sync returns an error, so the namespace is retried in %s", d)
+		rec.Reason.and("; the sync returns an error, so the namespace is retried in %s", d)
 	}
 }
 
@@ -202,8 +202,8 @@ func (c *namespaceController) step(_ string, rec *Record) {
 // runs the deleter on it.
 func (c *namespaceController) syncNamespaceFromKey(key string, rec *Record) error {
 	if _, ok := c.lister[key]; !ok {
-		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N4", Func: "NamespaceController.syncNamespaceFromKey",
-			Message: fmt.Sprintf("%s has been deleted: nothing to do", rec.Item)}
+		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N4", Func: "NamespaceController.syncNamespaceFromKey"}.
+			Say("%s has been deleted: nothing to do", rec.Item)
 		return nil
 	}
 	return c.deleteNamespace(key, rec)
@@ -215,63 +215,63 @@ func (c *namespaceController) deleteNamespace(name string, rec *Record) error {
 	ref := fakeapi.Ref{APIVersion: "v1", Kind: "Namespace", Name: name}
 	ns, err := c.env.api.Get(nsClient, ref)
 	if fakeapi.IsNotFound(err) {
-		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N4", Func: fn, Message: fmt.Sprintf("%s is gone from storage: nothing to do", rec.Item)}
+		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N4", Func: fn}.Say("%s is gone from storage: nothing to do", rec.Item)
 		return nil
 	}
 	if err != nil {
-		rec.Reason = Reason{Code: "GetFailed", Rule: "N4", Func: fn, Message: fmt.Sprintf("could not read %s", rec.Item)}
+		rec.Reason = Reason{Code: "GetFailed", Rule: "N4", Func: fn}.Say("could not read %s", rec.Item)
 		return err
 	}
 	if ns.Metadata.DeletionTimestamp == nil {
-		rec.Reason = Reason{Code: "NotDeleting", Rule: "N4", Func: fn, Message: fmt.Sprintf("%s has no deletionTimestamp: nothing to do", rec.Item)}
+		rec.Reason = Reason{Code: "NotDeleting", Rule: "N4", Func: fn}.Say("%s has no deletionTimestamp: nothing to do", rec.Item)
 		return nil
 	}
 	ns, err = c.retryOnConflict(ns, c.updateNamespaceStatus)
 	if fakeapi.IsNotFound(err) {
-		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N4", Func: fn + ", updateNamespaceStatusFunc", Message: fmt.Sprintf("%s is gone from storage: nothing to do", rec.Item)}
+		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N4", Func: fn + ", updateNamespaceStatusFunc"}.Say("%s is gone from storage: nothing to do", rec.Item)
 		return nil
 	}
 	if err != nil {
-		rec.Reason = Reason{Code: "StatusUpdateFailed", Rule: "N5", Func: fn + ", updateNamespaceStatusFunc",
-			Message: fmt.Sprintf("could not set %s's phase to Terminating", rec.Item)}
+		rec.Reason = Reason{Code: "StatusUpdateFailed", Rule: "N5", Func: fn + ", updateNamespaceStatusFunc"}.
+			Say("could not set %s's phase to Terminating", rec.Item)
 		return err
 	}
 	if fins := fakeapi.NamespaceFinalizers(ns); len(fins) == 0 {
-		rec.Reason = Reason{Code: "AlreadyFinalized", Rule: "N12", Func: fn + ", finalized",
-			Message: fmt.Sprintf("%s's spec.finalizers is empty: its content was removed; it stays only while its metadata.finalizers %s remain",
-				rec.Item, fmtList(ns.Metadata.Finalizers))}
+		rec.Reason = Reason{Code: "AlreadyFinalized", Rule: "N12", Func: fn + ", finalized"}.
+			Say("%s's spec.finalizers is empty: its content was removed; it stays only while its metadata.finalizers %s remain",
+				rec.Item, fmtList(ns.Metadata.Finalizers))
 		return nil
 	}
 	sum, err := c.deleteAllContent(ns, rec)
 	fn += ", deleteAllContent"
 	if err != nil {
-		rec.Reason = Reason{Code: "ContentDeletionFailed", Rule: "N10", Func: fn,
-			Message: fmt.Sprintf("%s: %s", rec.Item, sum.describe())}
+		rec.Reason = Reason{Code: "ContentDeletionFailed", Rule: "N10", Func: fn}.
+			Say("%s: %s", rec.Item, sum.describe())
 		return err
 	}
 	if sum.estimate > 0 {
-		rec.Reason = Reason{Code: "ContentRemaining", Rule: "N9", Func: fn,
-			Message: fmt.Sprintf("%s: %s", rec.Item, sum.describe())}
+		rec.Reason = Reason{Code: "ContentRemaining", Rule: "N9", Func: fn}.
+			Say("%s: %s", rec.Item, sum.describe())
 		return &resourcesRemaining{Estimate: sum.estimate}
 	}
 	out, err := c.retryOnConflict(ns, c.finalizeNamespace)
 	fn += ", finalizeNamespace"
 	if fakeapi.IsNotFound(err) {
-		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N12", Func: fn, Message: fmt.Sprintf("%s was finalized by someone else: nothing to do", rec.Item)}
+		rec.Reason = Reason{Code: "NamespaceGone", Rule: "N12", Func: fn}.Say("%s was finalized by someone else: nothing to do", rec.Item)
 		return nil
 	}
 	if err != nil {
-		rec.Reason = Reason{Code: "FinalizeFailed", Rule: "N12", Func: fn, Message: fmt.Sprintf("could not finalize %s", rec.Item)}
+		rec.Reason = Reason{Code: "FinalizeFailed", Rule: "N12", Func: fn}.Say("could not finalize %s", rec.Item)
 		return err
 	}
 	if _, ok := c.lister[name]; !ok { // its DELETED event came in
-		rec.Reason = Reason{Code: "Finalized", Rule: "N12", Func: fn,
-			Message: fmt.Sprintf("%s is empty: the kubernetes finalizer is removed through /finalize, and with no finalizer left the namespace is gone", rec.Item)}
+		rec.Reason = Reason{Code: "Finalized", Rule: "N12", Func: fn}.
+			Say("%s is empty: the kubernetes finalizer is removed through /finalize, and with no finalizer left the namespace is gone", rec.Item)
 		return nil
 	}
-	rec.Reason = Reason{Code: "Finalized", Rule: "N12", Func: fn,
-		Message: fmt.Sprintf("%s is empty: the kubernetes finalizer is removed through /finalize; it stays while spec.finalizers %s and metadata.finalizers %s remain",
-			rec.Item, fmtList(fakeapi.NamespaceFinalizers(out)), fmtList(out.Metadata.Finalizers))}
+	rec.Reason = Reason{Code: "Finalized", Rule: "N12", Func: fn}.
+		Say("%s is empty: the kubernetes finalizer is removed through /finalize; it stays while spec.finalizers %s and metadata.finalizers %s remain",
+			rec.Item, fmtList(fakeapi.NamespaceFinalizers(out)), fmtList(out.Metadata.Finalizers))
 	return nil
 }
 

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -395,8 +394,8 @@ func (k *kubelet) bind(rec *Record, key string, pod *fakeapi.Object) {
 		"status":   map[string]any{"conditions": setCondition(existingConditions(pod), "PodScheduled", now)},
 	})
 	_, err := k.env.api.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
-	k.finishLifeStep(rec, key, err, Reason{Code: "PodScheduled", Func: "kube-scheduler bind (played by gcplay's kubelet)",
-		Message: fmt.Sprintf("%s has no node: gcplay's stand-in scheduler binds it to %s", rec.Item, node)})
+	k.finishLifeStep(rec, key, err, Reason{Code: "PodScheduled", Func: "kube-scheduler bind (played by gcplay's kubelet)"}.
+		Say("%s has no node: gcplay's stand-in scheduler binds it to %s", rec.Item, node))
 }
 
 // start is the kubelet starting the Pod's containers and reporting
@@ -435,8 +434,8 @@ func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 	}
 	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": pod.Metadata.UID}, "status": status})
 	_, err := k.env.api.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
-	k.finishLifeStep(rec, key, err, Reason{Code: "PodStarted", Func: "kubelet SyncPod, statusManager",
-		Message: fmt.Sprintf("the containers of %s started on %s: it is Running and Ready (gcplay has no probes)", rec.Item, nodeName(pod))})
+	k.finishLifeStep(rec, key, err, Reason{Code: "PodStarted", Func: "kubelet SyncPod, statusManager"}.
+		Say("the containers of %s started on %s: it is Running and Ready (gcplay has no probes)", rec.Item, nodeName(pod)))
 }
 
 func (k *kubelet) finishLifeStep(rec *Record, key string, err error, ok Reason) {
@@ -447,10 +446,10 @@ func (k *kubelet) finishLifeStep(rec *Record, key string, err error, ok Reason) 
 	case fakeapi.IsNotFound(err) || fakeapi.IsInvalid(err):
 		k.q.Forget(key)
 		rec.Err = err.Error()
-		rec.Reason = Reason{Code: "PodGone", Func: ok.Func, Message: fmt.Sprintf("%s was deleted or replaced meanwhile: nothing to do", rec.Item)}
+		rec.Reason = Reason{Code: "PodGone", Func: ok.Func}.Say("%s was deleted or replaced meanwhile: nothing to do", rec.Item)
 	default:
 		d := k.q.AddRateLimited(key, k.env.now())
 		rec.Err = err.Error()
-		rec.Reason = Reason{Code: "Requeued", Func: ok.Func, Message: fmt.Sprintf("updating %s failed: retried in %s", rec.Item, d)}
+		rec.Reason = Reason{Code: "Requeued", Func: ok.Func}.Say("updating %s failed: retried in %s", rec.Item, d)
 	}
 }

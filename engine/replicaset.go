@@ -259,7 +259,7 @@ func (c *replicaSetController) step(_ string, rec *Record) {
 	if err := c.syncReplicaSet(key, rec); err != nil {
 		d := c.q.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; the sync returns an error, so the key is retried in %s", d)
+		rec.Reason.and("; the sync returns an error, so the key is retried in %s", d)
 		return
 	}
 	c.q.Forget(key)
@@ -417,14 +417,14 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	rs := c.rss[key]
 	if rs == nil {
 		c.exp.drop(key)
-		rec.Reason = Reason{Code: "ReplicaSetGone", Func: fn,
-			Message: fmt.Sprintf("%s is no longer in the informer cache: its expectations are dropped", rec.Item)}
+		rec.Reason = Reason{Code: "ReplicaSetGone", Func: fn}.
+			Say("%s is no longer in the informer cache: its expectations are dropped", rec.Item)
 		return nil
 	}
 	v, err := readRS(rs)
 	if err != nil {
-		rec.Reason = Reason{Code: "InvalidSpec", Func: fn,
-			Message: fmt.Sprintf("the apiserver would have refused %s (%v): gcplay's ReplicaSet controller leaves it alone", rec.Item, err)}
+		rec.Reason = Reason{Code: "InvalidSpec", Func: fn}.
+			Say("the apiserver would have refused %s (%v): gcplay's ReplicaSet controller leaves it alone", rec.Item, err)
 		return nil
 	}
 	now := c.env.now()
@@ -487,8 +487,8 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	claimNote := m.summary()
 	if len(errs) > 0 {
 		err := aggregate(errs)
-		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", claimPods",
-			Message: fmt.Sprintf("claiming Pods for %s failed (%v)", rec.Item, err)}
+		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", claimPods"}.
+			Say("claiming Pods for %s failed (%v)", rec.Item, err)
 		return err
 	}
 
@@ -496,9 +496,9 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	var manageErr error
 	switch {
 	case rs.Metadata.DeletionTimestamp != nil:
-		res = manageResult{code: "BeingDeleted", text: "the ReplicaSet is being deleted, so Pods are neither created nor deleted"}
+		res = manageResult{code: "BeingDeleted", text: []Text{say("the ReplicaSet is being deleted, so Pods are neither created nor deleted")}}
 	case !needsSync:
-		res = manageResult{code: "ExpectationsPending", text: "not managing replicas: " + why}
+		res = manageResult{code: "ExpectationsPending", text: []Text{say("not managing replicas: %s", why)}}
 	default:
 		rec.note("%s", why)
 		res, manageErr = c.manageReplicas(claimedCount, claimed, v, key, rec)
@@ -530,16 +530,16 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	if statusNote != "" {
 		rec.note("%s", statusNote)
 	}
-	msg := fmt.Sprintf("%d Pods exist, %d wanted", claimedCount, v.replicas)
+	rec.Reason = Reason{Code: res.code, Func: fn + res.fn}.Say("%d Pods exist, %d wanted", claimedCount, v.replicas)
 	if claimNote != "" {
-		msg += " (" + claimNote + ")"
+		rec.Reason.and(" (%s)", claimNote)
 	}
-	msg += ": " + res.text
-	rec.Reason = Reason{Code: res.code, Func: fn + res.fn, Message: msg}
+	rec.Reason.and(": ")
+	rec.Reason = rec.Reason.Saying(append(rec.Reason.Texts, res.text...)...)
 	if err != nil {
 		if manageErr == nil {
 			rec.Reason.Code = "StatusUpdateFailed"
-			rec.Reason.Message += "; updating its status failed"
+			rec.Reason.and("; updating its status failed")
 		}
 		return err
 	}
@@ -555,7 +555,8 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 
 // manageResult is what manageReplicas did, for the reason.
 type manageResult struct {
-	code, text, fn string
+	code, fn string
+	text     []Text
 }
 
 // manageReplicas creates or deletes Pods to reach spec.replicas.
@@ -575,14 +576,14 @@ func (c *replicaSetController) manageReplicas(claimedCount int, claimed func() [
 			}
 			rec.note("lowered the expected creations by %d: those Pods were not created", skipped)
 		}
-		text := fmt.Sprintf("created %d of %d in slow-start batches of %s", created, n, intsPhrase(batches))
+		text := []Text{say("created %d of %d in slow-start batches of %s", created, n, intsPhrase(batches))}
 		if n < want {
-			text += fmt.Sprintf(" (burstReplicas caps one sync at %d)", burstReplicas)
+			text = append(text, say(" (burstReplicas caps one sync at %d)", burstReplicas))
 		}
 		res := manageResult{code: "CreatedPods", text: text, fn: ", manageReplicas, slowStartBatch"}
 		if err != nil {
 			res.code = "CreateFailed"
-			res.text += fmt.Sprintf("; the last batch failed (%v), so the rest wait for the retry", err)
+			res.text = append(res.text, say("; the last batch failed (%v), so the rest wait for the retry", err))
 		}
 		return res, err
 	case diff > 0:
@@ -608,17 +609,17 @@ func (c *replicaSetController) manageReplicas(claimedCount int, claimed func() [
 			deleted = append(deleted, p.obj.String())
 		}
 		res := manageResult{code: "DeletedPods", fn: ", manageReplicas, getPodsToDelete",
-			text: fmt.Sprintf("deleted %s, ranked first for deletion", listPhrase(deleted))}
+			text: say1("deleted %s, ranked first for deletion", listPhrase(deleted))}
 		if len(deleted) == 0 {
-			res.text = "deleted none"
+			res.text = []Text{say("deleted none")}
 		}
 		if firstErr != nil {
 			res.code = "DeleteFailed"
-			res.text += fmt.Sprintf("; a delete failed (%v)", firstErr)
+			res.text = append(res.text, say("; a delete failed (%v)", firstErr))
 		}
 		return res, firstErr
 	}
-	return manageResult{code: "InSync", text: "nothing to create or delete", fn: ", manageReplicas"}, nil
+	return manageResult{code: "InSync", text: []Text{say("nothing to create or delete")}, fn: ", manageReplicas"}, nil
 }
 
 // slowStartBatch calls fn count times in batches of 1, 2, 4, ..., and

@@ -57,8 +57,8 @@ func (a RolloutUndo) apply(w *World) (*Record, error) {
 	}
 	rev, _ := revisionOf(rs)
 	if equalIgnoreHash(rsTemplate(rs), nestedMap(specOf(d), "template")) {
-		rec.Reason = Reason{Code: "RollbackSkipped", Func: "DeploymentRollbacker.Rollback",
-			Message: fmt.Sprintf("skipped rollback (current template already matches revision %d)", rev)}
+		rec.Reason = Reason{Code: "RollbackSkipped", Func: "DeploymentRollbacker.Rollback"}.
+			Say("skipped rollback (current template already matches revision %d)", rev)
 		return w.end(), nil
 	}
 	tmpl := templateWithoutHash(rsTemplate(rs))
@@ -87,8 +87,8 @@ func (a RolloutUndo) apply(w *World) (*Record, error) {
 	if !reflect.DeepEqual(d.Metadata.Annotations, out.Metadata.Annotations) {
 		changed += " and annotations"
 	}
-	rec.Reason = Reason{Code: "RolledBack", Func: "DeploymentRollbacker.Rollback, deploymentRevision",
-		Message: fmt.Sprintf("rolled back: %s has %s from %s (revision %d); the Deployment controller makes that ReplicaSet the new one, with the next revision", a.Ref, changed, rs, rev)}
+	rec.Reason = Reason{Code: "RolledBack", Func: "DeploymentRollbacker.Rollback, deploymentRevision"}.
+		Say("rolled back: %s has %s from %s (revision %d); the Deployment controller makes that ReplicaSet the new one, with the next revision", a.Ref, changed, rs, rev)
 	return w.end(), nil
 }
 

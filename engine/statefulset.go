@@ -224,7 +224,7 @@ func (c *statefulSetController) step(_ string, rec *Record) {
 	if err := c.sync(key, rec); err != nil {
 		d := c.q.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; retried in %s", d)
+		rec.Reason.and("; retried in %s", d)
 		return
 	}
 	c.q.Forget(key)
@@ -518,19 +518,19 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	const fn = stsFuncPrefix + "sync"
 	obj := c.sets[key]
 	if obj == nil {
-		rec.Reason = Reason{Code: "StatefulSetGone", Func: fn, Message: rec.Item + " has been deleted: nothing to do"}
+		rec.Reason = Reason{Code: "StatefulSetGone", Func: fn}.Say("%s has been deleted: nothing to do", rec.Item)
 		return nil
 	}
 	v, err := readStatefulSet(obj)
 	if err != nil {
-		rec.Reason = Reason{Code: "InvalidSpec", Func: fn, Message: fmt.Sprintf("%s is invalid (%v): the apiserver would have refused it", rec.Item, err)}
+		rec.Reason = Reason{Code: "InvalidSpec", Func: fn}.Say("%s is invalid (%v): the apiserver would have refused it", rec.Item, err)
 		return nil
 	}
 	m := &refManager{env: c.env, client: stsClient, owner: obj, selector: v.selector, rec: rec,
 		canAdoptFunc: recheckDeletionTimestamp(c.env, stsClient, obj)}
 	revs, err := c.ownedRevisions(v, m)
 	if err != nil {
-		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", adoptOrphanRevisions", Message: "adopting ControllerRevisions failed: " + err.Error()}
+		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", adoptOrphanRevisions"}.Say("adopting ControllerRevisions failed: %s", err.Error())
 		return err
 	}
 	// getPodsForStatefulSet: claim by selector and by name.
@@ -552,7 +552,7 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 		}
 	}
 	if err := aggregate(errs); err != nil {
-		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", getPodsForStatefulSet", Message: "claiming Pods failed: " + err.Error()}
+		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", getPodsForStatefulSet"}.Say("claiming Pods failed: %s", err.Error())
 		return err
 	}
 	s := &stsSync{c: c, v: v, rec: rec}
@@ -569,7 +569,7 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 		rec.Reason.Code = s.code
 	}
 	rec.Reason.Func = strings.Join(s.funcs, ", ")
-	rec.Reason.Message = rec.Item + ": " + s.message()
+	rec.Reason = rec.Reason.Saying(append([]Text{say("%s: ", rec.Item)}, s.message()...)...)
 	return err
 }
 
@@ -580,8 +580,8 @@ type stsSync struct {
 	rec    *Record
 	funcs  []string
 	code   string
-	did    []string
-	wait   string
+	did    []Text
+	wait   []Text
 	status stsStatus
 	cur    *fakeapi.Object
 	upd    *fakeapi.Object
@@ -597,28 +597,28 @@ func (s *stsSync) act(code, format string, args ...any) {
 	if s.code == "" || s.code == "InSync" || s.code == "Waiting" || (s.code == "CreatedClaim" && code == "CreatedPod") {
 		s.code = code
 	}
-	s.did = append(s.did, fmt.Sprintf(format, args...))
+	s.did = append(s.did, say(format, args...))
 }
 
 func (s *stsSync) waitFor(format string, args ...any) {
 	if s.code == "" {
 		s.code = "Waiting"
 	}
-	s.wait = fmt.Sprintf(format, args...)
+	s.wait = say1(format, args...)
 }
 
-func (s *stsSync) message() string {
-	var parts []string
-	parts = append(parts, fmt.Sprintf("%d ready of %d wanted (%s, %s)", s.status.ReadyReplicas, s.v.replicas,
+func (s *stsSync) message() []Text {
+	var parts []Text
+	parts = append(parts, say("%d ready of %d wanted (%s, %s)", s.status.ReadyReplicas, s.v.replicas,
 		map[bool]string{true: "Parallel", false: "OrderedReady"}[s.v.parallel], s.v.policyPhrase()))
-	parts = append(parts, s.did...)
-	if s.wait != "" {
-		parts = append(parts, "waiting: "+s.wait)
+	out := joinTexts(append(parts, s.did...), "; ")
+	switch {
+	case s.wait != nil:
+		out = append(append(out, Text{Form: "; "}, say("waiting: ")), s.wait...)
+	case len(s.did) == 0:
+		out = append(out, Text{Form: "; "}, say("nothing to do"))
 	}
-	if len(s.did) == 0 && s.wait == "" {
-		parts = append(parts, "nothing to do")
-	}
-	return strings.Join(parts, "; ")
+	return out
 }
 
 // updateStatefulSet is defaultStatefulSetControl.updateStatefulSet.
@@ -628,7 +628,7 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 	cur, upd, err := c.getStatefulSetRevisions(v, revs, s.rec)
 	if err != nil {
 		s.code = "RevisionFailed"
-		s.did = append(s.did, "writing the ControllerRevision failed: "+err.Error())
+		s.did = append(s.did, say("writing the ControllerRevision failed: %s", err.Error()))
 		return err
 	}
 	s.cur, s.upd = cur, upd
@@ -664,7 +664,7 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 	defer func() { s.status = s.computeStatus(replicas, condemned) }()
 	if v.deleting {
 		s.code = "BeingDeleted"
-		s.did = append(s.did, "the set is being deleted: only its status is updated")
+		s.did = append(s.did, say("the set is being deleted: only its status is updated"))
 		return nil
 	}
 	monotonic := !v.parallel
@@ -1168,7 +1168,7 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 // it at once).
 func (s *stsSync) createdNow(p *fakeapi.Object) bool {
 	for _, d := range s.did {
-		if d == "created "+fakeapi.RefOf(p).String() {
+		if d.String() == "created "+fakeapi.RefOf(p).String() {
 			return true
 		}
 	}

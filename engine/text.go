@@ -30,6 +30,8 @@ type textCache struct {
 	// and note for the Pods of one owner alternate, and comparing with
 	// them is cheaper than hashing.
 	recent [2]string
+	// reasons are shared reasons (see reason).
+	reasons map[reasonKey]sharedReason
 }
 
 const textCacheSize = 1024
@@ -70,4 +72,38 @@ func (c *textCache) around(prefix string, r objectReference, suffix string) stri
 	}
 	b = append(b, r.Name...)
 	return c.get(append(b, suffix...))
+}
+
+// reasonKey names a reason's sentences that repeat: a form with one
+// value, and up to three sentences without values after it.
+type reasonKey struct {
+	form, arg string
+	more      [3]string
+}
+
+type sharedReason struct {
+	message string
+	texts   []Text
+}
+
+// reason is r saying form filled with arg, then the sentences more
+// (which have no values), shared with an earlier equal reason: the
+// objects of one owner get the same sentences, allocated once.
+func (c *textCache) reason(r Reason, form, arg string, more ...Text) Reason {
+	k := reasonKey{form: form, arg: arg}
+	for i, t := range more {
+		k.more[i] = t.Form
+	}
+	s, ok := c.reasons[k]
+	if !ok {
+		if c.reasons == nil || len(c.reasons) >= textCacheSize {
+			c.reasons = make(map[reasonKey]sharedReason)
+		}
+		ts := make([]Text, 0, 1+len(more))
+		ts = append(append(ts, Text{Form: form, Args: []string{arg}}), more...)
+		s = sharedReason{message: c.get([]byte(English(ts))), texts: ts[:len(ts):len(ts)]}
+		c.reasons[k] = s
+	}
+	r.Message, r.Texts = s.message, s.texts
+	return r
 }

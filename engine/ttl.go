@@ -105,7 +105,7 @@ func (c *ttlController) step(_ string, rec *Record) {
 	if err := c.processJob(key, rec); err != nil {
 		d := c.q.AddRateLimited(key, c.env.now())
 		rec.Err = err.Error()
-		rec.Reason.Message += fmt.Sprintf("; retried in %s", d)
+		rec.Reason.and("; retried in %s", d)
 		return
 	}
 	c.q.Forget(key)
@@ -117,7 +117,7 @@ func (c *ttlController) processJob(key string, rec *Record) error {
 	const fn = ttlFuncPrefix + "processJob"
 	j := c.jobs[key]
 	if j == nil {
-		rec.Reason = Reason{Code: "JobGone", Func: fn, Message: rec.Item + " is no longer in the informer cache: nothing to do"}
+		rec.Reason = Reason{Code: "JobGone", Func: fn}.Say("%s is no longer in the informer cache: nothing to do", rec.Item)
 		return nil
 	}
 	expired, err := c.processTTL(j, rec)
@@ -126,11 +126,11 @@ func (c *ttlController) processJob(key string, rec *Record) error {
 	}
 	fresh, err := c.env.api.Get(ttlClient, fakeapi.RefOf(j))
 	if fakeapi.IsNotFound(err) {
-		rec.Reason = Reason{Code: "JobGone", Func: fn, Message: rec.Item + " is already gone"}
+		rec.Reason = Reason{Code: "JobGone", Func: fn}.Say("%s is already gone", rec.Item)
 		return nil
 	}
 	if err != nil {
-		rec.Reason = Reason{Code: "GetFailed", Func: fn, Message: fmt.Sprintf("reading %s failed (%v)", rec.Item, err)}
+		rec.Reason = Reason{Code: "GetFailed", Func: fn}.Say("reading %s failed (%v)", rec.Item, err)
 		return err
 	}
 	if expired, err = c.processTTL(fresh, rec); err != nil || !expired {
@@ -142,11 +142,11 @@ func (c *ttlController) processJob(key string, rec *Record) error {
 		Preconditions: &fakeapi.Preconditions{UID: &uid}})
 	ttl, _ := nestedInt(specOf(fresh), "ttlSecondsAfterFinished")
 	if err != nil {
-		rec.Reason = Reason{Code: "DeleteFailed", Func: fn, Message: fmt.Sprintf("deleting %s failed (%v)", rec.Item, err)}
+		rec.Reason = Reason{Code: "DeleteFailed", Func: fn}.Say("deleting %s failed (%v)", rec.Item, err)
 		return err
 	}
-	rec.Reason = Reason{Code: "JobExpired", Func: fn,
-		Message: fmt.Sprintf("%s finished %ds ago or more (ttlSecondsAfterFinished %d): deleted with propagationPolicy Foreground, so the collector deletes its Pods before it goes", rec.Item, ttl, ttl)}
+	rec.Reason = Reason{Code: "JobExpired", Func: fn}.
+		Say("%s finished %ds ago or more (ttlSecondsAfterFinished %d): deleted with propagationPolicy Foreground, so the collector deletes its Pods before it goes", rec.Item, ttl, ttl)
 	return nil
 }
 
@@ -155,13 +155,13 @@ func (c *ttlController) processJob(key string, rec *Record) error {
 func (c *ttlController) processTTL(j *fakeapi.Object, rec *Record) (bool, error) {
 	const fn = ttlFuncPrefix + "processTTL"
 	if j.Metadata.DeletionTimestamp != nil || !needsCleanup(j) {
-		rec.Reason = Reason{Code: "NoCleanup", Func: fn, Message: rec.Item + " is being deleted, unfinished, or has no ttlSecondsAfterFinished: nothing to do"}
+		rec.Reason = Reason{Code: "NoCleanup", Func: fn}.Say("%s is being deleted, unfinished, or has no ttlSecondsAfterFinished: nothing to do", rec.Item)
 		return false, nil
 	}
 	cond, _ := jobFinishedCondition(j)
 	finishAt := parseTime(cond.LastTransitionTime)
 	if finishAt.IsZero() {
-		rec.Reason = Reason{Code: "NoFinishTime", Func: fn, Message: "unable to find the time when " + rec.Item + " finished"}
+		rec.Reason = Reason{Code: "NoFinishTime", Func: fn}.Say("unable to find the time when %s finished", rec.Item)
 		return false, fmt.Errorf("unable to find the time when the Job %s finished", objKey(j))
 	}
 	ttl, _ := nestedInt(specOf(j), "ttlSecondsAfterFinished")
@@ -174,8 +174,8 @@ func (c *ttlController) processTTL(j *fakeapi.Object, rec *Record) (bool, error)
 		return true, nil
 	}
 	c.timers.AddAfter(objKey(j), left, c.env.now())
-	rec.Reason = Reason{Code: "WaitingForTTL", Func: fn,
-		Message: fmt.Sprintf("%s finished (%s) at %s; ttlSecondsAfterFinished %d: it expires in %s", rec.Item, cond.Type, cond.LastTransitionTime, ttl, left)}
+	rec.Reason = Reason{Code: "WaitingForTTL", Func: fn}.
+		Say("%s finished (%s) at %s; ttlSecondsAfterFinished %d: it expires in %s", rec.Item, cond.Type, cond.LastTransitionTime, ttl, left)
 	return false, nil
 }
 

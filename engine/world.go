@@ -120,6 +120,10 @@ func (w *World) Do(a Action) (Record, error) {
 			err = fmt.Errorf("graph invariant (R35) broken after %s: %w", rec, ierr)
 			rec.Err = err.Error()
 		}
+		if terr := rec.Reason.checkTexts(); terr != nil && err == nil {
+			err = fmt.Errorf("after %s: %w", rec, terr)
+			rec.Err = err.Error()
+		}
 	}
 	if err != nil && rec.Err == "" {
 		rec.Err = err.Error()
@@ -150,7 +154,7 @@ func (a Create) apply(w *World) (*Record, error) {
 	out, err := w.store.Create("user", a.Object)
 	if err == nil {
 		rec.Item = "create " + out.String()
-		rec.Reason = Reason{Code: "Created", Message: fmt.Sprintf("%s created with uid %s", out, out.Metadata.UID)}
+		rec.Reason = Reason{Code: "Created"}.Say("%s created with uid %s", out, out.Metadata.UID)
 	}
 	return w.userEnd(err)
 }
@@ -158,7 +162,7 @@ func (a Create) apply(w *World) (*Record, error) {
 func (w *World) userEnd(err error) (*Record, error) {
 	if err != nil {
 		w.env.rec.Err = err.Error()
-		w.env.rec.Reason = Reason{Code: string(fakeapi.ReasonOf(err)), Message: err.Error()}
+		w.env.rec.Reason = Reason{Code: string(fakeapi.ReasonOf(err))}.Say("%s", err.Error())
 	}
 	return w.end(), err
 }
@@ -187,34 +191,33 @@ func (a Delete) apply(w *World) (*Record, error) {
 	rec.Item = a.String()
 	res, err := w.store.Delete("user", a.Ref, a.Options)
 	if err == nil {
-		rec.Reason = Reason{Code: "Deleted", Rule: "R16", Func: "Store.Delete", Message: describeDelete(a.Ref, res)}
+		rec.Reason = Reason{Code: "Deleted", Rule: "R16", Func: "Store.Delete"}.Saying(describeDelete(a.Ref, res))
 		if o := res.Object; o != nil && !res.Removed && o.Kind == "Namespace" && o.Metadata.DeletionTimestamp != nil {
 			if fins := fakeapi.NamespaceFinalizers(o); len(fins) > 0 {
-				rec.Reason = Reason{Code: "NamespaceTerminating", Rule: "N1", Func: "namespace REST.Delete",
-					Message: fmt.Sprintf("%s is now Terminating (deletionTimestamp set, status.phase Terminating, HTTP %d): its content stays until the namespace controller deletes it, and spec.finalizers %s keeps the namespace until then",
-						a.Ref, res.Code, fmtList(fins))}
+				rec.Reason = Reason{Code: "NamespaceTerminating", Rule: "N1", Func: "namespace REST.Delete"}.
+					Say("%s is now Terminating (deletionTimestamp set, status.phase Terminating, HTTP %d): its content stays until the namespace controller deletes it, and spec.finalizers %s keeps the namespace until then",
+						a.Ref, res.Code, fmtList(fins))
 			}
 		}
 	}
 	return w.userEnd(err)
 }
 
-func describeDelete(ref fakeapi.Ref, res fakeapi.DeleteResult) string {
+func describeDelete(ref fakeapi.Ref, res fakeapi.DeleteResult) Text {
 	if res.Removed {
-		return fmt.Sprintf("%s removed from storage at once (HTTP %d)", ref, res.Code)
+		return say("%s removed from storage at once (HTTP %d)", ref, res.Code)
 	}
 	o := res.Object
 	if o == nil {
-		return fmt.Sprintf("%s: HTTP %d", ref, res.Code)
+		return say("%s: HTTP %d", ref, res.Code)
 	}
 	if o.Metadata.DeletionTimestamp == nil {
-		return fmt.Sprintf("%s: nothing written (dry run or pending)", ref)
+		return say("%s: nothing written (dry run or pending)", ref)
 	}
-	fin := "no finalizers"
 	if len(o.Metadata.Finalizers) > 0 {
-		fin = "finalizers [" + strings.Join(o.Metadata.Finalizers, ", ") + "]"
+		return say("%s is now terminating (deletionTimestamp set, finalizers [%s]; HTTP %d)", ref, strings.Join(o.Metadata.Finalizers, ", "), res.Code)
 	}
-	return fmt.Sprintf("%s is now terminating (deletionTimestamp set, %s; HTTP %d)", ref, fin, res.Code)
+	return say("%s is now terminating (deletionTimestamp set, no finalizers; HTTP %d)", ref, res.Code)
 }
 
 func (a Patch) String() string { return "patch " + a.Ref.String() + " " + string(a.Merge) }
@@ -225,9 +228,9 @@ func (a Patch) apply(w *World) (*Record, error) {
 	out, err := w.store.Patch("user", a.Ref, fakeapi.MergePatch, a.Merge)
 	if err == nil {
 		if out == nil || w.store.ByUID(out.Metadata.UID) == nil {
-			rec.Reason = Reason{Code: "Patched", Rule: "R9", Message: fmt.Sprintf("%s patched; its finalizers are now empty while it was being deleted, so it is removed from storage", a.Ref)}
+			rec.Reason = Reason{Code: "Patched", Rule: "R9"}.Say("%s patched; its finalizers are now empty while it was being deleted, so it is removed from storage", a.Ref)
 		} else {
-			rec.Reason = Reason{Code: "Patched", Message: fmt.Sprintf("%s patched (resourceVersion %s)", a.Ref, out.Metadata.ResourceVersion)}
+			rec.Reason = Reason{Code: "Patched"}.Say("%s patched (resourceVersion %s)", a.Ref, out.Metadata.ResourceVersion)
 		}
 	}
 	return w.userEnd(err)
@@ -253,7 +256,7 @@ func (a Inject) apply(w *World) (*Record, error) {
 		f.Times = 1
 	}
 	w.store.Inject(f)
-	rec.Reason = Reason{Code: "FaultInjected", Message: fmt.Sprintf("the next %d %s request(s) on %s will fail with %s", f.Times, f.Verb, faultTarget(f), f.Reason)}
+	rec.Reason = Reason{Code: "FaultInjected"}.Say("the next %d %s request(s) on %s will fail with %s", f.Times, f.Verb, faultTarget(f), f.Reason)
 	return w.end(), nil
 }
 
@@ -266,7 +269,7 @@ func (a Advance) apply(w *World) (*Record, error) {
 		return w.userEnd(fmt.Errorf("cannot move the clock backwards (%s)", a.D))
 	}
 	w.clock.now += a.D
-	rec.Reason = Reason{Code: "ClockAdvanced", Message: fmt.Sprintf("virtual clock moved %s forward, to %s", a.D, fmtElapsed(w.clock.now))}
+	rec.Reason = Reason{Code: "ClockAdvanced"}.Say("virtual clock moved %s forward, to %s", a.D, fmtElapsed(w.clock.now))
 	w.promote()
 	return w.end(), nil
 }
@@ -282,7 +285,7 @@ func (a Restart) apply(w *World) (*Record, error) {
 		if r.reg.name == a.Controller {
 			r.c.restart(rec)
 			if rec.Reason.Code == "" {
-				rec.Reason = Reason{Code: "Restarted", Message: fmt.Sprintf("%s's in-memory state was thrown away; it relisted", a.Controller)}
+				rec.Reason = Reason{Code: "Restarted"}.Say("%s's in-memory state was thrown away; it relisted", a.Controller)
 			}
 			return w.end(), nil
 		}

@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Text is one sentence of a reason in its one text form: an English
+// form, with fmt verbs (%s, %d, %v, %q), and the values that fill them,
+// each already written as its verb writes it. A language words the form
+// in its own and puts the same values in; English fills the form
+// (String), which is byte for byte what fmt.Sprintf(form, values...)
+// gave.
+type Text struct {
+	Form string
+	Args []string
+}
+
+// say is a Text: form filled with args as fmt would fill them.
+func say(form string, args ...any) Text {
+	t := Text{Form: form}
+	if len(args) == 0 {
+		return t
+	}
+	t.Args = make([]string, 0, len(args))
+	i := 0
+	for _, v := range verbs(form) {
+		if i >= len(args) {
+			break
+		}
+		t.Args = append(t.Args, fmt.Sprintf(v, args[i]))
+		i++
+	}
+	return t
+}
+
+// verbs returns the fmt verbs of form in order ("%s", "%3d"), without
+// the literal %%.
+func verbs(form string) []string {
+	var out []string
+	for i := 0; i < len(form); i++ {
+		if form[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(form) && strings.IndexByte("+-# 0123456789.", form[j]) >= 0 {
+			j++
+		}
+		if j >= len(form) {
+			break
+		}
+		if form[j] != '%' {
+			out = append(out, form[i:j+1])
+		}
+		i = j
+	}
+	return out
+}
+
+// Fill writes form with its verbs replaced by args in order (and %% by
+// %): the form's English when form is a Text's Form, or a language's
+// words for it when form is written with the same verbs.
+func Fill(form string, args []string) string {
+	if len(args) == 0 && strings.IndexByte(form, '%') < 0 {
+		return form
+	}
+	var b strings.Builder
+	b.Grow(len(form) + 16*len(args))
+	k := 0
+	for i := 0; i < len(form); i++ {
+		if form[i] != '%' {
+			b.WriteByte(form[i])
+			continue
+		}
+		j := i + 1
+		for j < len(form) && strings.IndexByte("+-# 0123456789.", form[j]) >= 0 {
+			j++
+		}
+		if j >= len(form) {
+			b.WriteString(form[i:])
+			break
+		}
+		if form[j] == '%' {
+			b.WriteByte('%')
+		} else if k < len(args) {
+			b.WriteString(args[k])
+			k++
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// String is the sentence in English.
+func (t Text) String() string { return Fill(t.Form, t.Args) }
+
+// Say gives r the one sentence form filled with args: its Texts, and
+// Message, their English.
+func (r Reason) Say(form string, args ...any) Reason {
+	t := say(form, args...)
+	r.Texts = []Text{t}
+	r.Message = t.String()
+	return r
+}
+
+// Saying gives r the sentences ts, one after the other (a separator is
+// a sentence of its own, such as "; ").
+func (r Reason) Saying(ts ...Text) Reason {
+	r.Texts = ts
+	r.Message = English(ts)
+	return r
+}
+
+// and adds a sentence to r: form filled with args, after the ones it
+// has.
+func (r *Reason) and(form string, args ...any) {
+	t := say(form, args...)
+	r.Texts = append(r.Texts, t)
+	r.Message += t.String()
+}
+
+// English is ts in English, one after the other: a reason's Message.
+func English(ts []Text) string {
+	if len(ts) == 1 {
+		return ts[0].String()
+	}
+	var b strings.Builder
+	for _, t := range ts {
+		b.WriteString(t.String())
+	}
+	return b.String()
+}
+
+// Render writes ts in a language: words gives a form's words in it, with
+// the same verbs, or ok false where it has none, and the form's English
+// stands.
+func Render(ts []Text, words func(form string) (string, bool)) string {
+	var b strings.Builder
+	for _, t := range ts {
+		form := t.Form
+		if w, ok := words(form); ok {
+			form = w
+		}
+		b.WriteString(Fill(form, t.Args))
+	}
+	return b.String()
+}
+
+// joinTexts is parts with the sentence sep between each two.
+func joinTexts(parts []Text, sep string) []Text {
+	if len(parts) <= 1 {
+		return parts
+	}
+	out := make([]Text, 0, 2*len(parts)-1)
+	for i, p := range parts {
+		if i > 0 {
+			out = append(out, Text{Form: sep})
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// said is the one sentence form with the values args, already written
+// (often slices of the Message they fill, so no byte is copied), in one
+// allocation: the graph builder's reasons, which a cascade writes for
+// every object.
+func said(form string, args ...string) []Text {
+	switch len(args) {
+	case 1:
+		p := &struct {
+			t [1]Text
+			a [1]string
+		}{}
+		p.a[0] = args[0]
+		p.t[0] = Text{Form: form, Args: p.a[:]}
+		return p.t[:]
+	case 2:
+		p := &struct {
+			t [1]Text
+			a [2]string
+		}{}
+		copy(p.a[:], args)
+		p.t[0] = Text{Form: form, Args: p.a[:]}
+		return p.t[:]
+	}
+	return []Text{{Form: form, Args: args}}
+}
+
+// say1 is the one sentence say(form, args...).
+func say1(form string, args ...any) []Text { return []Text{say(form, args...)} }
+
+// checkTexts reports a reason whose Texts are not its Message: a
+// sentence written without its one text form, which a language could
+// not render.
+func (r Reason) checkTexts() error {
+	if got := English(r.Texts); got != r.Message {
+		return fmt.Errorf("reason %s: its texts read %q, its message %q", r.Code, got, r.Message)
+	}
+	return nil
+}
