@@ -131,17 +131,17 @@ func English(ts []Text) string {
 	return b.String()
 }
 
-// Render writes ts in a language: words gives a form's words in it, with
-// the same verbs, or ok false where it has none, and the form's English
-// stands.
-func Render(ts []Text, words func(form string) (string, bool)) string {
+// Render writes ts in a language: words gives a sentence in it, from its
+// English form and its values, or ok false where the language has none,
+// and the sentence's English stands.
+func Render(ts []Text, words func(form string, args []string) (string, bool)) string {
 	var b strings.Builder
 	for _, t := range ts {
-		form := t.Form
-		if w, ok := words(form); ok {
-			form = w
+		if w, ok := words(t.Form, t.Args); ok {
+			b.WriteString(w)
+		} else {
+			b.WriteString(t.String())
 		}
-		b.WriteString(Fill(form, t.Args))
 	}
 	return b.String()
 }
@@ -198,4 +198,13 @@ func (r Reason) checkTexts() error {
 		return fmt.Errorf("reason %s: its texts read %q, its message %q", r.Code, got, r.Message)
 	}
 	return nil
+}
+
+// In is r's sentence in a language (see Render): Message where words is
+// nil or r has no sentences.
+func (r Reason) In(words func(form string, args []string) (string, bool)) string {
+	if words == nil || len(r.Texts) == 0 {
+		return r.Message
+	}
+	return Render(r.Texts, words)
 }

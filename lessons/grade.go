@@ -1022,13 +1022,12 @@ func recText(rec *engine.Record) string {
 // ... [R44(c)]".
 func reasonText(rec *engine.Record) string { return reasonTextIn(nil, rec) }
 
-// reasonTextIn is reasonText in c's language: the language's words for
-// the reason's code where it has them, the engine's English sentence
-// where it has none.
+// reasonTextIn is reasonText in c's language: the reason's sentence in
+// its words, with its values.
 func reasonTextIn(c *i18n.Catalog, rec *engine.Record) string {
 	s := rec.Reason.Message
-	if w := c.Reason(rec.Reason.Code); w != "" {
-		s = rec.Reason.Code + "：" + w
+	if c != nil && c.Lang() != "en" {
+		s = rec.Reason.In(c.Say)
 	}
 	if s == "" {
 		s = rec.Item

@@ -969,12 +969,7 @@ func (m *Model) reportAct(r result, err error, next string) {
 		return
 	}
 	rec := r.recs[len(r.recs)-1]
-	text := rec.Reason.Message
-	if w := m.tr.Reason(rec.Reason.Code); w != "" {
-		text = w
-	} else {
-		text = m.tr.Engine(text)
-	}
+	text := m.reasonText(rec.Reason)
 	if text == "" {
 		text = rec.String()
 	}

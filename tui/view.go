@@ -545,19 +545,22 @@ func (m *Model) timelinePane(r rect) []string {
 
 // stepLine is a record's trace line numbered by its step in the timeline
 // (the record's own #Seq counts from the world's start, before loading).
-// stepLine is stepLine in the playground's language: the engine's
-// English sentence gives way to the language's words for the reason's
-// code, where it has them.
+// stepLine is stepLine in the playground's language: the reason's
+// sentence in its words, with its values.
 func (m *Model) stepLine(step int, rec *engine.Record) string {
 	s := stepLine(step, rec)
-	w := m.tr.Reason(rec.Reason.Code)
-	if w == "" {
-		w = m.tr.Engine(rec.Reason.Message)
-	}
-	if w != "" && rec.Reason.Message != "" {
+	if w := m.reasonText(rec.Reason); w != rec.Reason.Message {
 		s = strings.Replace(s, " — "+rec.Reason.Message, " — "+w, 1)
 	}
 	return s
+}
+
+// reasonText is a reason's sentence in the playground's language.
+func (m *Model) reasonText(r engine.Reason) string {
+	if m.tr.Lang() == "en" {
+		return r.Message
+	}
+	return r.In(m.tr.Say)
 }
 
 func stepLine(step int, rec *engine.Record) string {
@@ -902,6 +905,9 @@ func (m *Model) explainLines(width int) overlayText {
 	rec := recs[m.explainIdx]
 	var out []string
 	detail := strings.TrimRight(rec.Detail(), "\n")
+	if w := m.reasonText(rec.Reason); w != rec.Reason.Message {
+		detail = strings.Replace(detail, " — "+rec.Reason.Message, " — "+w, 1)
+	}
 	detail = m.tr.T("explain-step", "n", fmt.Sprint(m.explainIdx+1)) + strings.TrimPrefix(detail, fmt.Sprintf("#%d ", rec.Seq))
 	if w := m.tr.Reason(rec.Reason.Code); w != "" {
 		detail = m.tr.T("explain-meaning", "code", rec.Reason.Code, "words", w) + "\n" + detail
