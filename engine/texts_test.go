@@ -255,6 +255,11 @@ func TestEveryReasonHasWords(t *testing.T) {
 				t.Errorf("%s: the form %q has %d values, its words %q have %d", lang, form, want, w, got)
 			}
 		}
+		for _, form := range i18n.Forms(lang) {
+			if _, ok := forms[form]; !ok {
+				t.Errorf("%s: forms/%s.yaml has words for %q, which the engine no longer writes", lang, lang, form)
+			}
+		}
 	}
 }
 

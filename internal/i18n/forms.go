@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,4 +95,15 @@ func (c *Catalog) Say(form string, values []string) (string, bool) {
 		return "", false
 	}
 	return Fill(w, values), true
+}
+
+// Forms lists the English forms lang has words for.
+func Forms(lang string) []string {
+	formsOnce.Do(loadForms)
+	out := make([]string, 0, len(formsByLang[lang]))
+	for f := range formsByLang[lang] {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
 }
