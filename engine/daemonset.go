@@ -634,14 +634,15 @@ func daemonPodNode(p *fakeapi.Object) string {
 	return ""
 }
 
-// isPodAvailable is podutil.IsPodAvailable: Ready, and for longer than
-// minReadySeconds.
+// isPodAvailable is podutil.IsPodAvailable: Ready for minReadySeconds
+// (upstream: strictly longer; on the exact virtual clock gcplay counts the
+// moment itself, as its other controllers do, docs/CONTROLLERS.md).
 func (c *daemonSetController) isPodAvailable(p *fakeapi.Object, minReady int64) bool {
 	i := newPodInfo(p)
 	if !i.ready {
 		return false
 	}
-	return minReady == 0 || (!i.readyTime.IsZero() && i.readyTime.Add(time.Duration(minReady)*time.Second).Before(c.env.clock.Now()))
+	return minReady == 0 || (!i.readyTime.IsZero() && !i.readyTime.Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now()))
 }
 
 func podPhase(p *fakeapi.Object) string { return nestedString(p.Fields["status"], "phase") }
