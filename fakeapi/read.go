@@ -106,9 +106,26 @@ func (s *Store) list(req *Request, apiVersion, kind, namespace string, as func(*
 }
 
 // listObjects is what a LIST of a kind answers, without the request.
-func (s *Store) listObjects(info KindInfo, apiVersion, namespace string, as func(*Object, string) *Object) []*Object {
-	var keys []objKey
+// listedScope is what listKeys lists: a kind, in one namespace or ("")
+// in all.
+type listedScope struct{ group, kind, namespace string }
+
+// listedKeys are a listedScope's keys in list order.
+type listedKeys []objKey
+
+// keysChanged forgets the listed keys: an object came or went.
+func (s *Store) keysChanged() { clear(s.listed) }
+
+// listKeys returns the keys of the objects of a kind, in namespace or
+// ("") in all, by namespace and name. The answer is shared: the caller
+// must not modify it.
+func (s *Store) listKeys(info KindInfo, namespace string) listedKeys {
 	group := info.Group()
+	scope := listedScope{group, info.Kind, namespace}
+	if keys, ok := s.listed[scope]; ok {
+		return keys
+	}
+	var keys listedKeys
 	for k := range s.objects.Where(func(sc objtable.Scope) bool {
 		return sc.Group == group && sc.Kind == info.Kind && (namespace == "" || sc.Namespace == namespace)
 	}) {
@@ -117,6 +134,15 @@ func (s *Store) listObjects(info KindInfo, apiVersion, namespace string, as func
 	slices.SortFunc(keys, func(a, b objKey) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
+	if s.listed == nil {
+		s.listed = map[listedScope]listedKeys{}
+	}
+	s.listed[scope] = keys
+	return keys
+}
+
+func (s *Store) listObjects(info KindInfo, apiVersion, namespace string, as func(*Object, string) *Object) []*Object {
+	keys := s.listKeys(info, namespace)
 	out := make([]*Object, len(keys))
 	for i, k := range keys {
 		out[i] = as(s.object(k), apiVersion)
