@@ -582,8 +582,12 @@ func (st *story) whyGone(r scenario.Ref, goal string) string {
 }
 
 // goneCause says who deleted ref and why, or "".
-func (st *story) goneCause(ref string) string {
-	rec, call := st.deleteOf(ref)
+func (st *story) goneCause(ref string) string { return st.goneCauseBefore(ref, len(st.recs)) }
+
+// goneCauseBefore is goneCause for the object of that name that was in
+// storage before record end (a later create made another).
+func (st *story) goneCauseBefore(ref string, end int) string {
+	rec, call := st.deleteOfBefore(ref, end)
 	if rec == nil {
 		return ""
 	}
@@ -842,15 +846,20 @@ func (st *story) deletedBy(ref string) string {
 // deletes it again when its grace period ends; the first DELETE is the
 // decision.)
 func (st *story) deleteOf(ref string) (*engine.Record, *fakeapi.Request) {
+	return st.deleteOfBefore(ref, len(st.recs))
+}
+
+// deleteOfBefore is deleteOf among the records before end.
+func (st *story) deleteOfBefore(ref string, end int) (*engine.Record, *fakeapi.Request) {
 	created := -1
-	for i := range st.recs {
+	for i := range st.recs[:end] {
 		for _, c := range st.recs[i].Calls() {
 			if c.Verb == "create" && c.Ref.String() == ref && c.Code < 300 {
 				created = i
 			}
 		}
 	}
-	for i := created + 1; i < len(st.recs); i++ {
+	for i := created + 1; i < end; i++ {
 		rec := &st.recs[i]
 		calls := rec.Calls()
 		for j := range calls {

@@ -149,6 +149,9 @@ func (g *Grader) Score(l *Lesson, p Prediction, w *engine.World, recs []engine.R
 func (st *story) outcomeWhy(ref string, now *fakeapi.Object, actual Outcome) string {
 	switch actual {
 	case Deleted:
+		if now != nil {
+			return st.replacedWhy(ref)
+		}
 		if c := st.goneCause(ref); c != "" {
 			return c
 		}
@@ -172,4 +175,27 @@ func (st *story) outcomeWhy(ref string, now *fakeapi.Object, actual Outcome) str
 		return st.p.say("outcome-untouched", "object", ref)
 	}
 	return s
+}
+
+// replacedWhy says why ref counts as deleted although an object of that
+// name is in storage: the one the learner knew was deleted, and something
+// (its controller, usually) made another, with another uid.
+func (st *story) replacedWhy(ref string) string {
+	made := -1
+	for i := range st.recs {
+		for _, c := range st.recs[i].Calls() {
+			if c.Verb == "create" && c.Ref.String() == ref && c.Code < 300 {
+				made = i
+			}
+		}
+	}
+	if made < 0 {
+		return st.p.say("outcome-gone", "object", ref)
+	}
+	cause := st.goneCauseBefore(ref, made)
+	if cause == "" {
+		cause = st.p.say("outcome-gone", "object", ref)
+	}
+	rec := &st.recs[made]
+	return cause + " " + st.p.say("outcome-replaced", "object", ref, "who", st.who(rec), "at", st.at(rec.Seq))
 }
