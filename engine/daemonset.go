@@ -744,9 +744,11 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 			desired++
 		}
 	}
-	rec.Reason = Reason{Code: s.code, Func: strings.Join(s.fns, ", ")}.
-		Saying(append([]Text{say("%s: %d of %d Node(s) should run its Pod (nodeSelector %s), %d run one of revision %d (%s); ",
-			rec.Item, desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy())}, joinTexts(s.did, "; ")...)...)
+	// What the sync did comes first, so the timeline's one line shows it.
+	texts := append([]Text{say("%s: ", rec.Item)}, joinTexts(s.did, "; ")...)
+	texts = append(texts, say(" (%d of %d Node(s) should run its Pod, nodeSelector %s; %d run one of revision %d; %s)",
+		desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy()))
+	rec.Reason = Reason{Code: s.code, Func: strings.Join(s.fns, ", ")}.Saying(texts...)
 	return aggregate(errs)
 }
 
