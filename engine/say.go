@@ -208,3 +208,8 @@ func (r Reason) In(words func(form string, args []string) (string, bool)) string
 	}
 	return Render(r.Texts, words)
 }
+
+// Say is a sentence in its one text form, outside a reason: form filled
+// with args as fmt fills them, kept with its values so a language can
+// word it (the playground's messages use it too).
+func Say(form string, args ...any) Text { return say(form, args...) }

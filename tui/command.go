@@ -129,26 +129,19 @@ func (m *Model) execute(line string) tea.Cmd {
 	m.stop("")
 	in, err := parseCommand(line)
 	if err != nil {
-		m.setMsg(msgErr, err.Error())
+		m.setMsg(msgErr, m.errWords(err))
 		return nil
 	}
 	cmd, err := in.cmd.run(m, in)
 	if err != nil {
-		if _, ok := err.(usageError); ok {
-			m.setMsg(msgErr, fmt.Sprintf("%s — usage: %s — e.g. %s", err, in.cmd.usage, in.cmd.example))
+		if te, ok := err.(*textError); ok && te.usage {
+			m.setMsg(msgErr, m.tr.T("cmd-usage-error", "error", m.errWords(err), "usage", m.usageWords(in.cmd), "example", in.cmd.example))
 		} else {
 			m.setErr(err)
 		}
 	}
 	return cmd
 }
-
-// usageError is a command used the wrong way; the message adds the usage.
-type usageError string
-
-func (e usageError) Error() string { return string(e) }
-
-func usagef(format string, args ...any) error { return usageError(fmt.Sprintf(format, args...)) }
 
 // parseCommand splits a line into a command, its flags and arguments.
 func parseCommand(line string) (*invocation, error) {
@@ -157,7 +150,7 @@ func parseCommand(line string) (*invocation, error) {
 		return nil, err
 	}
 	if len(toks) == 0 {
-		return nil, fmt.Errorf("empty command")
+		return nil, errorf("empty command")
 	}
 	c := findCommand(toks[0])
 	if c == nil {
@@ -167,14 +160,14 @@ func parseCommand(line string) (*invocation, error) {
 		}
 		best := nearest(toks[0], names)
 		if best == "" {
-			return nil, fmt.Errorf("unknown command %q; the commands are %s (help lists them with their usage)", toks[0], strings.Join(names, ", "))
+			return nil, errorf("unknown command %q; the commands are %s (help lists them with their usage)", toks[0], strings.Join(names, ", "))
 		}
 		bc := findCommand(best)
 		fixed := best
 		if len(toks) > 1 {
 			fixed += " " + strings.Join(toks[1:], " ")
 		}
-		return nil, fmt.Errorf("unknown command %q — did you mean: %s   (usage: %s)", toks[0], fixed, bc.usage)
+		return nil, errorf("unknown command %q — did you mean: %s   (usage: %s)", toks[0], fixed, bc.usage)
 	}
 	in := &invocation{cmd: c, flags: map[string][]string{}}
 	for i := 1; i < len(toks); i++ {
@@ -197,29 +190,29 @@ func parseCommand(line string) (*invocation, error) {
 				names = append(names, "--"+f.name)
 			}
 			if len(names) == 0 {
-				return nil, fmt.Errorf("%s takes no flags, and %s is not one — usage: %s", c.name, t, c.usage)
+				return nil, errorf("%s takes no flags, and %s is not one — usage: %s", c.name, t, c.usage)
 			}
 			if best := nearest("--"+name, names); best != "" {
-				return nil, fmt.Errorf("unknown flag %s for %s — did you mean %s?   (usage: %s)", t, c.name, best, c.usage)
+				return nil, errorf("unknown flag %s for %s — did you mean %s?   (usage: %s)", t, c.name, best, c.usage)
 			}
-			return nil, fmt.Errorf("unknown flag %s for %s: it takes %s   (usage: %s)", t, c.name, strings.Join(names, ", "), c.usage)
+			return nil, errorf("unknown flag %s for %s: it takes %s   (usage: %s)", t, c.name, strings.Join(names, ", "), c.usage)
 		}
 		switch {
 		case fd.value && !hasVal:
 			if i+1 >= len(toks) {
-				return nil, fmt.Errorf("flag %s needs a value — usage: %s", t, c.usage)
+				return nil, errorf("flag %s needs a value — usage: %s", t, c.usage)
 			}
 			i++
 			val = toks[i]
 		case !fd.value && hasVal:
-			return nil, fmt.Errorf("flag --%s takes no value — usage: %s", fd.name, c.usage)
+			return nil, errorf("flag --%s takes no value — usage: %s", fd.name, c.usage)
 		}
 		if len(fd.values) > 0 && !slices.Contains(fd.values, val) {
 			hint := ""
 			if best := nearest(val, fd.values); best != "" {
 				hint = fmt.Sprintf(" — did you mean --%s=%s?", fd.name, best)
 			}
-			return nil, fmt.Errorf("--%s must be %s, not %q%s", fd.name, strings.Join(fd.values, ", "), val, hint)
+			return nil, errorf("--%s must be %s, not %q%s", fd.name, strings.Join(fd.values, ", "), val, hint)
 		}
 		in.flags[fd.name] = append(in.flags[fd.name], val)
 	}
@@ -228,7 +221,7 @@ func parseCommand(line string) (*invocation, error) {
 		if len(in.args) < c.min {
 			what = "missing arguments"
 		}
-		return nil, fmt.Errorf("%s: %s — usage: %s — e.g. %s", c.name, what, c.usage, c.example)
+		return nil, errorf("%s: %s — usage: %s — e.g. %s", c.name, what, c.usage, c.example)
 	}
 	return in, nil
 }
@@ -264,7 +257,7 @@ func tokenize(line string) ([]string, error) {
 		}
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("unclosed %c quote: close it, e.g. patch po/p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'", quote)
+		return nil, errorf("unclosed %c quote: close it, e.g. patch po/p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'", quote)
 	}
 	if in {
 		out = append(out, cur.String())
@@ -336,7 +329,7 @@ func (m *Model) resolveRef(text string, in *invocation) (fakeapi.Ref, error) {
 	if uid, ok := strings.CutPrefix(text, "uid:"); ok {
 		o := store.ByUID(uid)
 		if o == nil {
-			return fakeapi.Ref{}, fmt.Errorf("no object in storage has uid %q", uid)
+			return fakeapi.Ref{}, errorf("no object in storage has uid %q", uid)
 		}
 		return fakeapi.RefOf(o), nil
 	}
@@ -375,7 +368,7 @@ func (m *Model) cmdCreate(in *invocation) (tea.Cmd, error) {
 			kinds = append(kinds, strings.ToLower(k.Kind))
 		}
 		if best := nearest(strings.ToLower(in.args[0]), append(kinds, reg.Names()...)); best != "" {
-			return nil, fmt.Errorf("%v — did you mean: create %s %s?", err, best, in.args[1])
+			return nil, errorf("%v — did you mean: create %s %s?", err, best, in.args[1])
 		}
 		return nil, err
 	}
@@ -387,7 +380,7 @@ func (m *Model) cmdCreate(in *invocation) (tea.Cmd, error) {
 			ns = v
 		}
 	} else if _, ok := in.flag("namespace"); ok {
-		return nil, fmt.Errorf("%s is cluster-scoped: it takes no -n", info.Kind)
+		return nil, errorf("%s is cluster-scoped: it takes no -n", info.Kind)
 	}
 	obj := &fakeapi.Object{APIVersion: info.APIVersion, Kind: info.Kind, Metadata: fakeapi.ObjectMeta{Name: name, Namespace: ns}}
 	labels := map[string]string{}
@@ -446,7 +439,7 @@ func (m *Model) cmdCreate(in *invocation) (tea.Cmd, error) {
 		if !explicit {
 			owner := store.Lookup(oref)
 			if owner == nil {
-				return nil, fmt.Errorf("no %s to own %s: %s does not exist%s; to point at a missing owner on purpose, give a uid: --owner %s@some-uid",
+				return nil, errorf("no %s to own %s: %s does not exist%s; to point at a missing owner on purpose, give a uid: --owner %s@some-uid",
 					oref, name, oref, inNS(oref.Namespace), text)
 			}
 			uid = owner.Metadata.UID
@@ -596,15 +589,15 @@ func (m *Model) cmdFinalizer(in *invocation) (tea.Cmd, error) {
 	name := rest[0]
 	obj := m.s.world().Store().Lookup(ref)
 	if obj == nil {
-		return nil, fmt.Errorf("%s not found: there is no such object in storage", ref)
+		return nil, errorf("%s not found: there is no such object in storage", ref)
 	}
 	fins := slices.Clone(obj.Metadata.Finalizers)
 	has := slices.Contains(fins, name)
 	switch {
 	case op == "add" && has:
-		return nil, fmt.Errorf("%s already has the finalizer %s", ref, name)
+		return nil, errorf("%s already has the finalizer %s", ref, name)
 	case op == "remove" && !has:
-		return nil, fmt.Errorf("%s has no finalizer %s (it has: %s)", ref, name, listOrNone(fins))
+		return nil, errorf("%s has no finalizer %s (it has: %s)", ref, name, listOrNone(fins))
 	case op == "add":
 		fins = append(fins, name)
 	default:
@@ -863,11 +856,11 @@ func scenarioName(file string) string {
 func (m *Model) cmdLoad(in *invocation) (tea.Cmd, error) {
 	data, err := m.files.ReadFile(in.args[0])
 	if err != nil {
-		return nil, fmt.Errorf("%v (nothing changed)", err)
+		return nil, errorf("%v (nothing changed)", err)
 	}
 	s, note, warn, err := openSession(in.args[0], data, !m.opts.StepThrough)
 	if err != nil {
-		return nil, fmt.Errorf("cannot load %s, nothing changed: %v", in.args[0], err)
+		return nil, errorf("cannot load %s, nothing changed: %v", in.args[0], err)
 	}
 	s.breakOrphan = m.s.breakOrphan
 	m.stop("")
@@ -958,7 +951,7 @@ func (m *Model) cmdBreak(in *invocation) (tea.Cmd, error) {
 		}
 		o := m.s.world().Store().Lookup(ref)
 		if o == nil {
-			return nil, fmt.Errorf("%s not found: only objects in storage can be watched", ref)
+			return nil, errorf("%s not found: only objects in storage can be watched", ref)
 		}
 		m.s.watch[o.Metadata.UID] = o.String()
 		m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when %s changes", o))

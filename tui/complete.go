@@ -220,16 +220,19 @@ func (m *Model) commandHint() string {
 			more = fmt.Sprintf(" … %d more", len(shown)-30)
 			shown = shown[:30]
 		}
+		if more != "" {
+			more = m.tr.T("cmd-more", "n", fmt.Sprint(len(m.compl.cands)-30))
+		}
 		return "tab: " + strings.Join(shown, "  ") + more
 	}
 	if m.compl.idx == -2 {
-		return "no completions here"
+		return m.tr.T("cmd-no-completions")
 	}
 	toks, _ := tokenize(string(m.cmd.buf))
 	if len(toks) > 0 {
 		if c := findCommand(toks[0]); c != nil {
-			return "usage: " + c.usage
+			return m.tr.T("cmd-usage", "usage", m.usageWords(c))
 		}
 	}
-	return "commands: create delete patch finalizer label scale rollout step run advance undo back forward goto reset save load export restart break exit help quit (tab completes)"
+	return m.tr.T("cmd-commands", "names", "create delete patch finalizer label scale rollout step run advance undo back forward goto reset save load export restart break exit help quit")
 }

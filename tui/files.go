@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 )
@@ -32,7 +31,7 @@ func NewMemFiles(files map[string][]byte) *MemFiles {
 func (m *MemFiles) ReadFile(name string) ([]byte, error) {
 	b, ok := m.files[name]
 	if !ok {
-		return nil, fmt.Errorf("open %s: no such file", name)
+		return nil, errorf("open %s: no such file", name)
 	}
 	return slices.Clone(b), nil
 }
@@ -50,9 +49,9 @@ func (m *MemFiles) Names() []string { return slices.Sorted(maps.Keys(m.files)) }
 type noFiles struct{}
 
 func (noFiles) ReadFile(name string) ([]byte, error) {
-	return nil, fmt.Errorf("open %s: this build of gcplay has no file access", name)
+	return nil, errorf("open %s: this build of gcplay has no file access", name)
 }
 
 func (noFiles) WriteFile(name string, _ []byte) error {
-	return fmt.Errorf("write %s: this build of gcplay has no file access", name)
+	return errorf("write %s: this build of gcplay has no file access", name)
 }

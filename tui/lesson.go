@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -100,7 +99,7 @@ var lessonHelp = helpGroup{name: "In a lesson", keys: lessonKeys.bindings()}
 // picker when lo.Lesson is nil.
 func NewLesson(opts Options, lo LessonOptions) (*LessonModel, error) {
 	if lo.Course == nil {
-		return nil, errors.New("no course to open")
+		return nil, errorf("no course to open")
 	}
 	if lo.Locale == "" {
 		lo.Locale = lessons.DefaultLocale
@@ -186,7 +185,7 @@ func phraseKeys() []string {
 func (m *LessonModel) open(l *lessons.Lesson) error {
 	run, err := l.Start()
 	if err != nil {
-		return fmt.Errorf("lesson %s does not start: %v", l.ID, err)
+		return errorf("lesson %s does not start: %v", l.ID, err)
 	}
 	pg := newModel(m.opts, newSession(l.World, run.World))
 	m.pg, m.l, m.text, m.startRecs = pg, l, l.T(m.lo.Locale), run.Records

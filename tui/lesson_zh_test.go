@@ -88,6 +88,11 @@ func TestPlaygroundZhGolden(t *testing.T) {
 		{"start", nil},
 		{"help", []string{"?"}},
 		{"collector", []string{"d", "1", "s", "s", "tab"}},
+		// Reasons with their values: a Background delete, the graph
+		// builder and the collector's verdict on the ReplicaSet.
+		{"background-reasons", []string{"d", "2", "s", "s", "s"}},
+		{"command-error", []string{":", "d", "e", "l", "e", "t", "space", "w", "e", "b", "enter"}},
+		{"command-usage-error", []string{":", "g", "o", "t", "o", "space", "x", "enter"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, c := range cases {

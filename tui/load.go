@@ -36,13 +36,13 @@ func openScenario(name string, data []byte, setup bool) (*opened, error) {
 	}
 	res := scenario.Run(&run, scenario.RunOptions{})
 	if res.InternalError != "" {
-		return nil, fmt.Errorf("%s: gcplay broke while creating its objects: %s", name, res.InternalError)
+		return nil, errorf("%s: gcplay broke while creating its objects: %s", name, res.InternalError)
 	}
 	if err := res.Err(); err != nil {
 		return nil, err
 	}
 	if res.World == nil {
-		return nil, fmt.Errorf("%s: the run left no world", name)
+		return nil, errorf("%s: the run left no world", name)
 	}
 	return &opened{sc: sc, start: res.World, setup: setup}, nil
 }

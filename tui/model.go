@@ -188,7 +188,7 @@ func New(opts Options) (*Model, error) {
 	setup := true
 	if opts.File != "" {
 		if opts.Files == nil {
-			return nil, fmt.Errorf("cannot open %s: this build of gcplay has no file access", opts.File)
+			return nil, errorf("cannot open %s: this build of gcplay has no file access", opts.File)
 		}
 		b, err := opts.Files.ReadFile(opts.File)
 		if err != nil {
@@ -315,7 +315,7 @@ func (m *Model) setErr(err error) {
 		return
 	}
 	if fakeapi.ReasonOf(err) == "" {
-		m.setMsg(msgErr, m.tr.T("error", "text", err.Error()))
+		m.setMsg(msgErr, m.tr.T("error", "text", m.errWords(err)))
 		return
 	}
 	m.setMsg(msgErr, errText(err))
@@ -564,9 +564,9 @@ func (m *Model) selectedObj() (*fakeapi.Object, error) {
 	r := m.selected()
 	switch {
 	case r == nil:
-		return nil, fmt.Errorf("nothing is selected: the world is empty (create something with %s)", kn(m.keys.Create))
+		return nil, errorf("nothing is selected: the world is empty (create something with %s)", kn(m.keys.Create))
 	case m.snap.obj(r) == nil:
-		return nil, fmt.Errorf("%s is not in storage (only a reference to it is): there is nothing to act on", r.missingRef)
+		return nil, errorf("%s is not in storage (only a reference to it is): there is nothing to act on", r.missingRef)
 	}
 	return m.snap.obj(r), nil
 }

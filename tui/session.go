@@ -158,7 +158,7 @@ func (s *session) replay() (result, error) {
 func (s *session) nothingReady(queue string) error {
 	w := s.world()
 	if queue != "" && !slices.Contains(w.QueueNames(), queue) {
-		return fmt.Errorf("there is no queue %q (there are %s)", queue, strings.Join(w.QueueNames(), ", "))
+		return errorf("there is no queue %q (there are %s)", queue, strings.Join(w.QueueNames(), ", "))
 	}
 	e := &notReady{queue: queue, now: w.Elapsed(), due: -1}
 	if due, ok := w.NextWake(); ok {
@@ -248,7 +248,7 @@ func (s *session) advance(d time.Duration) (result, error) {
 	if d < 0 {
 		due, ok := w.NextWake()
 		if !ok {
-			return result{branchedFrom: -1}, fmt.Errorf("nothing is waiting on the clock: no delayed work, no grace period pending")
+			return result{branchedFrom: -1}, errorf("nothing is waiting on the clock: no delayed work, no grace period pending")
 		}
 		d = due - w.Elapsed()
 	}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"image/color"
 	"strings"
 
@@ -174,5 +173,5 @@ func validTheme(name string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown theme %q (themes: auto, dark, light, high-contrast)", name)
+	return errorf("unknown theme %q (themes: auto, dark, light, high-contrast)", name)
 }

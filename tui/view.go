@@ -880,7 +880,7 @@ func (m *Model) helpLines(width int) overlayText {
 	for _, c := range commands {
 		// A long usage wraps, its later lines indented, rather than
 		// being cut.
-		for i, s := range wrap(c.usage, width-5) {
+		for i, s := range wrap(m.usageWords(c), width-5) {
 			if i > 0 {
 				s = "    " + s
 			}

@@ -49,7 +49,7 @@ func (m *Model) cmdScale(in *invocation) (tea.Cmd, error) {
 	}
 	obj := m.s.world().Store().Lookup(ref)
 	if obj == nil {
-		return nil, fmt.Errorf("%s", m.tr.T("cmd-not-found", "ref", ref.String()))
+		return nil, errorf("%s", m.tr.T("cmd-not-found", "ref", ref.String()))
 	}
 	spec, _ := obj.Fields["spec"].(map[string]any)
 	cur := 1 // an absent spec.replicas is 1 for every scalable kind
@@ -63,7 +63,7 @@ func (m *Model) cmdScale(in *invocation) (tea.Cmd, error) {
 		}
 		if want != cur {
 			// kubectl's precondition error, worded as kubectl words it.
-			return nil, fmt.Errorf("%s", m.tr.T("cmd-scale-current", "want", strconv.Itoa(want), "cur", strconv.Itoa(cur)))
+			return nil, errorf("%s", m.tr.T("cmd-scale-current", "want", strconv.Itoa(want), "cur", strconv.Itoa(cur)))
 		}
 	}
 	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"replicas": n}})
@@ -101,7 +101,7 @@ func (m *Model) cmdRollout(in *invocation) (tea.Cmd, error) {
 	}
 	d := m.s.world().Store().Lookup(ref)
 	if d == nil {
-		return nil, fmt.Errorf("%s", m.tr.T("cmd-not-found", "ref", ref.String()))
+		return nil, errorf("%s", m.tr.T("cmd-not-found", "ref", ref.String()))
 	}
 	if op == "history" {
 		if _, ok := in.flag("to-revision"); ok {

@@ -26,10 +26,12 @@ var formFiles embed.FS
 var (
 	formsOnce   sync.Once
 	formsByLang map[string]map[string]string
+	formsByFile map[string][]string
 )
 
 func loadForms() {
 	formsByLang = map[string]map[string]string{}
+	formsByFile = map[string][]string{}
 	names, _ := formFiles.ReadDir("forms")
 	for _, n := range names {
 		data, err := formFiles.ReadFile(path.Join("forms", n.Name()))
@@ -40,7 +42,16 @@ func loadForms() {
 		if err := yaml.Unmarshal(data, &m); err != nil {
 			panic(fmt.Sprintf("i18n: forms/%s: %v", n.Name(), err))
 		}
-		formsByLang[strings.TrimSuffix(n.Name(), ".yaml")] = m
+		file := strings.TrimSuffix(n.Name(), ".yaml")
+		lang, _, _ := strings.Cut(file, ".")
+		if formsByLang[lang] == nil {
+			formsByLang[lang] = map[string]string{}
+		}
+		for k, v := range m {
+			formsByLang[lang][k] = v
+			formsByFile[file] = append(formsByFile[file], k)
+		}
+		slices.Sort(formsByFile[file])
 	}
 }
 
@@ -97,13 +108,9 @@ func (c *Catalog) Say(form string, values []string) (string, bool) {
 	return Fill(w, values), true
 }
 
-// Forms lists the English forms lang has words for.
-func Forms(lang string) []string {
+// Forms lists the English forms that forms/<file>.yaml has words for:
+// "zh" the engine's reasons, "zh.tui" the playground's messages.
+func Forms(file string) []string {
 	formsOnce.Do(loadForms)
-	out := make([]string, 0, len(formsByLang[lang]))
-	for f := range formsByLang[lang] {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Clone(formsByFile[file])
 }
