@@ -127,7 +127,9 @@ func (k *kubelet) step(_ string, rec *Record) {
 	rec.Item = podRef(key)
 	ns, name := splitKey(key)
 	ref := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}
-	pod, err := k.env.api.Get(ControllerKubelet, ref)
+	// The kubelet only reads the Pod (bind and start send patches built
+	// from it): storage's snapshot, not a copy.
+	pod, err := k.env.api.GetShared(ControllerKubelet, ref)
 	if fakeapi.IsNotFound(err) {
 		rec.Reason = Reason{Code: "PodGone", Rule: "R18", Func: "kubelet"}.
 			Say("%s is already gone", rec.Item)
@@ -158,7 +160,7 @@ func (k *kubelet) step(_ string, rec *Record) {
 		return
 	}
 	uid := pod.Metadata.UID
-	_, err = k.env.api.Delete(ControllerKubelet, ref, &fakeapi.DeleteOptions{GracePeriodSeconds: fakeapi.Int64(0), Preconditions: &fakeapi.Preconditions{UID: &uid}})
+	_, err = k.env.api.DeleteShared(ControllerKubelet, ref, &fakeapi.DeleteOptions{GracePeriodSeconds: fakeapi.Int64(0), Preconditions: &fakeapi.Preconditions{UID: &uid}})
 	switch {
 	case err == nil || fakeapi.IsNotFound(err):
 		k.q.Forget(key)

@@ -40,7 +40,7 @@ func (s *Store) Delete(client string, ref Ref, opts *DeleteOptions) (DeleteResul
 }
 
 // DeleteShared is Delete for a caller that only reads the answer (the
-// garbage collector's workers): the request is handled and recorded
+// garbage collector's workers, the kubelet): the request is handled and recorded
 // exactly as Delete does, but DeleteResult.Object is the stored (or last
 // stored) snapshot itself rather than a copy (or, read through another
 // apiVersion, a shallow copy with that apiVersion). It must not be

@@ -15,7 +15,7 @@ func (s *Store) Get(client string, ref Ref) (*Object, error) {
 }
 
 // GetShared is Get for a caller that only reads the answer (the garbage
-// collector's workers): the request is handled and recorded exactly as
+// collector's workers, the kubelet): the request is handled and recorded exactly as
 // Get does, but the object returned is the stored snapshot itself rather
 // than a copy (or, read through another apiVersion, a shallow copy with
 // that apiVersion). It must not be modified.
