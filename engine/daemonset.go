@@ -53,6 +53,9 @@ type daemonSetController struct {
 	pods  map[string]*fakeapi.Object
 	nodes map[string]*fakeapi.Object
 	revs  map[string]*fakeapi.Object
+	// podEvents counts the Pod events seen, so a sync can tell whether its
+	// list of the set's Pods is still the cache's.
+	podEvents int
 }
 
 func newDaemonSetController(e *env) controller {
@@ -92,6 +95,7 @@ func (c *daemonSetController) observe(ev fakeapi.WatchEvent) {
 		}
 		c.q.Add(key)
 	case isKind(o, "v1", "Pod"):
+		c.podEvents++
 		switch {
 		case ev.Type == fakeapi.Deleted:
 			delete(c.pods, key)
@@ -205,7 +209,7 @@ func (c *daemonSetController) updatePod(old, cur *fakeapi.Object) {
 		}
 		c.q.Add(objKey(ds))
 		minReady, _ := nestedInt(specOf(ds), "minReadySeconds")
-		if !newPodInfo(old).ready && newPodInfo(cur).ready && minReady > 0 {
+		if !isPodReady(old) && isPodReady(cur) && minReady > 0 {
 			c.q.AddAfter(objKey(ds), time.Duration(minReady)*time.Second+time.Second, c.env.now())
 		}
 		return
@@ -638,11 +642,29 @@ func daemonPodNode(p *fakeapi.Object) string {
 // (upstream: strictly longer; on the exact virtual clock gcplay counts the
 // moment itself, as its other controllers do, docs/CONTROLLERS.md).
 func (c *daemonSetController) isPodAvailable(p *fakeapi.Object, minReady int64) bool {
-	i := newPodInfo(p)
-	if !i.ready {
+	ready, since := podReadyCondition(p)
+	if !ready {
 		return false
 	}
-	return minReady == 0 || (!i.readyTime.IsZero() && !i.readyTime.Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now()))
+	return minReady == 0 || (!since.IsZero() && !since.Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now()))
+}
+
+// isPodReady is podutil.IsPodReady: the Ready condition is True.
+func isPodReady(p *fakeapi.Object) bool { ready, _ := podReadyCondition(p); return ready }
+
+// podReadyCondition reads the Ready condition: whether it is True, and
+// since when.
+func podReadyCondition(p *fakeapi.Object) (bool, time.Time) {
+	conds, _ := nestedSlice(p.Fields["status"], "conditions")
+	for _, c := range conds {
+		if nestedString(c, "type") == "Ready" {
+			if nestedString(c, "status") != "True" {
+				return false, time.Time{}
+			}
+			return true, parseTime(nestedString(c, "lastTransitionTime"))
+		}
+	}
+	return false, time.Time{}
 }
 
 func podPhase(p *fakeapi.Object) string { return nestedString(p.Fields["status"], "phase") }
@@ -676,6 +698,41 @@ type dsSync struct {
 	fns  []string
 	// updated is updatedNumberScheduled as the status counts it.
 	updated int64
+	// pods is daemonPods' answer while no Pod event came since
+	// (podsAt); verdicts is nodeShouldRunDaemonPod's per Node, which a
+	// sync does not change.
+	pods     []*fakeapi.Object
+	podsAt   int
+	verdicts map[string]nodeVerdict
+	nodes    []string
+}
+
+// nodeNames are the Nodes by name (the node lister's list; a sync does
+// not change them).
+func (s *dsSync) nodeNames() []string {
+	if s.nodes == nil {
+		s.nodes = sortedKeys(s.c.nodes)
+	}
+	return s.nodes
+}
+
+type nodeVerdict struct {
+	shouldRun, shouldContinueRunning bool
+	why                              string
+}
+
+// shouldRun is nodeShouldRunDaemonPod for the Node of that name, once per
+// sync.
+func (s *dsSync) shouldRun(node *fakeapi.Object) (bool, bool, string) {
+	v, ok := s.verdicts[node.Metadata.Name]
+	if !ok {
+		v.shouldRun, v.shouldContinueRunning, v.why = nodeShouldRunDaemonPod(node, s.v)
+		if s.verdicts == nil {
+			s.verdicts = map[string]nodeVerdict{}
+		}
+		s.verdicts[node.Metadata.Name] = v
+	}
+	return v.shouldRun, v.shouldContinueRunning, v.why
 }
 
 func (s *dsSync) strategy() string {
@@ -739,8 +796,8 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 		s.did = append(s.did, say("nothing to do"))
 	}
 	desired := 0
-	for _, name := range sortedKeys(c.nodes) {
-		if ok, _, _ := nodeShouldRunDaemonPod(c.nodes[name], v); ok {
+	for _, node := range c.nodes {
+		if ok, _, _ := s.shouldRun(node); ok {
 			desired++
 		}
 	}
@@ -1006,13 +1063,17 @@ func (s *dsSync) claimPods() error {
 
 // daemonPods are the Pods the set controls, from the cache, by name.
 func (s *dsSync) daemonPods() []*fakeapi.Object {
-	var out []*fakeapi.Object
-	for _, k := range sortedKeys(s.c.pods) {
-		p := s.c.pods[k]
+	if s.pods != nil && s.podsAt == s.c.podEvents {
+		return s.pods
+	}
+	out := []*fakeapi.Object{}
+	for _, p := range s.c.pods {
 		if ref := controllerOf(p); ref != nil && ref.UID == s.v.obj.Metadata.UID && p.Metadata.Namespace == s.v.obj.Metadata.Namespace {
 			out = append(out, p)
 		}
 	}
+	slices.SortFunc(out, func(a, b *fakeapi.Object) int { return strings.Compare(a.Metadata.Name, b.Metadata.Name) })
+	s.pods, s.podsAt = out, s.c.podEvents
 	return out
 }
 
@@ -1064,7 +1125,7 @@ func (s *dsSync) manage(hash string) (changed bool, err error) {
 	nodeToPods := s.nodesToDaemonPods()
 	var create []string
 	var del []dsDeletion
-	for _, name := range sortedKeys(s.c.nodes) {
+	for _, name := range s.nodeNames() {
 		cr, dl := s.podsShouldBeOnNode(s.c.nodes[name], nodeToPods, hash)
 		create = append(create, cr...)
 		del = append(del, dl...)
@@ -1094,7 +1155,7 @@ type dsDeletion struct {
 // Pod; with surge keep an old ready Pod beside a new one until the new one
 // is available; delete every Pod from a Node it should not stay on.
 func (s *dsSync) podsShouldBeOnNode(node *fakeapi.Object, nodeToPods map[string][]*fakeapi.Object, hash string) (create []string, del []dsDeletion) {
-	shouldRun, shouldContinue, why := nodeShouldRunDaemonPod(node, s.v)
+	shouldRun, shouldContinue, why := s.shouldRun(node)
 	pods, exists := nodeToPods[node.Metadata.Name]
 	name := node.Metadata.Name
 	switch {
@@ -1145,7 +1206,7 @@ func (s *dsSync) podsShouldBeOnNode(node *fakeapi.Object, nodeToPods map[string]
 		}
 		if oldestNew != nil && oldestOld != nil {
 			switch {
-			case !newPodInfo(oldestOld).ready:
+			case !isPodReady(oldestOld):
 				del = append(del, dsDeletion{oldestOld, "the old Pod is not ready and a new one runs beside it"})
 			case s.c.isPodAvailable(oldestNew, s.v.minReadySeconds):
 				del = append(del, dsDeletion{oldestOld, "the new Pod beside it is available"})
@@ -1263,8 +1324,8 @@ func findUpdatedPodsOnNode(pods []*fakeapi.Object, hash string) (newPod, oldPod 
 // and maxUnavailable scaled to their number (maxUnavailable 1 when both
 // come to 0).
 func (s *dsSync) updatedDesiredNodeCounts(nodeToPods map[string][]*fakeapi.Object) (surge, unavailable, desired int, err error) {
-	for _, name := range sortedKeys(s.c.nodes) {
-		if ok, _, _ := nodeShouldRunDaemonPod(s.c.nodes[name], s.v); ok {
+	for _, name := range s.nodeNames() {
+		if ok, _, _ := s.shouldRun(s.c.nodes[name]); ok {
 			desired++
 			if _, ok := nodeToPods[name]; !ok {
 				nodeToPods[name] = nil
@@ -1357,7 +1418,7 @@ func (s *dsSync) rollingUpdate(hash string) error {
 			if node == nil {
 				return fmt.Errorf("couldn't get node for nodeName %q: node %q not found", name, name)
 			}
-			shouldRun, _, why := nodeShouldRunDaemonPod(node, s.v)
+			shouldRun, _, why := s.shouldRun(node)
 			switch {
 			case !available(oldPod) && !shouldRun:
 				del = append(del, dsDeletion{oldPod, "an old Pod, not available, on a Node that should not run it: " + why})
@@ -1398,8 +1459,8 @@ func (s *dsSync) updateStatus(hash string) error {
 	v, c := s.v, s.c
 	nodeToPods := s.nodesToDaemonPods()
 	var desired, current, mis, ready, updated, available int64
-	for _, name := range sortedKeys(c.nodes) {
-		shouldRun, _, _ := nodeShouldRunDaemonPod(c.nodes[name], v)
+	for _, name := range s.nodeNames() {
+		shouldRun, _, _ := s.shouldRun(c.nodes[name])
 		pods := slices.Clone(nodeToPods[name])
 		scheduled := len(pods) > 0
 		if !shouldRun {
@@ -1415,7 +1476,7 @@ func (s *dsSync) updateStatus(hash string) error {
 		current++
 		slices.SortStableFunc(pods, byCreationAndPhase)
 		p := pods[0]
-		if newPodInfo(p).ready {
+		if isPodReady(p) {
 			ready++
 			if c.isPodAvailable(p, v.minReadySeconds) {
 				available++
