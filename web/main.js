@@ -20,6 +20,14 @@ const BEFORE_LINK_KEY = 'gcplay.world.before-link';
 // The playground's language: a choice kept here (a language switch sets it
 // and reloads), else the browser's (navigator.language, as zh-CN or en-US).
 const LANG_KEY = 'gcplay.lang';
+const PAGE_LANG = (() => {
+  let l = '';
+  try { l = localStorage.getItem(LANG_KEY) || ''; } catch { /* storage disabled: the browser's language */ }
+  return (l || navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+})();
+// T is the page's words in its language: English, or Chinese (the words
+// follow docs/GLOSSARY.zh.md, as the playground's do).
+const T = (en, zh) => (PAGE_LANG === 'zh' ? zh : en);
 
 // Timing marks (performance.now(), ms since navigation) for the browser
 // test and the benchmark.
@@ -28,6 +36,46 @@ t.module = performance.now();
 
 const $ = (id) => document.getElementById(id);
 const overlay = $('overlay');
+
+// The page's own words in Chinese: each element's text and title (the
+// HTML has the English).
+if (PAGE_LANG === 'zh') {
+  document.documentElement.lang = 'zh-CN';
+  document.title = 'gcplay — Kubernetes 垃圾收集器演练场';
+  const words = {
+    lessons: ['课程', '课程：一课一课，每课都有一个在实时世界上检查的目标'],
+    next: ['下一课 →', '打开课程的下一课（N）'],
+    menu: [null, '更多'],
+    share: ['分享链接', '复制一个指向这个世界及其时间线的链接'],
+    save: ['下载', '把世界下载为场景文件（save 命令）'],
+    open: ['打开…', '从你的电脑打开一个场景文件（load 命令）'],
+    back: ['回到我的世界', '离开分享的世界，重新打开你打开链接之前的世界'],
+    new: ['重新开始', '忘掉这个世界，打开入门世界'],
+    'about-toggle': ['关于', '这是什么'],
+    collapse: [null, '隐藏这一栏：演练场得到这些行（按钮留着）'],
+    'overlay-title': ['正在载入演练场…'],
+    'overlay-detail': ['只需一次：之后可以离线使用'],
+    again: ['重新开始'],
+  };
+  for (const [id, [text, title]] of Object.entries(words)) {
+    const el = $(id);
+    if (!el) continue;
+    if (text !== null) {
+      // Lessons keeps its progress count (a child element).
+      const first = el.firstChild;
+      if (first && first.nodeType === Node.TEXT_NODE && el.childElementCount) first.textContent = text;
+      else el.textContent = text;
+    }
+    if (title) el.title = title;
+  }
+  document.querySelector('.tagline').textContent = ' Kubernetes 垃圾收集器演练场';
+  $('actions').setAttribute('aria-label', '世界');
+  $('terminal').setAttribute('aria-label', 'gcplay 终端');
+  $('about').innerHTML = '构建一个由属主和附属对象组成的世界，以 Foreground、Background 或 Orphan 方式删除其中一个，' +
+    '然后单步观察 kube-controller-manager 的垃圾收集器做了什么，每个决定都附有原因；可以随意回退。' +
+    '这是编译成 WebAssembly 的终端程序：它在这个页面里运行，不向任何地方发送数据，你的世界保存在这个浏览器中。' +
+    '按 <kbd>?</kbd> 查看所有按键，按 <kbd>:</kbd> 输入命令，按 <kbd>L</kbd>（或<em>课程</em>）进入课程。';
+}
 
 function showOverlay(kind, title, detail, again) {
   overlay.className = kind;
@@ -56,7 +104,8 @@ window.gcplayShowFetch = () => {
   const f = t.wasmFetch;
   if (!f || !f.sent || t.wasmLoaded !== undefined) return;
   const how = f.encoding === 'br' ? 'brotli' : f.encoding || 'uncompressed: this host does not compress it';
-  $('overlay-detail').textContent = `${MB(f.sent)} (${how}), once: it then works offline`;
+  $('overlay-detail').textContent = T(`${MB(f.sent)} (${how}), once: it then works offline`,
+    `${MB(f.sent)}（${f.encoding === 'br' ? 'brotli' : f.encoding || '未压缩：这个主机不压缩它'}），只需一次：之后可以离线使用`);
 };
 window.gcplayShowFetch();
 
@@ -177,7 +226,7 @@ term.focus();
 // selected the key goes to the playground, which says it does not quit.
 term.attachCustomKeyEventHandler((e) => {
   if (e.type === 'keydown' && (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'c' && term.hasSelection()) {
-    navigator.clipboard?.writeText(term.getSelection()).then(() => status('Copied.'), () => {});
+    navigator.clipboard?.writeText(term.getSelection()).then(() => status(T('Copied.', '已复制。')), () => {});
     return false;
   }
   return true;
@@ -268,7 +317,8 @@ window.onGoReady = (cols, rows) => {
 window.onGoWorld = (text, lesson) => {
   t.saved = (t.saved || 0) + 1;
   const key = lesson ? LESSON_PREFIX + lesson : WORLD_KEY;
-  if (!store.set(key, text)) status('This browser would not store the world (storage full or disabled); the address bar still links to it.');
+  if (!store.set(key, text)) status(T('This browser would not store the world (storage full or disabled); the address bar still links to it.',
+    '这个浏览器不肯保存这个世界（存储已满或被禁用）；地址栏仍然链接到它。'));
   if (!lesson && text !== tab.get(TAB_HASH_KEY)) {
     tab.set(TAB_WORLD_KEY, text);
     tab.set(TAB_PREV_KEY, tab.get(TAB_HASH_KEY) || '');
@@ -281,9 +331,9 @@ window.onGoWorld = (text, lesson) => {
 window.onGoExit = (reason) => {
   t.exited = reason || 'ok';
   if (reason) {
-    fail('gcplay stopped on an error', reason + '\n\nYour world up to the last change is kept in this browser.');
+    fail(T('gcplay stopped on an error', 'gcplay 因错误而停止'), reason + T('\n\nYour world up to the last change is kept in this browser.', '\n\n你的世界（直到最后一次改动）保存在这个浏览器中。'));
   } else {
-    showOverlay('exited', 'gcplay has quit', 'Your world is kept in this browser: start again to go on where you were.', true);
+    showOverlay('exited', T('gcplay has quit', 'gcplay 已退出'), T('Your world is kept in this browser: start again to go on where you were.', '你的世界保存在这个浏览器中：重新开始即可从原处继续。'), true);
   }
   $('again').focus();
 };
@@ -297,7 +347,7 @@ window.gcplayDownload = (name, u8) => {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
-  status(`Downloaded ${name}.`);
+  status(T(`Downloaded ${name}.`, `已下载 ${name}。`));
 };
 
 // Keep the world when the page is hidden or closed, without waiting for
@@ -331,9 +381,9 @@ $('share').addEventListener('click', async () => {
   const url = location.origin + location.pathname + (Array.isArray(got) ? '#s=' + got[0] : location.hash);
   try {
     await navigator.clipboard.writeText(url);
-    status('Share link copied: it opens this world and its timeline.');
+    status(T('Share link copied: it opens this world and its timeline.', '分享链接已复制：它打开这个世界及其时间线。'));
   } catch {
-    status('The share link is in the address bar: copy it from there.');
+    status(T('The share link is in the address bar: copy it from there.', '分享链接在地址栏中：请从那里复制。'));
   }
   refocus();
 });
@@ -348,11 +398,12 @@ function showCourse() {
   inLesson = !!c.lesson;
   t.course = c;
   $('course-progress').textContent = `${c.done}/${c.total}`;
-  $('lessons').title = `The course: ${c.total} lessons, ${c.done} done. Each has a goal checked on the live world.`;
+  $('lessons').title = T(`The course: ${c.total} lessons, ${c.done} done. Each has a goal checked on the live world.`,
+    `课程：共 ${c.total} 课，已完成 ${c.done} 课。每课都有一个在实时世界上检查的目标。`);
   $('next').hidden = !(c.lesson && c.next);
-  $('new').textContent = inLesson ? 'Restart lesson' : 'Start over';
-  $('new').title = inLesson ? 'Put this lesson back at its start (R); your playground world is untouched'
-    : 'Forget this world and open the starter world';
+  $('new').textContent = inLesson ? T('Restart lesson', '重新开始本课') : T('Start over', '重新开始');
+  $('new').title = inLesson ? T('Put this lesson back at its start (R); your playground world is untouched', '把这一课恢复到开始时（R）；你在演练场的世界不受影响')
+    : T('Forget this world and open the starter world', '忘掉这个世界，打开入门世界');
 }
 $('lessons').addEventListener('click', () => { window.goOpenCourse?.(); refocus(); });
 $('next').addEventListener('click', () => { window.goNextLesson?.(); refocus(); });
@@ -364,7 +415,7 @@ function fold(on) {
   document.body.classList.toggle('folded', on);
   $('collapse').textContent = on ? '▾' : '▴';
   $('collapse').setAttribute('aria-expanded', String(!on));
-  $('collapse').title = on ? 'Show the bar' : 'Hide this bar: the playground gets its rows (the button stays)';
+  $('collapse').title = on ? T('Show the bar', '显示这一栏') : T('Hide this bar: the playground gets its rows (the button stays)', '隐藏这一栏：演练场得到这些行（按钮留着）');
 }
 fold(store.get(FOLD_KEY) === '1');
 $('collapse').addEventListener('click', () => {
@@ -392,7 +443,7 @@ $('file').addEventListener('change', async (e) => {
   if (!f) return refocus();
   const name = f.name.replace(/[^A-Za-z0-9._-]/g, '_');
   if (!store.set(FILE_PREFIX + name, await f.text())) {
-    status(`Could not keep ${name} in this browser's storage.`);
+    status(T(`Could not keep ${name} in this browser's storage.`, `无法把 ${name} 保存在这个浏览器的存储中。`));
     return refocus();
   }
   window.goCommand?.(`load ${name}`);
@@ -403,10 +454,10 @@ $('file').addEventListener('change', async (e) => {
 $('new').addEventListener('click', () => {
   if (inLesson) {
     window.goRestartLesson?.();
-    status('The lesson is back at its start; your own playground world is untouched.');
+    status(T('The lesson is back at its start; your own playground world is untouched.', '这一课已恢复到开始时；你自己在演练场的世界不受影响。'));
     return refocus();
   }
-  if (!confirm('Start over on the starter world? This world is forgotten (copy its share link first to keep it).')) return refocus();
+  if (!confirm(T('Start over on the starter world? This world is forgotten (copy its share link first to keep it).', '从入门世界重新开始？这个世界会被忘掉（要保留它，请先复制它的分享链接）。'))) return refocus();
   leaving = true;
   store.remove(WORLD_KEY);
   tab.set(TAB_HASH_KEY, '');
@@ -420,7 +471,7 @@ $('back').addEventListener('click', () => {
   if (mine && window.goOpenLink) {
     store.remove(BEFORE_LINK_KEY);
     window.goOpenLink(mine, 'saved');
-    status('Your own world is back. The shared one stays in its link.');
+    status(T('Your own world is back. The shared one stays in its link.', '你自己的世界回来了。分享的世界留在它的链接里。'));
   }
   showBack();
   refocus();
@@ -428,7 +479,7 @@ $('back').addEventListener('click', () => {
 // The language switch: the playground and the lessons in the other
 // language. The choice is kept (LANG_KEY) and the page reloads into it,
 // keeping the world as any reload does.
-const pageLang = window.gcplayBoot.lang.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+const pageLang = PAGE_LANG;
 const langSwitch = $('lang');
 if (pageLang === 'zh') {
   langSwitch.textContent = 'English';
@@ -458,10 +509,10 @@ function registerWorker() {
 // Load and run the program.
 async function run() {
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.compileStreaming !== 'function') {
-    return fail('This browser cannot run WebAssembly', 'gcplay runs as WebAssembly in the page. Use a current Firefox, Chrome, Edge or Safari, or run it in a terminal: go install github.com/gcplay/gcplay/cmd/gcplay@latest');
+    return fail(T('This browser cannot run WebAssembly', '这个浏览器不能运行 WebAssembly'), T('gcplay runs as WebAssembly in the page. Use a current Firefox, Chrome, Edge or Safari, or run it in a terminal: go install github.com/gcplay/gcplay/cmd/gcplay@latest', 'gcplay 以 WebAssembly 在页面中运行。请使用较新的 Firefox、Chrome、Edge 或 Safari，或在终端中运行：go install github.com/gcplay/gcplay/cmd/gcplay@latest'));
   }
   if (typeof Go !== 'function') {
-    return fail('wasm_exec.js did not load', 'The page is incomplete: rebuild it with make web.');
+    return fail(T('wasm_exec.js did not load', 'wasm_exec.js 没有载入'), T('The page is incomplete: rebuild it with make web.', '页面不完整：请用 make web 重新构建。'));
   }
   const go = new Go();
   let instance;
@@ -469,14 +520,14 @@ async function run() {
     if (!window.gcplayWasm) throw new Error('index.html did not start loading main.wasm');
     instance = await WebAssembly.instantiate(await window.gcplayWasm, go.importObject);
   } catch (err) {
-    return fail('The playground could not be loaded', `${err.message || err}\n\nCheck the connection and reload; once loaded, the page also works offline.`);
+    return fail(T('The playground could not be loaded', '无法载入演练场'), `${err.message || err}\n\n` + T('Check the connection and reload; once loaded, the page also works offline.', '请检查网络连接并重新载入；载入一次之后，页面也可以离线使用。'));
   }
   t.wasmLoaded = performance.now();
-  $('overlay-title').textContent = 'Starting…';
+  $('overlay-title').textContent = T('Starting…', '正在启动…');
   try {
     await go.run(instance);
   } catch (err) {
-    fail('gcplay stopped on an error', String(err.message || err));
+    fail(T('gcplay stopped on an error', 'gcplay 因错误而停止'), String(err.message || err));
   }
 }
 run();

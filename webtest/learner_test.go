@@ -451,11 +451,27 @@ func TestLanguageSwitch(t *testing.T) {
 	if got := eval[string](p, `document.getElementById('lang').textContent`); got != "English" {
 		t.Errorf("the switch of a Chinese page reads %q, want English", got)
 	}
+	// The page's own words follow: its buttons, its title and its
+	// language.
+	for id, want := range map[string]string{"share": "分享链接", "save": "下载", "open": "打开…", "new": "重新开始", "about-toggle": "关于"} {
+		if got := eval[string](p, `document.getElementById('`+id+`').textContent`); got != want {
+			t.Errorf("in Chinese the %s button reads %q, want %q", id, got, want)
+		}
+	}
+	if got := eval[string](p, `document.getElementById('lessons').firstChild.textContent`); got != "课程" {
+		t.Errorf("in Chinese the lessons button reads %q, want 课程", got)
+	}
+	if got := eval[string](p, `document.documentElement.lang`); got != "zh-CN" {
+		t.Errorf("a Chinese page's lang is %q, want zh-CN", got)
+	}
 	p.click("lang")
 	p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
 	scr = p.waitText(" objects")
 	if strings.Contains(scr, "个对象") || !strings.Contains(scr, "ConfigMap/mine") {
 		t.Errorf("back in English the page shows:\n%s", scr)
+	}
+	if got := eval[string](p, `document.getElementById('share').textContent`); got != "Share link" {
+		t.Errorf("back in English the share button reads %q", got)
 	}
 	p.checkExceptions()
 }
