@@ -444,9 +444,7 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 					}
 				}
 			}
-			for _, l := range m.ownerChain(o, inner) {
-				lines = append(lines, l)
-			}
+			lines = append(lines, m.ownerChain(o, inner)...)
 			for _, y := range sn.manifestOf(o) {
 				st := &t.text
 				trim := strings.TrimLeft(y, " -")

@@ -142,6 +142,12 @@ func TestWorkloadCommandsInChinese(t *testing.T) {
 	if !strings.Contains(m.msg, "Deployment/web 的副本数从 3 改为 1") {
 		t.Errorf("zh: message %q", m.msg)
 	}
+	runLine(t, m, `patch deploy/web '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}}}'`)
+	runLine(t, m, "run")
+	runLine(t, m, "rollout undo deploy/web")
+	if !strings.Contains(m.msg, "（修订版本 1）的 Pod 模板和注解") || strings.Contains(m.msg, "pod template") {
+		t.Errorf("zh: the rollback's message %q is not all Chinese", m.msg)
+	}
 }
 
 // TestWorkloadCompletion: tab offers only what each argument takes.

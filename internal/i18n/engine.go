@@ -25,7 +25,6 @@ var engineForms = []struct {
 	{"kubelet-start", regexp.MustCompile(`^kubelet: start the containers of Pod (\S+)$`)},
 	{"kubelet-finish", regexp.MustCompile(`^kubelet: finish terminating Pod (\S+)$`)},
 	{"removed", regexp.MustCompile(`^(\S+) removed from storage at once \(HTTP (\d+)\)$`)},
-	{"rolled-back", regexp.MustCompile(`^rolled back: (\S+) has its pod template(?: and annotations)? from (\S+) \(revision (\d+)\); the Deployment controller makes that ReplicaSet the new one, with the next revision$`)},
 	{"now-terminating", regexp.MustCompile(`^(\S+) is now terminating \(deletionTimestamp set, (.+); HTTP (\d+)\)$`)},
 }
 

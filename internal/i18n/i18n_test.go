@@ -41,11 +41,10 @@ func TestT(t *testing.T) {
 func TestEngine(t *testing.T) {
 	zh := For("zh")
 	for in, want := range map[string]string{
-		"idle: every queue is empty":                            "空闲：每个队列都是空的",
-		"graphChanges: process delete ConfigMap/app":            "graphChanges：处理 ConfigMap/app 的 delete 事件",
-		"ConfigMap/app removed from storage at once (HTTP 200)": "ConfigMap/app 立即从存储中移除（HTTP 200）",
-		"something the catalog has no form for":                 "something the catalog has no form for",
-		"rolled back: Deployment/web has its pod template and annotations from ReplicaSet/web-6d (revision 1); the Deployment controller makes that ReplicaSet the new one, with the next revision": "已回滚：Deployment/web 得到了 ReplicaSet/web-6d（修订版本 1）的 Pod 模板和注解；Deployment 控制器会让那个 ReplicaSet 成为新的 ReplicaSet，并给它下一个修订版本号",
+		"idle: every queue is empty":                              "空闲：每个队列都是空的",
+		"graphChanges: process delete ConfigMap/app":              "graphChanges：处理 ConfigMap/app 的 delete 事件",
+		"ConfigMap/app removed from storage at once (HTTP 200)":   "ConfigMap/app 立即从存储中移除（HTTP 200）",
+		"something the catalog has no form for":                   "something the catalog has no form for",
 		"attemptToDelete: decide the fate of Secret/team-a/token": "attemptToDelete：决定 Secret/team-a/token 的去留",
 	} {
 		if got := zh.Engine(in); got != want {
