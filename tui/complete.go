@@ -86,12 +86,21 @@ func (m *Model) candidates(toks []string, word string) []string {
 	// A flag's value?
 	if prev := toks[len(toks)-1]; strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") {
 		if fd := flagOf(c, prev); fd != nil && fd.value {
+			if fd.name == "to-revision" {
+				return m.revisionsIn(toks)
+			}
 			return m.flagValues(fd)
 		}
 	}
 	if strings.HasPrefix(word, "-") {
 		var out []string
 		for _, f := range c.flags {
+			if f.name == "to-revision" {
+				for _, v := range m.revisionsIn(toks) {
+					out = append(out, "--to-revision="+v)
+				}
+				continue
+			}
 			if len(f.values) > 0 {
 				for _, v := range f.values {
 					out = append(out, "--"+f.name+"="+v)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -126,6 +127,31 @@ func (m *Model) cmdRollout(in *invocation) (tea.Cmd, error) {
 	return nil, nil
 }
 
+// revisionsIn is the revision numbers of the Deployment the words of a
+// rollout line name (the completions of --to-revision).
+func (m *Model) revisionsIn(toks []string) []string {
+	in := &invocation{flags: map[string][]string{}}
+	for i := 2; i < len(toks); i++ {
+		if strings.HasPrefix(toks[i], "-") {
+			continue
+		}
+		ref, _, err := m.takeRef(toks[i:], in)
+		if err != nil {
+			continue
+		}
+		d := m.s.world().Store().Lookup(ref)
+		if d == nil || d.Kind != "Deployment" {
+			return nil
+		}
+		var out []string
+		for _, r := range m.revisions(d) {
+			out = append(out, strconv.FormatInt(r.n, 10))
+		}
+		return out
+	}
+	return nil
+}
+
 // revision is one ReplicaSet of a Deployment's history.
 type revision struct {
 	n     int64
@@ -137,6 +163,26 @@ type revision struct {
 // history finds them: the ReplicaSets d controls, by their
 // deployment.kubernetes.io/revision annotation.
 func (m *Model) rolloutHistory(d *fakeapi.Object) string {
+	revs := m.revisions(d)
+	if len(revs) == 0 {
+		return m.tr.T("cmd-history-none", "ref", d.String())
+	}
+	var parts []string
+	for i, r := range revs {
+		p := fmt.Sprintf("%d %s", r.n, r.rs.Metadata.Name)
+		if r.image != "" {
+			p += " (" + r.image + ")"
+		}
+		if i == len(revs)-1 {
+			p += " " + m.tr.T("cmd-history-current")
+		}
+		parts = append(parts, p)
+	}
+	return m.tr.T("cmd-history", "ref", d.String(), "revisions", strings.Join(parts, " · "))
+}
+
+// revisions is the history of Deployment d, oldest first.
+func (m *Model) revisions(d *fakeapi.Object) []revision {
 	var revs []revision
 	for _, o := range m.s.world().Store().Objects() {
 		if o.Kind != "ReplicaSet" || o.Metadata.Namespace != d.Metadata.Namespace {
@@ -152,22 +198,8 @@ func (m *Model) rolloutHistory(d *fakeapi.Object) string {
 		}
 		revs = append(revs, revision{n: n, rs: o, image: templateImages(o)})
 	}
-	if len(revs) == 0 {
-		return m.tr.T("cmd-history-none", "ref", d.String())
-	}
-	slices.SortFunc(revs, func(a, b revision) int { return int(a.n - b.n) })
-	var parts []string
-	for i, r := range revs {
-		p := fmt.Sprintf("%d %s", r.n, r.rs.Metadata.Name)
-		if r.image != "" {
-			p += " (" + r.image + ")"
-		}
-		if i == len(revs)-1 {
-			p += " " + m.tr.T("cmd-history-current")
-		}
-		parts = append(parts, p)
-	}
-	return m.tr.T("cmd-history", "ref", d.String(), "revisions", strings.Join(parts, " · "))
+	slices.SortFunc(revs, func(a, b revision) int { return cmp.Compare(a.n, b.n) })
+	return revs
 }
 
 func controllerRef(o *fakeapi.Object) *fakeapi.OwnerReference {

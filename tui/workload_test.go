@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -171,5 +172,87 @@ func TestWorkloadCompletion(t *testing.T) {
 	press(t, m, "tab")
 	if got := string(m.cmd.buf); got != "rollout undo deploy/web " {
 		t.Errorf("rollout u<tab><tab> = %q", got)
+	}
+	// --to-revision offers the Deployment's revisions.
+	press(t, m, "esc")
+	runLine(t, m, `patch deploy/web '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}}}'`)
+	runLine(t, m, "run")
+	press(t, m, ":")
+	typeText(t, m, "rollout undo deploy/web --to-revision ")
+	press(t, m, "tab")
+	if got := strings.Join(m.compl.cands, " "); got != "1 2" {
+		t.Errorf("--to-revision <tab> offers %q, want 1 2", got)
+	}
+}
+
+// stsScaled is a StatefulSet whose claims go with the Pods a scale-down
+// removes (whenScaled: Delete).
+const stsScaled = `name: sts-scaled
+controllers: [garbagecollector, statefulset, kubelet]
+objects:
+  - apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: 3
+      serviceName: db
+      persistentVolumeClaimRetentionPolicy: {whenScaled: Delete}
+      selector: {matchLabels: {app: db}}
+      template:
+        metadata: {labels: {app: db}}
+        spec:
+          terminationGracePeriodSeconds: 5
+          containers: [{name: postgres, image: "postgres:17"}]
+      volumeClaimTemplates:
+        - metadata: {name: data}
+          spec:
+            accessModes: [ReadWriteOnce]
+            resources: {requests: {storage: 1Gi}}
+steps:
+  - settle: {}
+`
+
+// TestScaleStatefulSetClaims: scaling a whenScaled: Delete set down makes
+// each leaving Pod the owner of its claim, shown under the Pod, and the
+// collector deletes the claims once the Pods are gone; scaling up makes
+// fresh ones. The screen halfway down is a golden view.
+func TestScaleStatefulSetClaims(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m, err := New(Options{Width: size[0], Height: size[1], NoColor: true, Theme: ThemeDark,
+			Files: NewMemFiles(map[string][]byte{"sts.yaml": []byte(stsScaled)})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runLine(t, m, "load sts.yaml")
+		claims := func() []string {
+			var out []string
+			for _, o := range m.s.world().Store().Objects() {
+				if o.Kind == "PersistentVolumeClaim" {
+					out = append(out, o.Metadata.Name)
+				}
+			}
+			return out
+		}
+		if got := strings.Join(claims(), " "); got != "data-db-0 data-db-1 data-db-2" {
+			t.Fatalf("claims at the start: %s", got)
+		}
+		runLine(t, m, "scale sts/db --replicas=1")
+		press(t, m, "s", "s", "s")
+		c := lookup(m, "pvc", "data-db-2")
+		if c == nil || len(c.Metadata.OwnerReferences) != 1 || c.Metadata.OwnerReferences[0].Name != "db-2" {
+			t.Fatalf("after the scale-down's first sync data-db-2 is not owned by Pod/db-2: %+v", c)
+		}
+		m.selectUID(c.Metadata.UID)
+		m.refresh()
+		golden(t, fmt.Sprintf("scale-sts-claims-%dx%d", size[0], size[1]), screen(m))
+		runLine(t, m, "run")
+		if got := strings.Join(claims(), " "); got != "data-db-0" {
+			t.Errorf("claims after the scale-down settled: %s, want only data-db-0", got)
+		}
+		runLine(t, m, "scale sts/db --replicas=3 --current-replicas=1")
+		runLine(t, m, "run")
+		if got := strings.Join(claims(), " "); got != "data-db-0 data-db-1 data-db-2" {
+			t.Errorf("claims after scaling up again: %s", got)
+		}
 	}
 }
