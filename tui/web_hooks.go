@@ -114,6 +114,9 @@ func (m *LessonModel) WouldQuit(k string) bool {
 // Lesson returns the lesson shown.
 func (m *LessonModel) Lesson() *lessons.Lesson { return m.l }
 
+// PickerOpen reports whether the lesson picker shows.
+func (m *LessonModel) PickerOpen() bool { return m.over == overPicker }
+
 // OpenPicker shows the lesson picker on the lesson shown (the L key).
 func (m *LessonModel) OpenPicker() {
 	m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1

@@ -56,12 +56,24 @@ type app struct {
 	// shown is the lesson shown when the world was last scheduled for
 	// writing ("" in the playground): another lesson is a change too.
 	shown string
+	// from is the playground the lesson picker was opened from (L or the
+	// Lessons button outside a lesson), while that picker shows: esc goes
+	// back to it, not into the lesson under the picker.
+	from *pickedFrom
 
 	// view is the view last drawn; fresh says no message has reached the
 	// model since, so it is still the view (Bubble Tea asks for one after
 	// every message, also those the model ignores).
 	view  tea.View
 	fresh bool
+}
+
+// pickedFrom is the plain playground as it was when the lesson picker
+// opened over it.
+type pickedFrom struct {
+	m         *tui.Model
+	origin    *scenario.Scenario
+	originSrc []byte
 }
 
 // Messages from the page.
@@ -113,7 +125,11 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			break
 		}
 		if msg.String() == "L" && a.lesson == nil && a.m.Idle() {
-			a.openLesson("", "") // the course, as the L key does in a lesson
+			a.pickFromPlayground()
+			break
+		}
+		if a.from != nil && msg.String() == "esc" && a.lesson.PickerOpen() {
+			a.backFromPicker()
 			break
 		}
 		_, cmd = a.top.Update(msg)
@@ -125,6 +141,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if a.lesson != nil {
 		a.m = a.lesson.Playground() // a new one when another lesson opens
+		if a.from != nil && !a.lesson.PickerOpen() {
+			a.from = nil // a lesson was chosen: esc no longer leads back
+		}
 	}
 	a.trackOrigin()
 	breaks := share.NewBreakpoints(a.m.Breakpoints())
@@ -318,6 +337,28 @@ func (a *app) openLesson(name, saved string) {
 	a.version = -1 // write the lesson into the address bar
 }
 
+// pickFromPlayground opens the lesson picker over the plain playground
+// (the L key or the Lessons button), remembering the playground: the
+// picker's esc goes back to it.
+func (a *app) pickFromPlayground() {
+	from := &pickedFrom{m: a.m, origin: a.origin, originSrc: a.originSrc}
+	a.openLesson("", "")
+	if a.lesson != nil && a.lesson.PickerOpen() {
+		a.from = from
+	}
+}
+
+// backFromPicker closes the lesson picker opened from the playground and
+// shows that playground again, as it was.
+func (a *app) backFromPicker() {
+	f := a.from
+	a.from = nil
+	a.top, a.m, a.lesson = f.m, f.m, nil
+	a.origin, a.originSrc = f.origin, f.originSrc
+	a.m.Update(tea.WindowSizeMsg{Width: a.width, Height: a.height}) // the window may have changed meanwhile
+	a.version = -1                                                  // the address bar shows the world again, not the lesson
+}
+
 // wouldQuit reports whether the key k would quit the model shown.
 func (a *app) wouldQuit(k string) bool {
 	if a.lesson != nil {
@@ -332,7 +373,7 @@ func (a *app) wouldQuit(k string) bool {
 func (a *app) course_(what string) {
 	switch {
 	case what == "open" && a.lesson == nil:
-		a.openLesson("", "")
+		a.pickFromPlayground()
 	case what == "open":
 		a.lesson.OpenPicker()
 	case a.lesson == nil:

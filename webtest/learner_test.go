@@ -475,3 +475,49 @@ func TestLanguageSwitch(t *testing.T) {
 	}
 	p.checkExceptions()
 }
+
+// Issue 19: the lesson picker opened from the playground (L, or the
+// Lessons button) shows over lesson 1; esc must go back to the learner's
+// own world, not into lesson 1 with the address bar changed.
+func TestPickerEscBackToMyWorld(t *testing.T) {
+	srv := serve(t, site(t))
+	p := newPage(t, 1280, 800)
+	p.at(1280, 800)
+	p.load(srv.URL)
+	p.command("create cm mine")
+	p.waitText("ConfigMap/mine created")
+	mine := p.waitSaved()
+	for _, open := range []func(){func() { p.press("L") }, func() { p.click("lessons") }} {
+		open()
+		p.waitText(" done. ✓ marks")
+		p.press("Escape")
+		p.waitJS(`!window.bufferText().includes(' done. ✓ marks')`, 5*time.Second)
+		scr := p.screen()
+		if strings.Contains(scr, "Lesson 1") || !strings.Contains(scr, "ConfigMap/mine") {
+			t.Fatalf("esc in the picker did not go back to the learner's world:\n%s", scr)
+		}
+		if got := p.waitSaved(); got != mine {
+			t.Errorf("after esc the address bar holds another world")
+		}
+	}
+	p.checkExceptions()
+}
+
+// Issue 19.8: the explain view cited a file (GC-RULES.md) that a web user
+// cannot open; it shows the rule's own words and names no file.
+func TestExplainCitesNoFile(t *testing.T) {
+	srv := serve(t, site(t))
+	p := newPage(t, 1280, 800)
+	p.at(1280, 800)
+	p.load(srv.URL)
+	p.command("delete deploy/web")
+	p.waitText("step 1")
+	p.press("s")
+	p.waitText("step 2")
+	p.press("e")
+	scr := p.waitText("Rule R")
+	if strings.Contains(scr, ".md") {
+		t.Errorf("the explain view cites a file:\n%s", scr)
+	}
+	p.checkExceptions()
+}
