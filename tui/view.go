@@ -917,7 +917,8 @@ func (m *Model) explainLines(width int) overlayText {
 	}
 	for _, id := range ruleIDs(rec.Reason.Rule) {
 		text, ok := ruleText(id)
-		out = append(out, "", t.queue.Render("Rule "+id)+t.dim.Render(" (GC-RULES.md)"))
+		// The rule's own words follow: no file to look up (a page has none).
+		out = append(out, "", t.queue.Render("Rule "+id))
 		if !ok {
 			out = append(out, t.dim.Render("(not in this build's copy of the rules)"))
 			continue
