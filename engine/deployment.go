@@ -71,8 +71,12 @@ var deploymentRegistration = registration{
 // old ReplicaSets beyond revisionHistoryLimit. It reads its informer
 // caches and writes through the apiserver as "deployment-controller".
 type deploymentController struct {
-	env         *env
-	q           *workqueue[string]
+	env *env
+	q   *workqueue[string]
+	// timers holds Deployments waiting for their progress deadline
+	// (requeueStuckDeployment): time passing in the cluster, which only
+	// an advance crosses, as a Job's activeDeadlineSeconds.
+	timers      *workqueue[string]
 	deployments map[string]*fakeapi.Object
 	rss         map[string]*fakeapi.Object
 	pods        *podIndex
@@ -103,13 +107,16 @@ func (l *syncLog) fn(name string) {
 
 func newDeploymentController(e *env) controller {
 	c := &deploymentController{env: e, deployments: map[string]*fakeapi.Object{}, rss: map[string]*fakeapi.Object{}, pods: newPodIndex()}
-	c.setQueue(newWorkqueue[string](ControllerDeployment))
+	c.setQueues(newWorkqueue[string](ControllerDeployment), newWorkqueue[string](ControllerDeployment))
 	return c
 }
 
-func (c *deploymentController) setQueue(q *workqueue[string]) {
-	c.q = q
+func (c *deploymentController) setQueues(q, timers *workqueue[string]) {
+	c.q, c.timers = q, timers
 	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerDeployment, keyRef("Deployment", key), d) }
+	timers.onAdd = func(key string, d time.Duration) {
+		c.env.enqueued(ControllerDeployment, keyRef("Deployment", key)+" (clock)", d)
+	}
 }
 
 // observe is the controller's event handlers (add/update/delete of
@@ -275,10 +282,22 @@ func (c *deploymentController) rsIn(namespace string) []*fakeapi.Object {
 	return out
 }
 
-func (c *deploymentController) promote(now time.Duration)      { c.q.Promote(now) }
-func (c *deploymentController) ready(string) bool              { return c.q.Len() > 0 }
-func (c *deploymentController) nextDue() (time.Duration, bool) { return c.q.NextDue() }
-func (c *deploymentController) items(string) []QueueItem       { return keyQueueItems(c.q, "Deployment") }
+func (c *deploymentController) promote(now time.Duration) {
+	c.q.Promote(now)
+	moveDueTimers(c.timers, c.q, now)
+}
+
+func (c *deploymentController) ready(string) bool                { return c.q.Len() > 0 }
+func (c *deploymentController) nextDue() (time.Duration, bool)   { return c.q.NextDue() }
+func (c *deploymentController) nextTimer() (time.Duration, bool) { return c.timers.NextDue() }
+
+func (c *deploymentController) items(string) []QueueItem {
+	out := keyQueueItems(c.q, "Deployment")
+	for _, w := range c.timers.Waiting() {
+		out = append(out, QueueItem{Item: keyRef("Deployment", w.item) + " (clock)", Due: w.due, Waiting: true})
+	}
+	return out
+}
 
 func (c *deploymentController) describeNext(string) string {
 	if items := c.q.Items(); len(items) > 0 {
@@ -315,7 +334,7 @@ func (c *deploymentController) step(_ string, rec *Record) {
 }
 
 func (c *deploymentController) restart(rec *Record) {
-	c.setQueue(newWorkqueue[string](ControllerDeployment))
+	c.setQueues(newWorkqueue[string](ControllerDeployment), newWorkqueue[string](ControllerDeployment))
 	c.deployments = map[string]*fakeapi.Object{}
 	c.rss = map[string]*fakeapi.Object{}
 	c.pods = newPodIndex()
@@ -331,7 +350,8 @@ func (c *deploymentController) clone(e *env) controller {
 	for k, v := range c.rss {
 		n.rss[k] = v
 	}
-	n.setQueue(c.q.clone(func(s string) string { return s }))
+	id := func(s string) string { return s }
+	n.setQueues(c.q.clone(id), c.timers.clone(id))
 	return n
 }
 
@@ -1514,7 +1534,10 @@ func replicaFailures(all []*fakeapi.Object, newRS *fakeapi.Object) []deployCondi
 }
 
 // requeueStuckDeployment checks again when the progress deadline would
-// pass for a rollout that is not complete.
+// pass for a rollout that is not complete. That wait is time passing in
+// the cluster (progressDeadlineSeconds, like a Job's
+// activeDeadlineSeconds): it is kept in timers, which settle does not
+// cross and advance does.
 func (c *deploymentController) requeueStuckDeployment(d *deployment, st deployStatus) {
 	cur := getDeployCondition(d.status, condProgressing)
 	if !d.hasProgressDeadline() || cur == nil || deploymentComplete(d, st) || cur.Reason == reasonTimedOut {
@@ -1526,7 +1549,7 @@ func (c *deploymentController) requeueStuckDeployment(d *deployment, st deploySt
 		c.q.AddRateLimited(key, c.env.now())
 		return
 	}
-	c.q.AddAfter(key, after+time.Second, c.env.now())
+	c.timers.AddAfter(key, after+time.Second, c.env.now())
 	c.cur.rec.note("the rollout is not complete: checked again when its progress deadline (%ds) would pass", *d.progressDL)
 }
 
