@@ -521,3 +521,18 @@ func TestExplainCitesNoFile(t *testing.T) {
 	}
 	p.checkExceptions()
 }
+
+// Issue 19.8: the starter world's clock read +10m1s at step 0: settle had
+// crossed the Deployment's progress-deadline re-check, a wait for time
+// passing in the cluster. The world is at rest once its Pods started.
+func TestStarterClockAtStepZero(t *testing.T) {
+	srv := serve(t, site(t))
+	p := newPage(t, 1280, 800)
+	p.at(1280, 800)
+	p.load(srv.URL)
+	top := strings.Split(p.waitText(" gcplay │ step 0 │ "), "\n")[0]
+	if !strings.Contains(top, "step 0 │ +3s │") {
+		t.Errorf("the starter world's clock at step 0, want +3s (its Pods' start):\n%s", top)
+	}
+	p.checkExceptions()
+}
