@@ -91,3 +91,35 @@ func BenchmarkRefresh(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStarterKey measures what the page's key → render goal is about
+// on the Go side: one key and the frame after it, on the starter world at
+// 140x45 (the page's terminal at 1280x800), during a Foreground delete of
+// Deployment/web: "s" a step, "left" a step back.
+func BenchmarkStarterKey(b *testing.B) {
+	for _, k := range []string{"s", "left"} {
+		b.Run(k, func(b *testing.B) {
+			b.ReportAllocs()
+			var m *Model
+			i := 0
+			for b.Loop() {
+				if i%10 == 0 {
+					b.StopTimer()
+					var err error
+					if m, err = New(Options{Width: 140, Height: 45, Theme: ThemeDark}); err != nil {
+						b.Fatal(err)
+					}
+					runLine(b, m, "delete deploy/web --cascade=foreground")
+					if k == "left" {
+						press(b, m, "s", "s", "s", "s", "s", "s", "s", "s", "s", "s")
+					}
+					m.View()
+					b.StartTimer()
+				}
+				press(b, m, k)
+				m.View()
+				i++
+			}
+		})
+	}
+}

@@ -42,7 +42,15 @@ type snapshot struct {
 	nodes    map[string]nodeFlags
 	manifest map[string][]string
 	history  map[string][]int
+	// yaml holds manifests as YAML lines by their JSON, handed from
+	// snapshot to snapshot: most steps (and steps back) leave the object
+	// the inspector shows as it was, and turning it into YAML is most of
+	// what a frame after a step costs.
+	yaml map[string][]string
 }
+
+// maxYAMLKept bounds the manifests a snapshot hands on.
+const maxYAMLKept = 256
 
 type queueView struct {
 	name  string
@@ -77,6 +85,10 @@ func newSnapshot(s *session, prev *snapshot) *snapshot {
 		nodes:    map[string]nodeFlags{},
 		manifest: map[string][]string{},
 		history:  map[string][]int{},
+		yaml:     map[string][]string{},
+	}
+	if prev != nil && len(prev.yaml) < maxYAMLKept {
+		sn.yaml = prev.yaml
 	}
 	if prev != nil && prev.h == s.h && prev.tree != nil &&
 		(!storageWritten(s.h.Records(), prev.pos, sn.pos) || sameShape(s.h.Records(), prev.pos, sn.pos, prev.tree, w.Store())) {
@@ -179,10 +191,15 @@ func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 	var lines []string
 	j, err := json.Marshal(obj)
 	if err == nil {
+		if kept, ok := sn.yaml[string(j)]; ok {
+			sn.manifest[uid] = kept
+			return kept
+		}
 		var y string
 		y, err = jsonToYAML(j)
 		if err == nil {
 			lines = strings.Split(strings.TrimRight(y, "\n"), "\n")
+			sn.yaml[string(j)] = lines
 		}
 	}
 	if err != nil {
