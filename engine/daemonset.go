@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,10 @@ const (
 	// dsHashLabel is apps.DefaultDaemonSetUniqueLabelKey: the hash of the
 	// revision a daemon Pod was made from, on the Pod and on the revision.
 	dsHashLabel = "controller-revision-hash"
+	// dsTemplateGenerationLabel is extensions.DaemonSetTemplateGenerationKey:
+	// the set's template generation (the apiserver's annotation) a daemon
+	// Pod was made at.
+	dsTemplateGenerationLabel = "pod-template-generation"
 )
 
 var daemonSetRegistration = registration{
@@ -382,13 +387,17 @@ func (c *daemonSetController) event(o *fakeapi.Object, typ, reason, msg string) 
 // (SetDefaults_DaemonSet): RollingUpdate with maxUnavailable 1 and
 // maxSurge 0, revisionHistoryLimit 10.
 type dsView struct {
-	obj             *fakeapi.Object
-	selector        labelSelector
-	template        map[string]any
-	nodeSelector    map[string]string
-	nodeName        string
-	tolerations     []toleration
-	onDelete        bool
+	obj          *fakeapi.Object
+	selector     labelSelector
+	template     map[string]any
+	nodeSelector map[string]string
+	nodeName     string
+	tolerations  []toleration
+	onDelete     bool
+	// generation is util.GetTemplateGeneration: the apiserver's
+	// deprecated.daemonset.template.generation, "" when absent or not a
+	// number.
+	generation      string
 	maxUnavailable  any
 	maxSurge        any
 	minReadySeconds int64
@@ -423,6 +432,11 @@ func readDaemonSet(o *fakeapi.Object) (dsView, error) {
 		}
 		if x, ok := nested(spec, "updateStrategy", "rollingUpdate", "maxSurge"); ok && x != nil {
 			v.maxSurge = x
+		}
+	}
+	if g, ok := o.Metadata.Annotations[fakeapi.DaemonSetTemplateGenerationAnnotation]; ok {
+		if _, err := strconv.ParseInt(g, 10, 64); err == nil {
+			v.generation = g
 		}
 	}
 	v.minReadySeconds, _ = nestedInt(spec, "minReadySeconds")
@@ -1281,6 +1295,9 @@ func (s *dsSync) createPod(node, hash string) (*fakeapi.Object, error) {
 	if labels == nil {
 		labels = map[string]string{}
 	}
+	if s.v.generation != "" {
+		labels[dsTemplateGenerationLabel] = s.v.generation
+	}
 	labels[dsHashLabel] = hash
 	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{
 		GenerateName: ds.Metadata.Name + "-", Namespace: ds.Metadata.Namespace,
@@ -1298,14 +1315,21 @@ func (s *dsSync) createPod(node, hash string) (*fakeapi.Object, error) {
 
 // ---- the update strategy (D12-D14) ----
 
+// isPodUpdated is util.IsPodUpdated: the Pod carries the current
+// revision's hash, or the set's template generation.
+func (v dsView) isPodUpdated(p *fakeapi.Object, hash string) bool {
+	return (hash != "" && p.Metadata.Labels[dsHashLabel] == hash) ||
+		(v.generation != "" && p.Metadata.Labels[dsTemplateGenerationLabel] == v.generation)
+}
+
 // findUpdatedPodsOnNode: the Node's one new and one old Pod (not
 // terminating); ok is false when it has two of either.
-func findUpdatedPodsOnNode(pods []*fakeapi.Object, hash string) (newPod, oldPod *fakeapi.Object, ok bool) {
+func (v dsView) findUpdatedPodsOnNode(pods []*fakeapi.Object, hash string) (newPod, oldPod *fakeapi.Object, ok bool) {
 	for _, p := range pods {
 		if p.Metadata.DeletionTimestamp != nil {
 			continue
 		}
-		if hash != "" && p.Metadata.Labels[dsHashLabel] == hash {
+		if v.isPodUpdated(p, hash) {
 			if newPod != nil {
 				return nil, nil, false
 			}
@@ -1360,7 +1384,7 @@ func (s *dsSync) rollingUpdate(hash string) error {
 		numUnavailable, oldLeft := 0, 0
 		var replace, candidates []*fakeapi.Object
 		for _, name := range sortedKeys(nodeToPods) {
-			newPod, oldPod, ok := findUpdatedPodsOnNode(nodeToPods[name], hash)
+			newPod, oldPod, ok := s.v.findUpdatedPodsOnNode(nodeToPods[name], hash)
 			if ok && oldPod != nil {
 				oldLeft++
 			}
@@ -1396,7 +1420,7 @@ func (s *dsSync) rollingUpdate(hash string) error {
 	var allowedNew, candidateNew []string
 	numSurge, numAvailable, oldLeft := 0, 0, 0
 	for _, name := range sortedKeys(nodeToPods) {
-		newPod, oldPod, ok := findUpdatedPodsOnNode(nodeToPods[name], hash)
+		newPod, oldPod, ok := s.v.findUpdatedPodsOnNode(nodeToPods[name], hash)
 		if ok && oldPod != nil {
 			oldLeft++
 		}
@@ -1482,7 +1506,7 @@ func (s *dsSync) updateStatus(hash string) error {
 				available++
 			}
 		}
-		if hash != "" && p.Metadata.Labels[dsHashLabel] == hash {
+		if v.isPodUpdated(p, hash) {
 			updated++
 		}
 	}

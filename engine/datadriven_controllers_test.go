@@ -30,8 +30,9 @@ import (
 //	tick by=D            move the clock by D without running what falls due
 //	statefulsets         StatefulSets, their Pods, claims and revisions, with
 //	                     every owner reference
-//	daemonsets           DaemonSets (status counts), their revisions and
-//	                     Pods (node, revision hash, tolerations with tols)
+//	daemonsets           DaemonSets (status counts, template generation),
+//	                     their revisions and Pods (node, revision hash,
+//	                     pod-template-generation, tolerations with tols)
 func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (string, error) {
 	var b strings.Builder
 	switch d.Cmd {
@@ -378,6 +379,7 @@ func daemonSetLine(o *fakeapi.Object, tols bool) string {
 		s = fmt.Sprintf("%s desired=%d current=%d ready=%d updated=%d available=%d misscheduled=%d", o,
 			num("desiredNumberScheduled"), num("currentNumberScheduled"), num("numberReady"),
 			num("updatedNumberScheduled"), num("numberAvailable"), num("numberMisscheduled"))
+		s += " templateGeneration=" + o.Metadata.Annotations[fakeapi.DaemonSetTemplateGenerationAnnotation]
 		if n := num("collisionCount"); n > 0 {
 			s += fmt.Sprintf(" collisionCount=%d", n)
 		}
@@ -394,7 +396,7 @@ func daemonSetLine(o *fakeapi.Object, tols bool) string {
 		if p.ready {
 			s += " ready"
 		}
-		s += " node=" + daemonPodNode(o) + " hash=" + o.Metadata.Labels[dsHashLabel]
+		s += " node=" + daemonPodNode(o) + " hash=" + o.Metadata.Labels[dsHashLabel] + " gen=" + o.Metadata.Labels[dsTemplateGenerationLabel]
 		if o.Metadata.DeletionTimestamp != nil {
 			s += " terminating"
 		}

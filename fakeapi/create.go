@@ -124,6 +124,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		m.UID = s.newUID()
 	}
 	prepareBatchCreate(obj)
+	prepareDaemonSetCreate(obj)
 	m.CreationTimestamp = &Time{s.now()}
 	m.ResourceVersion = s.nextRV()
 	s.insert(key, obj)

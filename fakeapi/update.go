@@ -117,6 +117,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if m.Generation > 0 && !reflect.DeepEqual(cur.Fields["spec"], next.Fields["spec"]) {
 		m.Generation++
 	}
+	prepareDaemonSetUpdate(cur, next)
 	normalizeMeta(m)
 
 	// R9: emptied finalizers on an object deleting without a pending grace

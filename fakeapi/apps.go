@@ -1,0 +1,62 @@
+package fakeapi
+
+import (
+	"reflect"
+	"strconv"
+)
+
+// DaemonSetTemplateGenerationAnnotation is apps/v1's
+// deprecated.daemonset.template.generation: the apiserver's count of a
+// DaemonSet's pod template versions (the internal spec.templateGeneration,
+// which apps/v1 carries as this annotation). The DaemonSet controller
+// labels each Pod with it (pod-template-generation).
+const DaemonSetTemplateGenerationAnnotation = "deprecated.daemonset.template.generation"
+
+// prepareDaemonSetCreate is daemonSetStrategy.PrepareForCreate's template
+// generation: the one the client wrote if it is at least 1, else 1.
+func prepareDaemonSetCreate(obj *Object) {
+	if obj.APIVersion != "apps/v1" || obj.Kind != "DaemonSet" {
+		return
+	}
+	gen := templateGeneration(obj)
+	if gen < 1 {
+		gen = 1
+	}
+	setTemplateGeneration(obj, gen)
+}
+
+// prepareDaemonSetUpdate is daemonSetStrategy.PrepareForUpdate's: a client
+// cannot set the template generation; it goes up by one when the pod
+// template changed.
+func prepareDaemonSetUpdate(cur, next *Object) {
+	if next.APIVersion != "apps/v1" || next.Kind != "DaemonSet" {
+		return
+	}
+	gen := templateGeneration(cur)
+	if !reflect.DeepEqual(mapField(cur.Fields["spec"], "template"), mapField(next.Fields["spec"], "template")) {
+		gen++
+	}
+	setTemplateGeneration(next, gen)
+}
+
+func templateGeneration(o *Object) int64 {
+	n, err := strconv.ParseInt(o.Metadata.Annotations[DaemonSetTemplateGenerationAnnotation], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+func setTemplateGeneration(o *Object, gen int64) {
+	if o.Metadata.Annotations == nil {
+		o.Metadata.Annotations = map[string]string{}
+	}
+	o.Metadata.Annotations[DaemonSetTemplateGenerationAnnotation] = strconv.FormatInt(gen, 10)
+}
+
+func mapField(v any, key string) any {
+	if m, ok := v.(map[string]any); ok {
+		return m[key]
+	}
+	return nil
+}
