@@ -941,7 +941,15 @@ func checkText(c lessons.Check) string {
 	return c.Subject + ": " + c.Want
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string {
+	// Lines are joined as locale.Reflow joins them: no space between two
+	// Chinese characters, or after full-width punctuation.
+	joined := ""
+	for _, l := range strings.Split(s, "\n") {
+		joined = locale.JoinLines(joined, strings.TrimSpace(l))
+	}
+	return strings.Join(strings.Fields(joined), " ")
+}
 
 // reflow joins the lines of each paragraph of s (paragraphs are separated
 // by blank lines; lines starting with "- " stay lines), so the text can be

@@ -161,3 +161,18 @@ func BenchmarkLessonView(b *testing.B) {
 		})
 	}
 }
+
+// TestOneLine: a text's lines are joined as Chinese is written, with no
+// space after full-width punctuation or between two Chinese characters,
+// and with one between Latin words.
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"只能剩下 Pod/scratch。\n  保留 ConfigMap/a 和\n  两个 Node。": "只能剩下 Pod/scratch。保留 ConfigMap/a 和两个 Node。",
+		"列出各种删除策略。\nBackground 是默认的":                        "列出各种删除策略。Background 是默认的",
+		"Delete the\n  owner,  then run":                    "Delete the owner, then run",
+	} {
+		if got := oneLine(in); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
