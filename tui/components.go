@@ -3,25 +3,34 @@ package tui
 import "github.com/gcplay/gcplay/fakeapi"
 
 // The playground is made of components, each with its own state (below),
-// its own key map (keys.go), its key handler and its view:
+// its keys and its view. A component's keys are a table of actions
+// (actions.go): a key.Binding and what it does. The same table is its key
+// handler (dispatch) and its part of help (?), so help lists exactly the
+// keys that work (TestHelpListsTheKeysThatWork presses every key).
 //
-//	component      state            keys                 handler, view
-//	world tree     worldTree        worldKeys, paneKeys  move, worldPane
-//	collector      collectorState   collectorKeys        doStep, collectorView
-//	inspector      inspectorState   paneKeys             move, inspectorView
-//	timeline       timelineState    timelineKeys         timelineTo, timelinePane
-//	(every pane)                    globalKeys           normalKey
-//	command bar    commandBar       commandKeys          commandKey, commandLine
-//	delete picker  deletePicker     pickerKeys           pickerKey, pickerLines
-//	help, explain  overlays         overlayKeys          overlayKey, helpLines,
-//	                                                     explainLines
-//	resume offer   Options.Resume   resumeKeys           resumeKey, resumeLines
-//	lesson pane    LessonModel      lessonKeys           lessonKey, paneLines
-//	lesson         LessonModel      lessonOverlayKeys    overlayKey, textOverlay,
-//	overlays                                             pickerOverlay, ...
+//	component      state            keys (actions.go)       view
+//	(every pane)                    globalActions           statusLine, helpLine
+//	world tree     worldTree        worldTree.actions,      worldPane
+//	                                worldActions (any pane)
+//	collector      collectorState   collectorState.actions, collectorView
+//	                                collectorActions (any pane)
+//	inspector      inspectorState   inspectorState.actions  inspectorView
+//	timeline       timelineState    timelineState.actions,  timelinePane
+//	                                timelineActions (any pane)
+//	command bar    commandBar       commandKeys             commandKey, commandLine
+//	delete picker  deletePicker     pickerKeys              pickerKey, pickerLines
+//	help, explain  overlays         overlayKeys             overlayKey, helpLines,
+//	                                                        explainLines
+//	resume offer   Options.Resume   resumeKeys              resumeKey, resumeLines
+//	lesson pane    LessonModel      lessonKeys              lessonKey, paneLines
+//	lesson         LessonModel      lessonOverlayKeys       overlayKey, textOverlay,
+//	overlays                                                pickerOverlay, ...
 //
-// viewKeys (Model's and LessonModel's) lists the keys of the view shown;
-// help (?), the help line and every hint on screen are drawn from them.
+// The focused pane's actions (moving its cursor, enter) come first in
+// help's "Move around" column, named for what they do there. viewKeys
+// (Model's and LessonModel's) lists the keys of the view shown; help (?),
+// the help line and every hint on screen are drawn from them. Update
+// changes the model; View only draws it (TestViewIsPure).
 
 // worldTree is the world tree's selection and scroll.
 type worldTree struct {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -22,12 +23,26 @@ func newTest(t testing.TB, w, h int) (*Model, *MemFiles) {
 	return m, files
 }
 
+// helpOfEveryPane is the keys the help view lists with each pane
+// focused.
+func helpOfEveryPane(t testing.TB) []key.Binding {
+	m, _ := newTest(t, 80, 24)
+	var out []key.Binding
+	for p := range numPanes {
+		m.focus = p
+		for _, g := range m.fullHelp() {
+			out = append(out, g...)
+		}
+	}
+	return out
+}
+
 // keyMsg builds the key message for a key name as tea spells it ("enter",
 // "left", "shift+tab", "ctrl+c") or a single character.
 func keyMsg(name string) tea.KeyPressMsg {
 	special := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "left": tea.KeyLeft,
 		"right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown, "backspace": tea.KeyBackspace,
-		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd}
+		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd, "delete": tea.KeyDelete}
 	switch {
 	case name == "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}

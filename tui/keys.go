@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gcplay/gcplay/internal/locale"
@@ -105,16 +106,6 @@ func (k keyMap) NarrowHelp() []key.Binding {
 	return []key.Binding{k.Step, k.Run, k.Back, k.Undo, k.Delete, k.Command, k.Panes, k.Help, k.Quit}
 }
 
-// FullHelp is the help view, one column per group.
-func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Step, k.StepQueue, k.Advance, k.Run, k.Play, k.Faster},
-		{k.BackFull, k.Forward, k.Undo, k.Explain, k.BreakOrphan, k.BreakWatch},
-		{k.Delete, k.CreateDep, k.Create, k.Finalizer, k.Command},
-		{k.Up, k.PageUp, k.Top, k.Enter, k.NextPane, k.PrevPane, k.Esc, k.Help, k.Quit},
-	}
-}
-
 // helpGroup is a named column of extra keys for the help view (a lesson
 // adds its own).
 type helpGroup struct {
@@ -122,7 +113,7 @@ type helpGroup struct {
 	keys []key.Binding
 }
 
-// helpGroups names the columns of FullHelp.
+// helpGroups names the columns of the help view (fullHelp).
 var helpGroups = []string{"Step the collector", "Move in time", "Change the world", "Move around"}
 
 // bind builds a binding: the keys that trigger it, and its name and
@@ -172,7 +163,7 @@ func (m *Model) trKeys(bs []key.Binding) []key.Binding {
 }
 
 // commandKeyMap is the command bar's keys (typing goes to the line).
-type commandKeyMap struct{ Run, Complete, History, Clear, Cancel key.Binding }
+type commandKeyMap struct{ Run, Complete, History, Clear, Cancel, Edit key.Binding }
 
 var commandKeys = commandKeyMap{
 	Run:      bind("enter", "run", "enter"),
@@ -180,10 +171,13 @@ var commandKeys = commandKeyMap{
 	History:  bind("↑↓", "history", "up", "down"),
 	Clear:    bind("ctrl+u", "clear", "ctrl+u"),
 	Cancel:   bind("esc", "cancel", "esc"),
+	// Edit is the line editor's keys (lineEditor.edit), as a shell has them.
+	Edit: bind("←→ ⌫", "edit", "left", "right", "home", "end", "backspace", "delete",
+		"ctrl+a", "ctrl+e", "ctrl+b", "ctrl+f", "ctrl+h", "ctrl+d", "ctrl+k", "ctrl+w", "alt+backspace"),
 }
 
 func (k commandKeyMap) bindings() []key.Binding {
-	return []key.Binding{k.Run, k.Complete, k.History, k.Clear, k.Cancel}
+	return []key.Binding{k.Run, k.Complete, k.History, k.Clear, k.Cancel, k.Edit}
 }
 
 // pickerKeyMap is the delete picker's keys.
@@ -271,10 +265,8 @@ func (m *Model) viewKeys() []key.Binding {
 		return commandKeys.bindings()
 	case modeDelete:
 		return pickerKeys.bindings()
-	case modeHelp:
-		return []key.Binding{overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close}
-	case modeExplain:
-		return []key.Binding{overlayKeys.PrevNext, overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close}
+	case modeHelp, modeExplain:
+		return m.overlayKeys(m.overlayScrolls())
 	case modeResume:
 		return append(resumeKeys.bindings(), m.keys.Quit)
 	}
@@ -282,33 +274,58 @@ func (m *Model) viewKeys() []key.Binding {
 	if m.extraHelp.name != "" {
 		out = append(out, m.extraHelp.keys...)
 	}
-	for _, g := range m.keys.FullHelp() {
+	for _, g := range m.fullHelp() {
 		out = append(out, g...)
 	}
 	// The short help's bindings name some keys more briefly ("←→ time").
 	return append(out, m.keys.ShortHelp()...)
 }
 
+// overlayKeys is the keys of the help or explain view: the scrolling
+// keys only when its text is longer than its window.
+func (m *Model) overlayKeys(scrolls bool) []key.Binding {
+	var out []key.Binding
+	if m.mode == modeExplain {
+		out = append(out, overlayKeys.PrevNext)
+	}
+	if scrolls {
+		out = append(out, overlayKeys.Scroll, overlayKeys.Page)
+	}
+	return append(out, overlayKeys.Close)
+}
+
+// overlayScrolls reports whether the open overlay's text is longer than
+// its window (with the footer naming every key it could have).
+func (m *Model) overlayScrolls() bool {
+	w, maxH := overlayBox(m.layout())
+	c := m.overlayContentWith(w-3, m.overlayKeys(true))
+	return len(c.body) > maxH-2-len(c.footer)
+}
+
 // viewKeys is every key that works in the lesson's current view: the open
 // overlay's, or the lesson's and the playground's.
 func (m *LessonModel) viewKeys() []key.Binding {
 	ok, lk := lessonOverlayKeys, lessonKeys
+	// The overlays' footers (the lessons' phrases) name the scrolling
+	// keys whether or not the text is longer than its window.
+	scroll := []key.Binding{ok.Scroll, ok.Page}
+	keys := func(bs ...[]key.Binding) []key.Binding { return slices.Concat(bs...) }
 	switch m.over {
 	case overText:
-		return []key.Binding{ok.Start, lk.Predict, ok.Scroll, ok.Page, ok.Close, lk.Text}
+		return keys([]key.Binding{ok.Start, lk.Predict}, scroll, []key.Binding{ok.Close, lk.Text})
 	case overPicker:
 		if !m.pg.keys.Quit.Enabled() {
 			return []key.Binding{ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back}
 		}
 		return []key.Binding{ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit}
 	case overSolution:
-		return []key.Binding{ok.Replay, ok.Scroll, ok.Page, ok.Close, lk.Solution}
+		return keys([]key.Binding{ok.Replay}, scroll, []key.Binding{ok.Close, lk.Solution})
 	case overPredict:
 		return []key.Binding{ok.Choose, ok.Survives, ok.Orphaned, ok.Deleted, ok.Terminating, ok.RunPrediction, ok.Close}
 	case overResult:
-		return []key.Binding{ok.Scroll, ok.Page, ok.Close, lk.Restart}
+		return keys(scroll, []key.Binding{ok.Close, lk.Restart})
 	case overDone:
-		return []key.Binding{ok.NextLesson, lk.Lessons, lk.Text, ok.Scroll, ok.Page, ok.Close}
+		return keys([]key.Binding{ok.NextLesson, lk.Lessons, lk.Text}, scroll, []key.Binding{ok.Close})
 	}
 	if m.pg.mode != modeNormal {
 		return m.pg.viewKeys()

@@ -496,9 +496,10 @@ func (m *LessonModel) predictKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch k := msg.String(); {
 	case key.Matches(msg, ok.Choose) && (k == "up" || k == "k"):
-		p.sel = max(p.sel-1, 0)
+		// The cursor wraps, as in the lesson list and the delete picker.
+		p.sel = (p.sel + len(objs) - 1) % len(objs)
 	case key.Matches(msg, ok.Choose):
-		p.sel = min(p.sel+1, len(objs)-1)
+		p.sel = (p.sel + 1) % len(objs)
 	case key.Matches(msg, ok.Survives):
 		mark(lessons.Survives)
 	case key.Matches(msg, ok.Orphaned):

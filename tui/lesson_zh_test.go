@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
-
 	"github.com/gcplay/gcplay/internal/i18n"
 
 	"github.com/charmbracelet/x/ansi"
@@ -120,10 +118,7 @@ func TestPlaygroundZhGolden(t *testing.T) {
 // line in internal/i18n/messages/zh.yaml).
 func TestKeysTranslated(t *testing.T) {
 	zh := i18n.For("zh")
-	var bs []key.Binding
-	for _, g := range newKeyMap().FullHelp() {
-		bs = append(bs, g...)
-	}
+	bs := helpOfEveryPane(t)
 	k := newKeyMap()
 	bs = append(bs, k.ShortHelp()...)
 	bs = append(bs, k.NarrowHelp()...)

@@ -19,9 +19,7 @@ var lessonTextKeyRE = regexp.MustCompile(`(?:[Pp]ress|按) ([^\s,.，。、：:�
 // the lesson's keys, the delete picker and the command bar.
 func TestLessonTextKeys(t *testing.T) {
 	var bindings []key.Binding
-	for _, g := range newKeyMap().FullHelp() {
-		bindings = append(bindings, g...)
-	}
+	bindings = append(bindings, helpOfEveryPane(t)...)
 	bindings = append(bindings, newKeyMap().ShortHelp()...)
 	bindings = append(bindings, lessonKeys.bindings()...)
 	bindings = append(bindings, pickerKeys.bindings()...)

@@ -411,102 +411,6 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return m.normalKey(msg)
 }
 
-func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Esc):
-		if m.running != nil || m.playing {
-			m.stop("stopped")
-			return nil
-		}
-		m.msg = ""
-	case key.Matches(msg, k.Help):
-		m.mode, m.overlayTop = modeHelp, 0
-	case key.Matches(msg, k.Command):
-		m.openCommand("")
-	case key.Matches(msg, k.NextPane):
-		m.setFocus((m.focus + 1) % numPanes)
-	case key.Matches(msg, k.PrevPane):
-		m.setFocus((m.focus + numPanes - 1) % numPanes)
-	case key.Matches(msg, k.Up):
-		m.move(-1)
-	case key.Matches(msg, k.Down):
-		m.move(1)
-	case key.Matches(msg, k.PageUp):
-		m.move(-max(m.paneInner(m.focus)-1, 1))
-	case key.Matches(msg, k.PageDown):
-		m.move(max(m.paneInner(m.focus)-1, 1))
-	case key.Matches(msg, k.Top):
-		m.move(-1 << 30)
-	case key.Matches(msg, k.Bottom):
-		m.move(1 << 30)
-	case key.Matches(msg, k.Enter):
-		m.enter()
-	case key.Matches(msg, k.Step):
-		m.stop("")
-		m.doStep("")
-	case key.Matches(msg, k.StepQueue):
-		m.stop("")
-		names := m.s.world().QueueNames()
-		n := int(msg.String()[0] - '1')
-		if queueKey(n) == "" || n >= len(names) {
-			m.setErr(errors.New(m.tr.T("err-no-queue", "n", fmt.Sprint(n+1), "queues", numberedQueues(names))))
-			return nil
-		}
-		m.doStep(names[n])
-	case key.Matches(msg, k.Advance):
-		m.stop("")
-		m.doAdvance(-1)
-	case key.Matches(msg, k.Run):
-		if m.running != nil {
-			m.stop("stopped")
-			return nil
-		}
-		return m.startRun()
-	case key.Matches(msg, k.Play):
-		if m.playing {
-			m.stop("paused")
-			return nil
-		}
-		return m.play()
-	case key.Matches(msg, k.Faster):
-		m.speed = min(m.speed+1, len(speeds)-1)
-		m.setMsg(msgInfo, m.tr.T("msg-speed", "speed", speedText(m.speed)))
-	case key.Matches(msg, k.Slower):
-		m.speed = max(m.speed-1, 0)
-		m.setMsg(msgInfo, m.tr.T("msg-speed", "speed", speedText(m.speed)))
-	case key.Matches(msg, k.Back):
-		m.stop("")
-		m.timelineTo(m.s.h.Pos() - 1)
-	case key.Matches(msg, k.Forward):
-		m.stop("")
-		m.timelineTo(m.s.h.Pos() + 1)
-	case key.Matches(msg, k.Undo):
-		m.stop("")
-		m.doUndo()
-	case key.Matches(msg, k.Delete):
-		m.stop("")
-		m.openPicker()
-	case key.Matches(msg, k.CreateDep):
-		m.createDependent()
-	case key.Matches(msg, k.Create):
-		m.openCommand("create ")
-	case key.Matches(msg, k.Finalizer):
-		m.editFinalizer()
-	case key.Matches(msg, k.Explain):
-		m.openExplain()
-	case key.Matches(msg, k.BreakOrphan):
-		m.toggleBreakOrphan()
-	case key.Matches(msg, k.BreakWatch):
-		m.toggleWatch()
-	default:
-		m.unboundKey(msg)
-	}
-	return nil
-}
-
 // unboundKey says why a key did nothing, rather than ignoring it: a
 // lesson's key outside a lesson, or a key nothing binds here.
 func (m *Model) unboundKey(msg tea.KeyPressMsg) {
@@ -590,18 +494,6 @@ func (m *Model) move(d int) {
 		m.inspTop = m.scrolled(paneInspector, m.inspTop, d)
 	}
 	m.ensureVisible()
-}
-
-// enter acts on the focused pane's cursor: the timeline goes to the
-// position under the cursor; elsewhere it moves focus to the inspector.
-func (m *Model) enter() {
-	switch m.focus {
-	case paneTimeline:
-		m.stop("")
-		m.timelineTo(m.tlCur)
-	case paneWorld:
-		m.setFocus(paneInspector)
-	}
 }
 
 // ensureVisible scrolls the world tree and the timeline so their cursors

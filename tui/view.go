@@ -681,13 +681,19 @@ func overlayBox(l layout) (w, maxH int) { return min(l.w-4, 100), l.h - 2 }
 
 // overlayContent returns the open overlay's text for an inner width.
 func (m *Model) overlayContent(width int) overlayText {
+	return m.overlayContentWith(width, m.viewKeys())
+}
+
+// overlayContentWith is overlayContent with keys in the footer of the
+// help and explain views.
+func (m *Model) overlayContentWith(width int, keys []key.Binding) overlayText {
 	switch m.mode {
 	case modeDelete:
 		return m.pickerLines(width)
 	case modeHelp:
-		return m.helpLines(width)
+		return m.helpLines(width, keys)
 	case modeExplain:
-		return m.explainLines(width)
+		return m.explainLines(width, keys)
 	case modeResume:
 		return m.resumeLines(width)
 	}
@@ -823,11 +829,11 @@ func (m *Model) pickerLines(width int) overlayText {
 	return overlayText{title: m.tr.T("picker-title", "name", p.name), body: out, footer: foot, keep: keep}
 }
 
-func (m *Model) helpLines(width int) overlayText {
+func (m *Model) helpLines(width int, keys []key.Binding) overlayText {
 	t := &m.th
 	var out []string
 	// The key groups, two to a row when they fit.
-	groups := m.keys.FullHelp()
+	groups := m.fullHelp()
 	names := slices.Clone(helpGroups)
 	if m.extraHelp.name != "" { // a lesson's keys come first: they matter most there
 		groups = append([][]key.Binding{m.extraHelp.keys}, groups...)
@@ -890,13 +896,13 @@ func (m *Model) helpLines(width int) overlayText {
 		// {finalizers} is the mark itself, not a placeholder
 		out = append(out, t.text.Render(m.tr.T(k, "finalizers", "{finalizers}")))
 	}
-	return overlayText{title: m.tr.T("help-title"), body: out, footer: footerLines(t, m.keyHints(m.viewKeys()...), width)}
+	return overlayText{title: m.tr.T("help-title"), body: out, footer: footerLines(t, m.keyHints(keys...), width)}
 }
 
-func (m *Model) explainLines(width int) overlayText {
+func (m *Model) explainLines(width int, keys []key.Binding) overlayText {
 	t := &m.th
 	recs := m.s.h.Records()
-	foot := footerLines(t, m.keyHints(m.viewKeys()...), width)
+	foot := footerLines(t, m.keyHints(keys...), width)
 	if m.explainIdx >= len(recs) {
 		return overlayText{title: m.tr.T("explain-title"), body: []string{m.tr.T("explain-none")}, footer: foot}
 	}
