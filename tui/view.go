@@ -870,8 +870,14 @@ func (m *Model) helpLines(width int, keys []key.Binding) overlayText {
 			}
 			blocks = append(blocks, block)
 		}
+		// Every column as long as the longest: a shorter first column
+		// would let the second's last keys slide into its place.
+		rows := 0
+		for _, b := range blocks {
+			rows = max(rows, len(b))
+		}
 		for i := range blocks {
-			for len(blocks[i]) < len(blocks[0]) {
+			for len(blocks[i]) < rows {
 				blocks[i] = append(blocks[i], strings.Repeat(" ", colW))
 			}
 		}
