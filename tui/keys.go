@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/gcplay/gcplay/internal/locale"
@@ -305,32 +304,13 @@ func (m *Model) overlayScrolls() bool {
 // viewKeys is every key that works in the lesson's current view: the open
 // overlay's, or the lesson's and the playground's.
 func (m *LessonModel) viewKeys() []key.Binding {
-	ok, lk := lessonOverlayKeys, lessonKeys
-	// The overlays' footers (the lessons' phrases) name the scrolling
-	// keys whether or not the text is longer than its window.
-	scroll := []key.Binding{ok.Scroll, ok.Page}
-	keys := func(bs ...[]key.Binding) []key.Binding { return slices.Concat(bs...) }
-	switch m.over {
-	case overText:
-		return keys([]key.Binding{ok.Start, lk.Predict}, scroll, []key.Binding{ok.Close, lk.Text})
-	case overPicker:
-		if !m.pg.keys.Quit.Enabled() {
-			return []key.Binding{ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back}
-		}
-		return []key.Binding{ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit}
-	case overSolution:
-		return keys([]key.Binding{ok.Replay}, scroll, []key.Binding{ok.Close, lk.Solution})
-	case overPredict:
-		return []key.Binding{ok.Choose, ok.Survives, ok.Orphaned, ok.Deleted, ok.Terminating, ok.RunPrediction, ok.Close}
-	case overResult:
-		return keys(scroll, []key.Binding{ok.Close, lk.Restart})
-	case overDone:
-		return keys([]key.Binding{ok.NextLesson, lk.Lessons, lk.Text}, scroll, []key.Binding{ok.Close})
+	if m.over != overNone {
+		return m.overlayBindings()
 	}
 	if m.pg.mode != modeNormal {
 		return m.pg.viewKeys()
 	}
-	return append(lk.bindings(), m.pg.viewKeys()...)
+	return append(lessonKeys.bindings(), m.pg.viewKeys()...)
 }
 
 // queueKey is the key that steps the i-th queue (from 0): StepQueue's

@@ -1,0 +1,192 @@
+package tui
+
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gcplay/gcplay/lessons"
+)
+
+// lessonAction is a key one of the lesson's overlays answers and what it
+// does (action is the playground's).
+type lessonAction struct {
+	b  key.Binding
+	do func(m *LessonModel, msg tea.KeyPressMsg) tea.Cmd
+}
+
+// backward reports whether a scrolling or choosing key goes up.
+func backward(msg tea.KeyPressMsg) bool {
+	switch msg.String() {
+	case "up", "k", "pgup":
+		return true
+	}
+	return false
+}
+
+// lessonDo makes a lesson action's handler of a function that returns
+// nothing.
+func lessonDo(f func(m *LessonModel, msg tea.KeyPressMsg)) func(*LessonModel, tea.KeyPressMsg) tea.Cmd {
+	return func(m *LessonModel, msg tea.KeyPressMsg) tea.Cmd { f(m, msg); return nil }
+}
+
+// overlayActions is the open overlay's keys, in the order help lists them:
+// its key handler and its help line are both drawn from them.
+func (m *LessonModel) overlayActions() []lessonAction {
+	ok, lk := lessonOverlayKeys, lessonKeys
+	closeIt := lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+		m.over = overNone
+		m.after() // a goal reached meanwhile (by a prediction's run) counts now
+	})
+	scroll := []lessonAction{
+		{ok.Scroll, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+			if backward(msg) {
+				m.scrollOverlay(-1)
+			} else {
+				m.scrollOverlay(1)
+			}
+		})},
+		{ok.Page, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+			if backward(msg) {
+				m.scrollOverlay(-10)
+			} else {
+				m.scrollOverlay(10)
+			}
+		})},
+	}
+	acts := func(groups ...[]lessonAction) []lessonAction { return slices.Concat(groups...) }
+	switch m.over {
+	case overText:
+		return acts([]lessonAction{
+			{ok.Start, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
+			{lk.Predict, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
+		}, scroll, []lessonAction{{ok.Close, closeIt}, {lk.Text, closeIt}})
+	case overPicker:
+		return m.pickerActions()
+	case overSolution:
+		return acts([]lessonAction{
+			{ok.Replay, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.replayNext() })},
+		}, scroll, []lessonAction{{ok.Close, closeIt}, {lk.Solution, closeIt}})
+	case overPredict:
+		return m.predictActions()
+	case overResult:
+		return acts(scroll, []lessonAction{{ok.Close, closeIt}, {lk.Restart, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+			m.over = overNone
+			m.restart()
+			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
+		})}})
+	case overDone:
+		return acts([]lessonAction{
+			{ok.NextLesson, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+				if next := m.lo.Course.Next(m.l); next != nil {
+					m.switchTo(next)
+					return
+				}
+				m.over = overPicker
+			})},
+			{lk.Lessons, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.pick = overPicker, m.l.Number-1 })},
+			// The text, with the explanation now.
+			{lk.Text, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
+		}, scroll, []lessonAction{{ok.Close, closeIt}})
+	}
+	return nil
+}
+
+// pickerActions is the lesson list's keys.
+func (m *LessonModel) pickerActions() []lessonAction {
+	ok := lessonOverlayKeys
+	n := len(m.lo.Course.Lessons)
+	quit := ok.Quit
+	quit.SetEnabled(m.pg.keys.Quit.Enabled()) // the page's q does not quit
+	return []lessonAction{
+		{ok.Choose, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+			if backward(msg) {
+				m.pick = (m.pick + n - 1) % n
+			} else {
+				m.pick = (m.pick + 1) % n
+			}
+		})},
+		{ok.Top, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = 0 })},
+		{ok.Bottom, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = n - 1 })},
+		{ok.Open, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.switchTo(m.lo.Course.Lessons[m.pick]) })},
+		{ok.Back, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
+		{quit, func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd { return m.pg.quit() }},
+	}
+}
+
+// predictActions is the prediction's keys: choose an object, mark what
+// becomes of it, run.
+func (m *LessonModel) predictActions() []lessonAction {
+	ok := lessonOverlayKeys
+	mark := func(o lessons.Outcome) func(*LessonModel, tea.KeyPressMsg) tea.Cmd {
+		return lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.markPrediction(o) })
+	}
+	return []lessonAction{
+		{ok.Choose, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+			// The cursor wraps, as in the lesson list and the delete picker.
+			p, n := m.pred, len(m.l.Predict.Refs())
+			if backward(msg) {
+				p.sel = (p.sel + n - 1) % n
+			} else {
+				p.sel = (p.sel + 1) % n
+			}
+		})},
+		{ok.Survives, mark(lessons.Survives)},
+		{ok.Orphaned, mark(lessons.Orphaned)},
+		{ok.Deleted, mark(lessons.Deleted)},
+		{ok.Terminating, mark(lessons.Terminating)},
+		{ok.RunPrediction, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+			for _, r := range m.l.Predict.Refs() {
+				if m.pred.marks[r] == "" {
+					m.setNote(true, m.say("tui-predict-incomplete", "object", r))
+					return
+				}
+			}
+			m.setNote(false, "")
+			m.runPrediction()
+		})},
+		{ok.Close, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
+	}
+}
+
+// markPrediction marks the chosen object's outcome and moves to the next.
+func (m *LessonModel) markPrediction(o lessons.Outcome) {
+	p := m.pred
+	objs := m.l.Predict.Refs()
+	ref := objs[p.sel]
+	if old := p.marks[ref]; old == lessons.Deleted && o != lessons.Deleted {
+		p.order = remove(p.order, ref)
+	}
+	if o == lessons.Deleted && p.marks[ref] != lessons.Deleted {
+		p.order = append(p.order, ref)
+	}
+	p.marks[ref] = o
+	if p.sel < len(objs)-1 {
+		p.sel++
+	}
+}
+
+// overlayKey is a key while an overlay is open: the overlay's actions,
+// and in the lesson list a word on a key that is none.
+func (m *LessonModel) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
+	for _, a := range m.overlayActions() {
+		if key.Matches(msg, a.b) {
+			return a.do(m, msg)
+		}
+	}
+	if m.over == overPicker {
+		m.setNote(false, m.unboundInOverlay(msg))
+	}
+	return nil
+}
+
+// overlayBindings is the open overlay's keys, as help lists them.
+func (m *LessonModel) overlayBindings() []key.Binding {
+	acts := m.overlayActions()
+	out := make([]key.Binding, 0, len(acts))
+	for _, a := range acts {
+		out = append(out, a.b)
+	}
+	return out
+}
