@@ -3,6 +3,8 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -259,4 +261,161 @@ func (m *Model) fullHelp() [][]key.Binding {
 		{k.Delete, k.CreateDep, k.Create, k.Finalizer, k.Command},
 		append(moving, k.NextPane, k.PrevPane, k.Esc, k.Help, k.Quit),
 	}
+}
+
+// modeActions is the keys of the open overlay or the command bar; nil in
+// normal mode (normalComponents has those).
+func (m *Model) modeActions() []action {
+	switch m.mode {
+	case modeCommand:
+		return commandActions
+	case modeDelete:
+		return pickerActions
+	case modeHelp, modeExplain:
+		return m.overlayActions(m.overlayScrolls())
+	case modeResume:
+		return append(resumeActions, action{m.keys.Quit, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }})
+	}
+	return nil
+}
+
+// modeKey is a key while the command bar or an overlay is open.
+func (m *Model) modeKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := dispatch(m, m.modeActions(), msg); ok {
+		return cmd
+	}
+	if m.mode == modeCommand && m.cmd.edit(msg) { // typing goes to the line
+		m.compl = completion{}
+	}
+	return nil
+}
+
+// bindingsOf is the bindings of acts, in their order.
+func bindingsOf(acts []action) []key.Binding {
+	out := make([]key.Binding, 0, len(acts))
+	for _, a := range acts {
+		out = append(out, a.b)
+	}
+	return out
+}
+
+// backwardKey reports whether a key that moves up or down (a scroll, a
+// page, a choice, previous/next) goes back.
+func backwardKey(msg tea.KeyPressMsg) bool {
+	switch msg.String() {
+	case "up", "k", "pgup", "left", "h":
+		return true
+	}
+	return false
+}
+
+// overlayActions is the help and explain views' keys: the scrolling keys
+// only when the text is longer than its window.
+func (m *Model) overlayActions(scrolls bool) []action {
+	k := overlayKeys
+	var acts []action
+	if m.mode == modeExplain {
+		acts = append(acts, action{k.PrevNext, do1(func(m *Model, msg tea.KeyPressMsg) {
+			if backwardKey(msg) && m.explainIdx > 0 {
+				m.explainIdx--
+				m.overlayTop = 0
+			} else if !backwardKey(msg) && m.explainIdx < m.s.h.Len()-1 {
+				m.explainIdx++
+				m.overlayTop = 0
+			}
+		})})
+	}
+	if scrolls {
+		by := func(n int) func(*Model, tea.KeyPressMsg) tea.Cmd {
+			return do1(func(m *Model, msg tea.KeyPressMsg) {
+				if backwardKey(msg) {
+					m.scrollOverlay(-n)
+				} else {
+					m.scrollOverlay(n)
+				}
+			})
+		}
+		acts = append(acts, action{k.Scroll, by(1)}, action{k.Page, by(10)})
+	}
+	return append(acts, action{k.Close, do0(func(m *Model) { m.mode = modeNormal })})
+}
+
+// do1 makes an action's handler of a method that reads the key and
+// returns nothing.
+func do1(f func(m *Model, msg tea.KeyPressMsg)) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, msg tea.KeyPressMsg) tea.Cmd { f(m, msg); return nil }
+}
+
+// pickerActions is the delete picker's keys.
+var pickerActions = func() []action {
+	k := pickerKeys
+	return []action{
+		{k.Delete, do0((*Model).choosePolicy)},
+		{k.Number, do1(func(m *Model, msg tea.KeyPressMsg) {
+			if i := int(msg.String()[0] - '1'); i < len(m.picker.choices) {
+				m.picker.sel = i
+				m.choosePolicy()
+			}
+		})},
+		{k.Letter, do1(func(m *Model, msg tea.KeyPressMsg) {
+			m.picker.sel = slices.Index(pickerKeys.Letter.Keys(), msg.String())
+			m.choosePolicy()
+		})},
+		{k.Choose, do1(func(m *Model, msg tea.KeyPressMsg) {
+			n := len(m.picker.choices)
+			if s := msg.String(); s == "up" || s == "k" {
+				m.picker.sel = (m.picker.sel + n - 1) % n
+			} else {
+				m.picker.sel = (m.picker.sel + 1) % n
+			}
+		})},
+		{k.Cancel, do0(func(m *Model) {
+			m.mode = modeNormal
+			m.setMsg(msgInfo, m.tr.T("msg-delete-cancelled"))
+		})},
+	}
+}()
+
+// commandActions is the command bar's keys; typing goes to the line.
+var commandActions = func() []action {
+	k := commandKeys
+	edit := do1(func(m *Model, msg tea.KeyPressMsg) {
+		m.cmd.edit(msg)
+		m.compl = completion{}
+	})
+	return []action{
+		{k.Run, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			line := strings.TrimSpace(m.cmd.String())
+			m.mode = modeNormal
+			m.compl = completion{}
+			if line == "" {
+				return nil
+			}
+			if len(m.cmdHist) == 0 || m.cmdHist[len(m.cmdHist)-1] != line {
+				m.cmdHist = append(m.cmdHist, line)
+			}
+			return m.execute(line)
+		}},
+		{k.Complete, do0((*Model).complete)},
+		{k.History, do1(func(m *Model, msg tea.KeyPressMsg) {
+			if msg.String() == "up" {
+				m.historyUp()
+			} else {
+				m.historyDown()
+			}
+			m.compl = completion{}
+		})},
+		{k.Clear, edit},
+		{k.Cancel, do0(func(m *Model) {
+			m.mode = modeNormal
+			m.compl = completion{}
+		})},
+		{k.Edit, edit},
+	}
+}()
+
+// resumeActions is the offer to resume a kept session's keys (and quit).
+var resumeActions = []action{
+	{resumeKeys.Resume, do0((*Model).resume)},
+	{resumeKeys.Fresh, do0((*Model).startFresh)},
 }

@@ -1,10 +1,8 @@
 package tui
 
 import (
-	"strings"
 	"unicode"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -80,51 +78,27 @@ func (m *Model) openCommand(text string) {
 	m.compl = completion{}
 }
 
-func (m *Model) commandKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := commandKeys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		m.mode = modeNormal
-		m.compl = completion{}
-		return nil
-	case key.Matches(msg, k.Run):
-		line := strings.TrimSpace(m.cmd.String())
-		m.mode = modeNormal
-		m.compl = completion{}
-		if line == "" {
-			return nil
+// historyUp puts the line before in the history on the command bar,
+// keeping the line being typed to come back to.
+func (m *Model) historyUp() {
+	if m.histPos > 0 {
+		if m.histPos == len(m.cmdHist) {
+			m.histSave = m.cmd.String()
 		}
-		if len(m.cmdHist) == 0 || m.cmdHist[len(m.cmdHist)-1] != line {
-			m.cmdHist = append(m.cmdHist, line)
-		}
-		return m.execute(line)
-	case key.Matches(msg, k.Complete):
-		m.complete()
-		return nil
-	case msg.String() == "up":
-		if m.histPos > 0 {
-			if m.histPos == len(m.cmdHist) {
-				m.histSave = m.cmd.String()
-			}
-			m.histPos--
+		m.histPos--
+		m.cmd.set(m.cmdHist[m.histPos])
+	}
+}
+
+// historyDown puts the line after in the history on the command bar, or
+// the line that was being typed.
+func (m *Model) historyDown() {
+	if m.histPos < len(m.cmdHist) {
+		m.histPos++
+		if m.histPos == len(m.cmdHist) {
+			m.cmd.set(m.histSave)
+		} else {
 			m.cmd.set(m.cmdHist[m.histPos])
 		}
-		m.compl = completion{}
-		return nil
-	case msg.String() == "down":
-		if m.histPos < len(m.cmdHist) {
-			m.histPos++
-			if m.histPos == len(m.cmdHist) {
-				m.cmd.set(m.histSave)
-			} else {
-				m.cmd.set(m.cmdHist[m.histPos])
-			}
-		}
-		m.compl = completion{}
-		return nil
 	}
-	if m.cmd.edit(msg) {
-		m.compl = completion{}
-	}
-	return nil
 }

@@ -259,15 +259,8 @@ var lessonOverlayKeys = lessonOverlayKeyMap{
 // viewKeys is every key that works in the playground's current view, in
 // the order help lists them.
 func (m *Model) viewKeys() []key.Binding {
-	switch m.mode {
-	case modeCommand:
-		return commandKeys.bindings()
-	case modeDelete:
-		return pickerKeys.bindings()
-	case modeHelp, modeExplain:
-		return m.overlayKeys(m.overlayScrolls())
-	case modeResume:
-		return append(resumeKeys.bindings(), m.keys.Quit)
+	if m.mode != modeNormal {
+		return bindingsOf(m.modeActions())
 	}
 	var out []key.Binding
 	if m.extraHelp.name != "" {
@@ -280,24 +273,11 @@ func (m *Model) viewKeys() []key.Binding {
 	return append(out, m.keys.ShortHelp()...)
 }
 
-// overlayKeys is the keys of the help or explain view: the scrolling
-// keys only when its text is longer than its window.
-func (m *Model) overlayKeys(scrolls bool) []key.Binding {
-	var out []key.Binding
-	if m.mode == modeExplain {
-		out = append(out, overlayKeys.PrevNext)
-	}
-	if scrolls {
-		out = append(out, overlayKeys.Scroll, overlayKeys.Page)
-	}
-	return append(out, overlayKeys.Close)
-}
-
 // overlayScrolls reports whether the open overlay's text is longer than
 // its window (with the footer naming every key it could have).
 func (m *Model) overlayScrolls() bool {
 	w, maxH := overlayBox(m.layout())
-	c := m.overlayContentWith(w-3, m.overlayKeys(true))
+	c := m.overlayContentWith(w-3, bindingsOf(m.overlayActions(true)))
 	return len(c.body) > maxH-2-len(c.footer)
 }
 

@@ -398,15 +398,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	switch m.mode {
-	case modeCommand:
-		return m.commandKey(msg)
-	case modeDelete:
-		return m.pickerKey(msg)
-	case modeHelp, modeExplain:
-		return m.overlayKey(msg)
-	case modeResume:
-		return m.resumeKey(msg)
+	if m.mode != modeNormal {
+		return m.modeKey(msg)
 	}
 	return m.normalKey(msg)
 }
@@ -803,33 +796,6 @@ func (m *Model) openPicker() {
 	m.mode = modeDelete
 }
 
-func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
-	n := len(m.picker.choices)
-	k := pickerKeys
-	switch s := msg.String(); {
-	case key.Matches(msg, k.Cancel):
-		m.mode = modeNormal
-		m.setMsg(msgInfo, m.tr.T("msg-delete-cancelled"))
-	case key.Matches(msg, k.Choose):
-		if s == "up" || s == "k" {
-			m.picker.sel = (m.picker.sel + n - 1) % n
-		} else {
-			m.picker.sel = (m.picker.sel + 1) % n
-		}
-	case key.Matches(msg, k.Number):
-		if i := int(s[0] - '1'); i < n {
-			m.picker.sel = i
-			m.choosePolicy()
-		}
-	case key.Matches(msg, k.Letter):
-		m.picker.sel = slices.Index(k.Letter.Keys(), s)
-		m.choosePolicy()
-	case key.Matches(msg, k.Delete):
-		m.choosePolicy()
-	}
-	return nil
-}
-
 func (m *Model) choosePolicy() {
 	m.mode = modeNormal
 	c := m.picker.choices[m.picker.sel]
@@ -931,33 +897,6 @@ func (m *Model) openExplain() {
 	}
 	m.explainIdx = idx
 	m.mode, m.overlayTop = modeExplain, 0
-}
-
-func (m *Model) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := overlayKeys
-	s := msg.String()
-	back := s == "up" || s == "k" || s == "pgup" || s == "left" || s == "h"
-	switch {
-	case key.Matches(msg, k.Close):
-		m.mode = modeNormal
-	case key.Matches(msg, k.Scroll) && back:
-		m.scrollOverlay(-1)
-	case key.Matches(msg, k.Scroll):
-		m.scrollOverlay(1)
-	case key.Matches(msg, k.Page) && back:
-		m.scrollOverlay(-10)
-	case key.Matches(msg, k.Page):
-		m.scrollOverlay(10)
-	case m.mode == modeExplain && key.Matches(msg, k.PrevNext):
-		if back && m.explainIdx > 0 {
-			m.explainIdx--
-			m.overlayTop = 0
-		} else if !back && m.explainIdx < m.s.h.Len()-1 {
-			m.explainIdx++
-			m.overlayTop = 0
-		}
-	}
-	return nil
 }
 
 // Mouse.

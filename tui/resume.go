@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/scenario"
@@ -51,26 +50,24 @@ func (m *Model) Declined() bool { return m.declined }
 // acted or stepped since it was opened.
 func (m *Model) Built() bool { return m.s.h.Len() > 0 }
 
-func (m *Model) resumeKey(msg tea.KeyPressMsg) tea.Cmd {
+// resume takes up the kept session.
+func (m *Model) resume() {
 	r := m.opts.Resume
-	switch {
-	case key.Matches(msg, resumeKeys.Resume):
-		m.mode = modeNormal
-		m.Restore(r.Origin, r.Start, r.History, fmt.Sprintf("Resumed %s. %s moves back along its timeline; %s lists every key.",
-			r.What, kn(m.keys.BackFull), kn(m.keys.Help)))
-		m.SetBreakpoints(r.Orphan, r.Watch)
-		if r.Note != "" {
-			m.setMsg(msgWarn, "Partly resumed: "+r.Note+". "+m.msg)
-		}
-		m.resumed = true
-	case key.Matches(msg, resumeKeys.Fresh):
-		m.mode = modeNormal
-		m.declined = true
-		m.setMsg(msgInfo, fmt.Sprintf("Started fresh; the kept session is dropped once you quit. %s lists every key.", kn(m.keys.Help)))
-	case key.Matches(msg, m.keys.Quit):
-		return m.quit()
+	m.mode = modeNormal
+	m.Restore(r.Origin, r.Start, r.History, fmt.Sprintf("Resumed %s. %s moves back along its timeline; %s lists every key.",
+		r.What, kn(m.keys.BackFull), kn(m.keys.Help)))
+	m.SetBreakpoints(r.Orphan, r.Watch)
+	if r.Note != "" {
+		m.setMsg(msgWarn, "Partly resumed: "+r.Note+". "+m.msg)
 	}
-	return nil
+	m.resumed = true
+}
+
+// startFresh declines the kept session.
+func (m *Model) startFresh() {
+	m.mode = modeNormal
+	m.declined = true
+	m.setMsg(msgInfo, fmt.Sprintf("Started fresh; the kept session is dropped once you quit. %s lists every key.", kn(m.keys.Help)))
 }
 
 func (m *Model) resumeLines(width int) overlayText {

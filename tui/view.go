@@ -644,7 +644,10 @@ func (m *Model) commandLine(width int) string {
 
 func (m *Model) helpLine(width int) string {
 	c := &m.cache.help
-	if c.width == width && c.mode == m.mode && c.focus == m.focus && c.line != "" {
+	// The help and explain views list their scrolling keys only when
+	// their text is longer than the window: not kept from frame to frame.
+	cached := m.mode != modeHelp && m.mode != modeExplain
+	if cached && c.width == width && c.mode == m.mode && c.focus == m.focus && c.line != "" {
 		return c.line
 	}
 	h := m.help // a copy: drawing does not change the model
