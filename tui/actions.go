@@ -82,20 +82,39 @@ func (m *Model) globalActions() []action {
 	}
 }
 
+// component is a pane of the playground: its keys with what they do (its
+// update: dispatch runs them, help lists them) and its view, which draws
+// its state and the shared state (the world's snapshot, the theme) and
+// changes nothing. The Model is these components and the state they share.
+type component interface {
+	actions(m *Model) []action
+	view(m *Model, r rect) []string
+}
+
+var (
+	_ component = (*worldTree)(nil)
+	_ component = (*collectorState)(nil)
+	_ component = (*inspectorState)(nil)
+	_ component = (*timelineState)(nil)
+)
+
+// pane returns pane p's component.
+func (m *Model) pane(p pane) component {
+	switch p {
+	case paneWorld:
+		return m.world()
+	case paneCollector:
+		return m.collector()
+	case paneInspector:
+		return m.inspector()
+	}
+	return m.timeline()
+}
+
 // paneActions are the focused pane's keys: they move its cursor (the
 // world tree's selection, the timeline's cursor) or scroll it (the
 // collector, the inspector); enter acts on the cursor where there is one.
-func (m *Model) paneActions() []action {
-	switch m.focus {
-	case paneWorld:
-		return m.world().actions(m)
-	case paneCollector:
-		return m.collector().actions(m)
-	case paneInspector:
-		return m.inspector().actions(m)
-	}
-	return m.timeline().actions(m)
-}
+func (m *Model) paneActions() []action { return m.pane(m.focus).actions(m) }
 
 func (m *Model) world() *worldTree          { return &m.worldTree }
 func (m *Model) collector() *collectorState { return &m.collectorState }

@@ -10,21 +10,23 @@ import "github.com/gcplay/gcplay/fakeapi"
 //
 //	component      state            keys (actions.go)       view
 //	(every pane)                    globalActions           statusLine, helpLine
-//	world tree     worldTree        worldTree.actions,      worldPane
+//	world tree     worldTree        worldTree.actions,      worldTree.view
 //	                                worldActions (any pane)
-//	collector      collectorState   collectorState.actions, collectorView
+//	collector      collectorState   collectorState.actions, collectorState.view
 //	                                collectorActions (any pane)
-//	inspector      inspectorState   inspectorState.actions  inspectorView
-//	timeline       timelineState    timelineState.actions,  timelinePane
+//	inspector      inspectorState   inspectorState.actions  inspectorState.view
+//	timeline       timelineState    timelineState.actions,  timelineState.view
 //	                                timelineActions (any pane)
-//	command bar    commandBar       commandKeys             commandKey, commandLine
-//	delete picker  deletePicker     pickerKeys              pickerKey, pickerLines
-//	help, explain  overlays         overlayKeys             overlayKey, helpLines,
-//	                                                        explainLines
-//	resume offer   Options.Resume   resumeKeys              resumeKey, resumeLines
+//	command bar    commandBar       commandActions          commandLine
+//	delete picker  deletePicker     pickerActions           pickerLines
+//	help, explain  overlays         overlayActions          helpLines, explainLines
+//	resume offer   Options.Resume   resumeActions           resumeLines
 //	lesson pane    LessonModel      lessonKeys              lessonKey, paneLines
-//	lesson         LessonModel      lessonOverlayKeys       overlayKey, textOverlay,
-//	overlays                                                pickerOverlay, ...
+//	lesson         LessonModel      overlayActions          textOverlay,
+//	overlays                        (lessonkeys.go)         pickerOverlay, ...
+//
+// The four panes are the component interface (actions.go): Model.pane
+// returns the one with the focus.
 //
 // The focused pane's actions (moving its cursor, enter) come first in
 // help's "Move around" column, named for what they do there. viewKeys

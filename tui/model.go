@@ -954,13 +954,13 @@ func (m *Model) quit() tea.Cmd { return tea.Quit }
 // with the focus is the one on screen.
 func (m *Model) scrolled(p pane, top, d int) int {
 	l := m.layout()
-	r, view := l.collector, m.collectorView
+	r, view := l.collector, m.collector().lines
 	if p == paneInspector {
-		r, view = l.inspector, m.inspectorView
+		r, view = l.inspector, m.inspector().lines
 	}
 	if r.h == 0 {
 		return max(top+d, 0)
 	}
-	_, n := view(r)
+	_, n := view(m, r)
 	return max(min(top+d, n-(r.h-2)), 0)
 }

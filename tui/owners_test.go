@@ -11,7 +11,7 @@ import (
 func inspectorText(m *Model) string { return inspectorTextW(m, 80) }
 
 func inspectorTextW(m *Model, w int) string {
-	b, _ := m.inspectorView(rect{w: w, h: 60})
+	b, _ := m.inspector().lines(m, rect{w: w, h: 60})
 	var out []string
 	for _, l := range b {
 		out = append(out, strings.TrimRight(strings.Trim(ansi.Strip(l), "│"), " "))

@@ -48,16 +48,16 @@ func (m *Model) render() string {
 	}
 	screen := make([]string, 0, l.h)
 	screen = append(screen, m.statusLine(l.w))
-	world := m.worldPane(l.world)
+	world := m.world().view(m, l.world)
 	var right []string
 	if l.collector.h > 0 {
-		right = append(right, m.collectorPane(l.collector)...)
+		right = append(right, m.collector().view(m, l.collector)...)
 	}
 	if l.inspector.h > 0 {
-		right = append(right, m.inspectorPane(l.inspector)...)
+		right = append(right, m.inspector().view(m, l.inspector)...)
 	}
 	screen = append(screen, joinColumns(world, right)...)
-	screen = append(screen, m.timelinePane(l.timeline)...)
+	screen = append(screen, m.timeline().view(m, l.timeline)...)
 	msg := m.msgLines(l.w)
 	for i := 0; i < l.msgH; i++ {
 		s := ""
@@ -115,19 +115,19 @@ func speedShort(i int) string {
 
 // World pane.
 
-func (m *Model) worldPane(r rect) []string {
+func (wt *worldTree) view(m *Model, r rect) []string {
 	t := &m.th
 	tr := m.snap.tree
 	inner := r.w - 3
 	h := r.h - 2
 	body := make([]string, 0, h)
 	w := m.s.world()
-	for i := m.worldTop; i < len(tr.rows) && len(body) < h; i++ {
+	for i := wt.worldTop; i < len(tr.rows) && len(body) < h; i++ {
 		var sel *ink
-		if i == m.sel {
+		if i == wt.sel {
 			sel = &t.sel
 		}
-		ln := m.treeLine(w, i)
+		ln := wt.rowLine(m, w, i)
 		body = append(body, ln.render(inner, sel))
 	}
 	if len(tr.rows) == 0 {
@@ -137,22 +137,22 @@ func (m *Model) worldPane(r rect) []string {
 	}
 	title := m.tr.N("world-title", tr.objects)
 	if len(tr.rows) > h {
-		title += m.tr.T("world-rows", "from", fmt.Sprint(m.worldTop+1), "to", fmt.Sprint(min(m.worldTop+h, len(tr.rows))), "all", fmt.Sprint(len(tr.rows)))
+		title += m.tr.T("world-rows", "from", fmt.Sprint(wt.worldTop+1), "to", fmt.Sprint(min(wt.worldTop+h, len(tr.rows))), "all", fmt.Sprint(len(tr.rows)))
 	}
 	return box(t, title, m.focus == paneWorld, body, r.w, r.h)
 }
 
-// treeLine draws row i of the world tree: tree lines, the object, its
+// rowLine draws row i of the world tree: tree lines, the object, its
 // edge to the parent (controller, blockOwnerDeletion), its owners, its
 // state and finalizers; or a missing owner with what the collector holds
 // for it.
-func (m *Model) treeLine(w *engine.World, i int) *line {
+func (wt *worldTree) rowLine(m *Model, w *engine.World, i int) *line {
 	t := &m.th
 	sn := m.snap
 	r := &sn.tree.rows[i]
 	var l line
 	mark := " "
-	if i == m.sel {
+	if i == wt.sel {
 		mark = "▸"
 	}
 	if sn.changed[r.uid] {
@@ -224,15 +224,15 @@ func (m *Model) treeLine(w *engine.World, i int) *line {
 
 // Collector pane.
 
-func (m *Model) collectorPane(r rect) []string {
-	b, _ := m.collectorView(r)
+func (c *collectorState) view(m *Model, r rect) []string {
+	b, _ := c.lines(m, r)
 	return b
 }
 
-// collectorView draws the collector pane from its scroll offset (kept in
+// lines draws the collector pane from its scroll offset (kept in
 // range here without changing it: the keys clamp it) and returns how many
 // lines it has in all.
-func (m *Model) collectorView(r rect) ([]string, int) {
+func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 	t := &m.th
 	sn := m.snap
 	inner := r.w - 3
@@ -367,7 +367,7 @@ func (m *Model) collectorView(r rect) ([]string, int) {
 			add().add(nil, "   ").add(&t.dim, m.tr.N("collector-owners", n.owners)+" · "+m.tr.N("collector-dependents", n.dependents))
 		}
 	}
-	top := max(min(m.colTop, len(lines)-h), 0)
+	top := max(min(c.colTop, len(lines)-h), 0)
 	body := make([]string, 0, h)
 	for i := top; i < len(lines) && len(body) < h; i++ {
 		body = append(body, lines[i].render(inner, nil))
@@ -404,13 +404,13 @@ func share(needs []int, free int) []int {
 
 // Inspector pane.
 
-func (m *Model) inspectorPane(r rect) []string {
-	b, _ := m.inspectorView(r)
+func (ip *inspectorState) view(m *Model, r rect) []string {
+	b, _ := ip.lines(m, r)
 	return b
 }
 
-// inspectorView draws the inspector as collectorView draws the collector.
-func (m *Model) inspectorView(r rect) ([]string, int) {
+// lines draws the inspector as the collector pane draws itself.
+func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 	t := &m.th
 	sn := m.snap
 	inner := r.w - 3
@@ -481,7 +481,7 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 		add().add(&t.dim, m.tr.T("inspector-nothing"))
 	}
 
-	top := max(min(m.inspTop, len(lines)-h), 0)
+	top := max(min(ip.inspTop, len(lines)-h), 0)
 	body := make([]string, 0, h)
 	for i := top; i < len(lines) && len(body) < h; i++ {
 		body = append(body, lines[i].render(inner, nil))
@@ -491,20 +491,20 @@ func (m *Model) inspectorView(r rect) ([]string, int) {
 
 // Timeline pane: row 0 is the start, row i the record of step i.
 
-func (m *Model) timelinePane(r rect) []string {
+func (tl *timelineState) view(m *Model, r rect) []string {
 	t := &m.th
 	sn := m.snap
 	inner := r.w - 3
 	h := r.h - 2
 	recs := m.s.h.Records()
 	body := make([]string, 0, h)
-	for p := m.tlTop; p <= sn.len && len(body) < h; p++ {
+	for p := tl.tlTop; p <= sn.len && len(body) < h; p++ {
 		var l line
 		cursor := "  "
 		switch {
 		case p == sn.pos:
 			cursor = "▶ "
-		case m.focus == paneTimeline && p == m.tlCur:
+		case m.focus == paneTimeline && p == tl.tlCur:
 			cursor = "▸ "
 		}
 		l.add(&t.bold, cursor)
