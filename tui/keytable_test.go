@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gcplay/gcplay/lessons"
 )
 
 // everyKey is the keys TestHelpListsTheKeysThatWork presses: every
@@ -75,6 +77,24 @@ func TestHelpListsTheKeysThatWork(t *testing.T) {
 		{"delete-picker", playground("d", "down"), false},
 		{"help", playground("?", "j", "j"), false},
 		{"explain", playground(append(mid, "tab", "tab", "tab", "up", "up", "e", "j")...), false},
+		// The browser page's playground, where q does not quit.
+		{"page", func(t *testing.T) tea.Model {
+			m, err := New(Options{Width: 80, Height: 24, NoColor: true, Theme: ThemeDark, NoQuitKey: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			press(t, m, mid...)
+			return m
+		}, false},
+		{"page-lesson-picker", func(t *testing.T) tea.Model {
+			m, err := NewLesson(Options{Width: 80, Height: 24, NoColor: true, Theme: ThemeDark, NoQuitKey: true},
+				LessonOptions{Course: lessons.Builtin()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sendLesson(m, keyMsg("j"))
+			return m
+		}, false},
 		{"lesson", lesson("1", "enter", "d", "2", "s", "left"), false},
 		{"lesson-text", lesson("1", "j"), false},
 		{"lesson-picker", lesson("1", "enter", "L", "j"), false},
