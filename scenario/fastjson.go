@@ -1,63 +1,65 @@
 package scenario
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
-	"sort"
-	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
 
 // fastJSON reads what `kubectl get -o json` prints into the trees yaml.v3
 // would build from the same text (JSON is YAML), with each node's line and
-// column, through encoding/json's tokenizer: several times faster than
-// yaml.v3, and a List's items go to onItem one at a time, so one object's
-// tree is alive at a time. Any JSON error makes it give up; the caller
-// then reads the text with yaml.v3, which reports the error on its line.
+// column (in bytes). It scans the bytes itself, several times faster than
+// yaml.v3 and than encoding/json's tokens, and a List's items go to onItem
+// one at a time, each entry's nodes reusing the memory of the one before,
+// so one object's tree is alive at a time. Anything it is not sure of
+// (a syntax error, invalid UTF-8, nesting deeper than encoding/json
+// allows) makes it give up; the caller then reads the text with yaml.v3,
+// which reports the error on its line.
 type fastJSON struct {
-	data  []byte
-	dec   *json.Decoder
-	lines []int // offsets where lines start
+	data []byte
+	pos  int
+	// line is the line of pos, which starts at offset lineStart.
+	line, lineStart int
+	// nodes allocates the nodes and shares the short strings, as for
+	// fastYAML.
+	nodes *fastYAML
 }
+
+// maxJSONDepth is encoding/json's nesting limit.
+const maxJSONDepth = 10000
 
 // fastJSONDocuments reads each top-level JSON value of data as a document.
 // The entries of a top-level object's "items" array, or of a top-level
-// array, go to onItem; onDoc gets the rest of the document. It reports
-// false when data is not JSON, or not all of it.
+// array, go to onItem, which must not keep their nodes once it returns;
+// onDoc gets the rest of the document. It reports false when data is not
+// JSON, or not all of it.
 func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool) bool {
-	f := &fastJSON{data: data, dec: json.NewDecoder(bytes.NewReader(data)), lines: []int{0}}
-	f.dec.UseNumber()
-	for i, c := range data {
-		if c == '\n' {
-			f.lines = append(f.lines, i+1)
-		}
-	}
+	j := &fastJSON{data: data, line: 1, nodes: &fastYAML{strs: map[string]string{}}}
 	for doc := 0; ; doc++ {
-		start := f.start()
-		tok, err := f.dec.Token()
-		if errors.Is(err, io.EOF) {
+		j.ws()
+		if j.pos == len(data) {
 			return true
 		}
-		if err != nil {
-			return false
-		}
+		item := func(n *yaml.Node) { onItem(doc, n) }
 		var root *yaml.Node
-		switch tok {
-		case json.Delim('{'):
-			root, err = f.object(start, func(key string) bool { return key == "items" }, func(n *yaml.Node) bool { return onItem(doc, n) })
-		case json.Delim('['):
+		ok := true
+		switch data[j.pos] {
+		case '{':
+			root, ok = j.object(0, item)
+		case '[':
 			// A list of manifests: each entry is an item.
-			_, err = f.array(start, func(n *yaml.Node) bool { return onItem(doc, n) })
-			if err == nil {
-				continue
+			if _, ok = j.array(0, item); !ok {
+				return false
 			}
+			if !j.docEnd() {
+				return false
+			}
+			continue
 		default:
-			root, err = f.scalar(tok, start)
+			root, ok = j.value(0)
 		}
-		if err != nil {
+		if !ok || !j.docEnd() {
 			return false
 		}
 		if !onDoc(doc, root) {
@@ -66,121 +68,238 @@ func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onD
 	}
 }
 
-var errNotJSON = errors.New("not JSON")
-
-// start is the offset of the next token: the decoder's offset is the end
-// of the last one.
-func (f *fastJSON) start() int {
-	p := int(f.dec.InputOffset())
-	for p < len(f.data) && strings.IndexByte(" \t\r\n,:", f.data[p]) >= 0 {
-		p++
+// docEnd reports whether a document may end here: at the end of the text
+// or where another value begins.
+func (j *fastJSON) docEnd() bool {
+	j.ws()
+	if j.pos == len(j.data) {
+		return true
 	}
-	return p
+	switch j.data[j.pos] {
+	case '{', '[', '"':
+		return true
+	}
+	return false
 }
 
-func (f *fastJSON) at(n *yaml.Node, off int) *yaml.Node {
-	l := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
-	n.Line, n.Column = l+1, off-f.lines[l]+1
-	return n
-}
-
-func (f *fastJSON) value() (*yaml.Node, error) {
-	start := f.start()
-	tok, err := f.dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch tok {
-	case json.Delim('{'):
-		return f.object(start, nil, nil)
-	case json.Delim('['):
-		return f.array(start, nil)
-	}
-	return f.scalar(tok, start)
-}
-
-// object reads the rest of an object whose '{' was at start. The value of
-// a key that stream accepts, when it is an array, goes entry by entry to
-// onItem and stays empty in the tree.
-func (f *fastJSON) object(start int, stream func(string) bool, onItem func(*yaml.Node) bool) (*yaml.Node, error) {
-	n := f.at(&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}, start)
-	for f.dec.More() {
-		kstart := f.start()
-		tok, err := f.dec.Token()
-		if err != nil {
-			return nil, err
+// ws skips whitespace, counting lines.
+func (j *fastJSON) ws() {
+	for j.pos < len(j.data) {
+		switch j.data[j.pos] {
+		case ' ', '\t', '\r':
+			j.pos++
+		case '\n':
+			j.pos++
+			j.line, j.lineStart = j.line+1, j.pos
+		default:
+			return
 		}
-		key, ok := tok.(string)
+	}
+}
+
+// node returns n, placed at pos.
+func (j *fastJSON) node(n yaml.Node) *yaml.Node {
+	n.Line, n.Column = j.line, j.pos-j.lineStart+1
+	return j.nodes.node(n)
+}
+
+func (j *fastJSON) value(depth int) (*yaml.Node, bool) {
+	j.ws()
+	if j.pos == len(j.data) || depth > maxJSONDepth {
+		return nil, false
+	}
+	switch c := j.data[j.pos]; {
+	case c == '{':
+		return j.object(depth, nil)
+	case c == '[':
+		return j.array(depth, nil)
+	case c == '"':
+		n := j.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle})
+		s, ok := j.str()
+		n.Value = s
+		return n, ok
+	case c == '-' || c >= '0' && c <= '9':
+		n := j.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int"})
+		s, float, ok := j.number()
+		n.Value = s
+		if float {
+			n.Tag = "!!float"
+		}
+		return n, ok
+	}
+	for _, lit := range [...]struct{ text, tag string }{{"true", "!!bool"}, {"false", "!!bool"}, {"null", "!!null"}} {
+		if len(j.data)-j.pos >= len(lit.text) && string(j.data[j.pos:j.pos+len(lit.text)]) == lit.text {
+			n := j.node(yaml.Node{Kind: yaml.ScalarNode, Tag: lit.tag, Value: lit.text})
+			j.pos += len(lit.text)
+			return n, true
+		}
+	}
+	return nil, false
+}
+
+// object reads an object at pos. With onItem (the top level), the entries
+// of an "items" array go there one by one and the array stays empty in
+// the tree.
+func (j *fastJSON) object(depth int, onItem func(*yaml.Node)) (*yaml.Node, bool) {
+	n := j.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle})
+	j.pos++ // {
+	j.ws()
+	if j.pos < len(j.data) && j.data[j.pos] == '}' {
+		j.pos++
+		return n, true
+	}
+	for {
+		j.ws()
+		if j.pos == len(j.data) || j.data[j.pos] != '"' {
+			return nil, false
+		}
+		k := j.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle})
+		key, ok := j.str()
 		if !ok {
-			return nil, errNotJSON
+			return nil, false
 		}
-		k := f.at(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: key}, kstart)
+		k.Value = key
+		j.ws()
+		if j.pos == len(j.data) || j.data[j.pos] != ':' {
+			return nil, false
+		}
+		j.pos++
+		j.ws()
 		var v *yaml.Node
-		if stream != nil && stream(key) {
-			vstart := f.start()
-			if vstart < len(f.data) && f.data[vstart] == '[' {
-				if _, err := f.dec.Token(); err != nil {
-					return nil, err
-				}
-				if v, err = f.array(vstart, onItem); err != nil {
-					return nil, err
-				}
-				n.Content = append(n.Content, k, v)
-				continue
-			}
+		if onItem != nil && key == "items" && j.pos < len(j.data) && j.data[j.pos] == '[' {
+			v, ok = j.array(depth+1, onItem)
+		} else {
+			v, ok = j.value(depth + 1)
 		}
-		if v, err = f.value(); err != nil {
-			return nil, err
+		if !ok {
+			return nil, false
 		}
 		n.Content = append(n.Content, k, v)
+		j.ws()
+		if j.pos == len(j.data) {
+			return nil, false
+		}
+		switch j.data[j.pos] {
+		case ',':
+			j.pos++
+		case '}':
+			j.pos++
+			return n, true
+		default:
+			return nil, false
+		}
 	}
-	if _, err := f.dec.Token(); err != nil { // '}'
-		return nil, err
-	}
-	return n, nil
 }
 
-// array reads the rest of an array whose '[' was at start; with onItem,
-// its entries go there instead of into the tree.
-func (f *fastJSON) array(start int, onItem func(*yaml.Node) bool) (*yaml.Node, error) {
-	n := f.at(&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}, start)
-	for f.dec.More() {
-		v, err := f.value()
-		if err != nil {
-			return nil, err
-		}
+// array reads an array at pos; with onItem, its entries go there instead
+// of into the tree, each on memory of its own that the next entry reuses.
+func (j *fastJSON) array(depth int, onItem func(*yaml.Node)) (*yaml.Node, bool) {
+	n := j.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle})
+	j.pos++ // [
+	j.ws()
+	if j.pos < len(j.data) && j.data[j.pos] == ']' {
+		j.pos++
+		return n, true
+	}
+	for {
 		if onItem != nil {
+			mark := j.nodes.startEntry()
+			v, ok := j.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
 			onItem(v)
-			continue
+			j.nodes.endEntry(mark)
+		} else {
+			v, ok := j.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			n.Content = append(n.Content, v)
 		}
-		n.Content = append(n.Content, v)
+		j.ws()
+		if j.pos == len(j.data) {
+			return nil, false
+		}
+		switch j.data[j.pos] {
+		case ',':
+			j.pos++
+		case ']':
+			j.pos++
+			return n, true
+		default:
+			return nil, false
+		}
 	}
-	if _, err := f.dec.Token(); err != nil { // ']'
-		return nil, err
-	}
-	return n, nil
 }
 
-func (f *fastJSON) scalar(tok json.Token, start int) (*yaml.Node, error) {
-	n := &yaml.Node{Kind: yaml.ScalarNode}
-	switch v := tok.(type) {
-	case string:
-		n.Tag, n.Style, n.Value = "!!str", yaml.DoubleQuotedStyle, v
-	case json.Number:
-		n.Value = string(v)
-		n.Tag = "!!float"
-		if !strings.ContainsAny(n.Value, ".eE") {
-			n.Tag = "!!int"
+// str reads a string at pos: its bytes when it has no escapes, else what
+// encoding/json decodes.
+func (j *fastJSON) str() (string, bool) {
+	start := j.pos
+	escaped := false
+	for i := start + 1; i < len(j.data); i++ {
+		switch c := j.data[i]; {
+		case c == '\\':
+			escaped = true
+			i++
+		case c < 0x20:
+			return "", false
+		case c == '"':
+			j.pos = i + 1
+			inner := j.data[start+1 : i]
+			if !escaped && utf8.Valid(inner) {
+				return j.nodes.str(inner), true
+			}
+			var s string
+			if err := json.Unmarshal(j.data[start:i+1], &s); err != nil {
+				return "", false
+			}
+			return s, true
 		}
-	case bool:
-		n.Tag, n.Value = "!!bool", "false"
-		if v {
-			n.Value = "true"
-		}
-	case nil:
-		n.Tag, n.Value = "!!null", "null"
-	default:
-		return nil, errNotJSON
 	}
-	return f.at(n, start), nil
+	return "", false
+}
+
+// number reads a number at pos as JSON writes it, and whether it has a
+// fraction or an exponent.
+func (j *fastJSON) number() (string, bool, bool) {
+	d, start := j.data, j.pos
+	p := start
+	digits := func() bool {
+		from := p
+		for p < len(d) && d[p] >= '0' && d[p] <= '9' {
+			p++
+		}
+		return p > from
+	}
+	if p < len(d) && d[p] == '-' {
+		p++
+	}
+	switch {
+	case p < len(d) && d[p] == '0':
+		p++
+	case !digits():
+		return "", false, false
+	}
+	float := false
+	if p < len(d) && d[p] == '.' {
+		p++
+		if !digits() {
+			return "", false, false
+		}
+		float = true
+	}
+	if p < len(d) && (d[p] == 'e' || d[p] == 'E') {
+		p++
+		if p < len(d) && (d[p] == '+' || d[p] == '-') {
+			p++
+		}
+		if !digits() {
+			return "", false, false
+		}
+		float = true
+	}
+	j.pos = p
+	return j.nodes.str(d[start:p]), float, true
 }

@@ -260,15 +260,25 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 	return n
 }
 
+// startEntry starts the nodes of a streamed entry on a chunk of their
+// own, so that the chunks it takes hold nothing else; endEntry, once the
+// entry is handed over, gives them to the next one.
+func (f *fastYAML) startEntry() int {
+	f.slab = nil
+	return len(f.chunks)
+}
+
+func (f *fastYAML) endEntry(mark int) {
+	f.free = append(f.free, f.chunks[mark:]...)
+	f.chunks, f.slab = f.chunks[:mark], nil
+}
+
 // stream hands the entries of a top-level sequence to onItem one by one,
 // and leaves an empty sequence in the tree.
 func (f *fastYAML) stream(ind int) *yaml.Node {
 	n := f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1})
 	for !f.failed && f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
-		// The entry's nodes start a chunk of their own, so that the
-		// chunks it takes hold nothing else.
-		mark := len(f.chunks)
-		f.slab = nil
+		mark := f.startEntry()
 		item := f.item(ind)
 		if f.failed {
 			break
@@ -278,8 +288,7 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 			break
 		}
 		f.drop()
-		f.free = append(f.free, f.chunks[mark:]...)
-		f.chunks, f.slab = f.chunks[:mark], nil
+		f.endEntry(mark)
 	}
 	return n
 }

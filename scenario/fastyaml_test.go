@@ -143,9 +143,25 @@ func TestFastJSONMatchesV3(t *testing.T) {
 		"dump":   dump.Bytes(),
 		"values": []byte("{\"kind\": \"List\", \"items\": [\n  {\"a\": 1, \"b\": -2.5, \"c\": 1e3, \"d\": true, \"e\": null,\n   \"f\": \"x\\ny \\u00e9\", \"g\": [], \"h\": {}, \"i\": [1, [2, {\"j\": \"k\"}]]}\n],\n\"metadata\": {\"resourceVersion\": \"\"}}\n"),
 	} {
-		var items, roots []*yaml.Node
+		want := v3Documents(t, data)
+		var wantItems []*yaml.Node
+		for _, w := range want {
+			if it := lookupPath(w, []string{"items"}); it != nil {
+				wantItems = append(wantItems, it.Content...)
+				it.Content = nil
+			}
+		}
+		// An item's nodes are compared as it comes: the reader reuses
+		// their memory for the next one.
+		var roots []*yaml.Node
+		items := 0
 		ok := fastJSONDocuments(data, func(_ int, n *yaml.Node) bool {
-			items = append(items, n)
+			if items < len(wantItems) {
+				if err := sameTree(n, wantItems[items], fmt.Sprintf("%s item %d", name, items)); err != nil {
+					t.Error(err)
+				}
+			}
+			items++
 			return true
 		}, func(_ int, root *yaml.Node) bool {
 			roots = append(roots, root)
@@ -155,22 +171,9 @@ func TestFastJSONMatchesV3(t *testing.T) {
 			t.Errorf("%s: the JSON reader gave up", name)
 			continue
 		}
-		want := v3Documents(t, data)
-		var wantItems []*yaml.Node
-		for _, w := range want {
-			if it := lookupPath(w, []string{"items"}); it != nil {
-				wantItems = append(wantItems, it.Content...)
-				it.Content = nil
-			}
-		}
-		if len(items) != len(wantItems) || len(roots) != len(want) {
-			t.Errorf("%s: %d items and %d documents, yaml.v3 %d and %d", name, len(items), len(roots), len(wantItems), len(want))
+		if items != len(wantItems) || len(roots) != len(want) {
+			t.Errorf("%s: %d items and %d documents, yaml.v3 %d and %d", name, items, len(roots), len(wantItems), len(want))
 			continue
-		}
-		for i := range items {
-			if err := sameTree(items[i], wantItems[i], fmt.Sprintf("%s item %d", name, i)); err != nil {
-				t.Error(err)
-			}
 		}
 		for i := range roots {
 			if err := sameTree(roots[i], want[i], fmt.Sprintf("%s document %d", name, i)); err != nil {
@@ -187,8 +190,11 @@ func TestFastJSONMatchesV3(t *testing.T) {
 	}) || docs != 2 {
 		t.Errorf("two JSON values: %d documents", docs)
 	}
-	if fastJSONDocuments([]byte(`{"a": [1, }`), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }) {
-		t.Error("the JSON reader accepted a syntax error")
+	for _, bad := range []string{`{"a": [1, }`, `{"a": 1,}`, `[1 2]`, `{"a" 1}`, `{"a": 01}`, `{"a": 1.}`, `{"a": -}`, `{"a": 1e}`,
+		`{"a": "x\qy"}`, "{\"a\": \"x\ty\"}", `{"a": tru}`, `{"a": nul}`, `{"a": "x}`, `{"a": 1`, `{"a": 1} x`, `01`, `{"a": [1]]}`} {
+		if fastJSONDocuments([]byte(bad), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }) {
+			t.Errorf("the JSON reader accepted %q", bad)
+		}
 	}
 }
 
@@ -246,17 +252,29 @@ func TestFastYAMLSharesStrings(t *testing.T) {
 	}
 }
 
-// TestDumpFastMatchesSlow: a dump read by fastYAML entry by entry, each
+// TestDumpFastMatchesSlow: a dump read by fastYAML (or fastJSON) entry by entry, each
 // entry's nodes reusing the memory of the one before, gives the objects
 // yaml.v3 gives, field for field, with their lines and paths.
 func TestDumpFastMatchesSlow(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		t.Run(fmt.Sprint("json=", asJSON), func(t *testing.T) { testDumpFastMatchesSlow(t, asJSON) })
+	}
+}
+
+func testDumpFastMatchesSlow(t *testing.T, asJSON bool) {
 	var buf bytes.Buffer
-	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 3, Pods: 40}); err != nil {
+	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 3, Pods: 40, JSON: asJSON}); err != nil {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
 	fast := newDumpReader("d.yaml", data)
-	if !fastDocuments(data, "items", fast.fastItem, fast.fastDoc) {
+	read := func() bool { return fastDocuments(data, "items", fast.fastItem, fast.fastDoc) }
+	if asJSON {
+		read = func() bool {
+			return fastJSONDocuments(data, fast.fastItem, fast.fastDoc)
+		}
+	}
+	if !read() {
 		t.Fatal("the fast reader gave up")
 	}
 	slow := newDumpReader("d.yaml", data)
