@@ -31,6 +31,8 @@ type garbageCollector struct {
 	deleteScratch deleteScratch
 	// texts shares the sentences that repeat.
 	texts textCache
+	// slab holds the graph builder's one-sentence reasons (see textSlab).
+	slab textSlab
 	// kinds remembers the REST mappings last looked up.
 	kinds fakeapi.KindCache
 	// spareEvents are graphChanges items already processed, for reuse

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/internal/strarena"
@@ -55,6 +56,7 @@ type graphEvent struct {
 const (
 	updatedSentence = " updated; owners unchanged"
 	removedSentence = " removed from storage: node removed"
+	absentSentence  = " verified absent by a worker: node removed"
 )
 
 // newGraphEvent makes a graphChanges item, reusing one already processed
@@ -188,10 +190,11 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		owners := ownersPhrase(n.owners)
 		msg := g.env.around("new node ", n.identity, owners)
 		ref := msg[len("new node ") : len(msg)-len(owners)]
-		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode", Message: msg,
-			Texts: said("new node %s with no owners", ref)}
+		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode", Message: msg}
 		if len(n.owners) > 0 {
-			rec.Reason.Texts = said("new node %s owned by %s", ref, owners[len(" owned by "):])
+			rec.Reason.Texts = g.slab.said("new node %s owned by %s", ref, owners[len(" owned by "):])
+		} else {
+			rec.Reason.Texts = g.slab.said("new node %s with no owners", ref)
 		}
 		g.processTransitions(ev.oldObj, obj, n, rec)
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
@@ -204,7 +207,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		}
 		msg := g.sentence(ev, existing.identity, updatedSentence)
 		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges", Message: msg,
-			Texts: said("%s"+updatedSentence, msg[:len(msg)-len(updatedSentence)])}
+			Texts: g.slab.said("%s"+updatedSentence, msg[:len(msg)-len(updatedSentence)])}
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -295,24 +298,33 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 		waiting++
 		g.attemptToDelete.Add(owner)
 	}
-	what, rule := removedSentence, "R30"
+	what, form, rule := removedSentence, "%s"+removedSentence, "R30"
 	if ev.virtual {
-		what, rule = " verified absent by a worker: node removed", "R31"
+		what, form, rule = absentSentence, "%s"+absentSentence, "R31"
 	}
 	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode"}
-	switch {
-	case len(deps) == 0 && waiting == 0:
+	if len(deps) == 0 && waiting == 0 {
 		msg := g.sentence(ev, existing.identity, what)
-		rec.Reason.Message, rec.Reason.Texts = msg, said("%s"+what, msg[:len(msg)-len(what)])
-	default:
-		rec.Reason = rec.Reason.Say("%s"+what, existing.identity.ref())
-		if len(deps) > 0 {
-			rec.Reason.and("; its identity is now in absentOwnerCache and its %d dependent(s) are queued to attemptToDelete", len(deps))
-		}
-		if waiting > 0 {
-			rec.Reason.and("; %d owner(s) waiting for their dependents are queued again", waiting)
-		}
+		rec.Reason.Message, rec.Reason.Texts = msg, g.slab.said(form, msg[:len(msg)-len(what)])
+		return
 	}
+	// The sentences and their values in one allocation: a cascade writes
+	// this for every object that has dependents.
+	p := &struct {
+		t [3]Text
+		a [3]string
+	}{}
+	p.a[0] = existing.identity.ref()
+	ts := append(p.t[:0], Text{Form: form, Args: p.a[0:1:1]})
+	if len(deps) > 0 {
+		p.a[1] = strconv.Itoa(len(deps))
+		ts = append(ts, Text{Form: "; its identity is now in absentOwnerCache and its %d dependent(s) are queued to attemptToDelete", Args: p.a[1:2:2]})
+	}
+	if waiting > 0 {
+		p.a[2] = strconv.Itoa(waiting)
+		ts = append(ts, Text{Form: "; %d owner(s) waiting for their dependents are queued again", Args: p.a[2:3:3]})
+	}
+	rec.Reason.Texts, rec.Reason.Message = ts, English(ts)
 }
 
 // insertNode adds n to uidToNode and to its owners' dependents.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -19,19 +20,65 @@ type Text struct {
 // say is a Text: form filled with args as fmt would fill them.
 func say(form string, args ...any) Text {
 	t := Text{Form: form}
-	if len(args) == 0 {
-		return t
-	}
-	t.Args = make([]string, 0, len(args))
-	i := 0
-	for _, v := range verbs(form) {
-		if i >= len(args) {
-			break
-		}
-		t.Args = append(t.Args, fmt.Sprintf(v, args[i]))
-		i++
+	if len(args) > 0 {
+		t.Args = make([]string, len(args))
+		fillArgs(t.Args, form, args)
 	}
 	return t
+}
+
+// fillArgs writes args as form's verbs write them into out: a string, an
+// int, a Stringer or an error as themselves without fmt (a cascade
+// writes a reason per object), anything else through fmt.
+func fillArgs(out []string, form string, args []any) {
+	k := 0
+	for i := 0; i < len(form) && k < len(args); i++ {
+		if form[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(form) && strings.IndexByte("+-# 0123456789.", form[j]) >= 0 {
+			j++
+		}
+		if j >= len(form) {
+			break
+		}
+		if form[j] == '%' {
+			i = j
+			continue
+		}
+		spec, a := form[i:j+1], args[k]
+		switch v := a.(type) {
+		case string:
+			if spec == "%s" || spec == "%v" {
+				out[k] = v
+			} else {
+				out[k] = fmt.Sprintf(spec, a)
+			}
+		case int:
+			if spec == "%d" || spec == "%v" {
+				out[k] = strconv.Itoa(v)
+			} else {
+				out[k] = fmt.Sprintf(spec, a)
+			}
+		case error:
+			if spec == "%v" || spec == "%s" {
+				out[k] = v.Error()
+			} else {
+				out[k] = fmt.Sprintf(spec, a)
+			}
+		case fmt.Stringer:
+			if spec == "%s" || spec == "%v" {
+				out[k] = v.String()
+			} else {
+				out[k] = fmt.Sprintf(spec, a)
+			}
+		default:
+			out[k] = fmt.Sprintf(spec, a)
+		}
+		k++
+		i = j
+	}
 }
 
 // verbs returns the fmt verbs of form in order ("%s", "%3d"), without
@@ -97,9 +144,19 @@ func (t Text) String() string { return Fill(t.Form, t.Args) }
 // Say gives r the one sentence form filled with args: its Texts, and
 // Message, their English.
 func (r Reason) Say(form string, args ...any) Reason {
-	t := say(form, args...)
-	r.Texts = []Text{t}
-	r.Message = t.String()
+	if len(args) <= 4 {
+		// One allocation for the sentence and its values.
+		p := &struct {
+			t [1]Text
+			a [4]string
+		}{}
+		fillArgs(p.a[:len(args)], form, args)
+		p.t[0] = Text{Form: form, Args: p.a[:len(args):len(args)]}
+		r.Texts = p.t[:]
+	} else {
+		r.Texts = []Text{say(form, args...)}
+	}
+	r.Message = r.Texts[0].String()
 	return r
 }
 
@@ -161,30 +218,32 @@ func joinTexts(parts []Text, sep string) []Text {
 	return out
 }
 
+// textSlab hands out one-sentence Texts carved from larger blocks: the
+// graph builder writes one for nearly every event of a cascade, and one
+// allocation per sentence would be most of the step's garbage.
+type textSlab struct {
+	t []Text
+	a []string
+}
+
+const textSlabSize = 256
+
 // said is the one sentence form with the values args, already written
-// (often slices of the Message they fill, so no byte is copied), in one
-// allocation: the graph builder's reasons, which a cascade writes for
-// every object.
-func said(form string, args ...string) []Text {
-	switch len(args) {
-	case 1:
-		p := &struct {
-			t [1]Text
-			a [1]string
-		}{}
-		p.a[0] = args[0]
-		p.t[0] = Text{Form: form, Args: p.a[:]}
-		return p.t[:]
-	case 2:
-		p := &struct {
-			t [1]Text
-			a [2]string
-		}{}
-		copy(p.a[:], args)
-		p.t[0] = Text{Form: form, Args: p.a[:]}
-		return p.t[:]
+// (often slices of the Message they fill, so no byte is copied).
+func (s *textSlab) said(form string, args ...string) []Text {
+	if len(s.t) == 0 {
+		s.t = make([]Text, textSlabSize)
 	}
-	return []Text{{Form: form, Args: args}}
+	if len(s.a) < len(args) {
+		s.a = make([]string, max(textSlabSize, len(args)))
+	}
+	a := s.a[:len(args):len(args)]
+	copy(a, args)
+	s.a = s.a[len(args):]
+	t := s.t[:1:1]
+	t[0] = Text{Form: form, Args: a}
+	s.t = s.t[1:]
+	return t
 }
 
 // say1 is the one sentence say(form, args...).

@@ -19,7 +19,7 @@ import (
 // source, so a new one without words in a language fails the test
 // below.
 var formArg = map[string]int{
-	"say": 0, "say1": 0, "said": 0, "Say": 0, "and": 0, // say.go
+	"say": 0, "say1": 0, "said": 0, "Say": 0, "and": 0, // say.go (said: textSlab.said)
 	"act":    1, // syncLog.act, stsSync.act (code, form, ...)
 	"reason": 1, // textCache.reason (r, form, ...)
 }
