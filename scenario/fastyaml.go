@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -360,8 +361,32 @@ func plainTag(n *yaml.Node) string {
 		return "!!str"
 	case c == '/':
 		return "!!str"
+	case (c >= '0' && c <= '9' || (c == '-' || c == '+') && len(v) > 1 && v[1] >= '0' && v[1] <= '9') && !maybeNumber(v):
+		// (A sign and a dot may start one of its words: -.inf.)
+		return "!!str"
 	}
 	return n.ShortTag() // yaml.v3's own resolution
+}
+
+// maybeNumber reports whether yaml.v3 might resolve v, which starts with a
+// digit, or a sign and a digit, as other than a string: a number (digits, signs, '.',
+// '_', an exponent), a timestamp (four digits and '-'), or a number with
+// a base prefix (0x, 0o, 0b). Anything else, such as an IP address's
+// neighbour 5d8c7f00 or 10.0.0.1x, is a string to it.
+func maybeNumber(v string) bool {
+	if len(v) > 4 && allDigits(v[:4]) && v[4] == '-' {
+		return true
+	}
+	plain := strings.ReplaceAll(strings.TrimLeft(v, "+-"), "_", "")
+	if len(plain) > 1 && plain[0] == '0' && strings.ContainsRune("xXoObB", rune(plain[1])) {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if !strings.ContainsRune("0123456789+-._eE", rune(v[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 func allDigits(s string) bool {

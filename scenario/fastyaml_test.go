@@ -206,7 +206,9 @@ func TestPlainTagMatchesV3(t *testing.T) {
 	for _, v := range []string{"true", "True", "TRUE", "tRUE", "false", "False", "FALSE", "null", "Null", "NULL", "nULL",
 		"y", "Y", "yes", "Yes", "n", "N", "no", "NO", "on", "On", "off", "OFF", "t", "f", "o", "nginx", "terminationGracePeriodSeconds",
 		"True1", "nulls", "falsey", "apps/v1", "/dev/termination-log", "IfNotPresent", "x", "Z", "10.0.0.1", "0", "7", "10", "07", "1e3",
-		"0x1F", ".5", "-1", "+1", "~", "2026-01-01", "2026-01-01T00:00:00Z", "1_000", "<<", ".inf", "-.inf", ".nan"} {
+		"0x1F", ".5", "-1", "+1", "~", "2026-01-01", "2026-01-01T00:00:00Z", "1_000", "<<", ".inf", "-.inf", ".nan",
+		"5d8c7f00", "10.0.0.1x", "0_x1F", "0X1f", "+0x10", "-0b101", "0b2", "0o17", "0O17", "3Gi", "100m", "1.27", "0.5.1", "1-2", "7d",
+		"12:30", "1e", "1e+", "-", "+", "-.5", "2026-1-2", "2026-01-01 10:00:00", "2026-01-01x", "20260101", "1__0", "0xg", "-inf", "1_e3", "-5d", "+1x", "-1.5e3", "-0x1F", "+.inf", "-1_0x"} {
 		n := &yaml.Node{Kind: yaml.ScalarNode, Value: v}
 		if got, want := plainTag(n), n.ShortTag(); got != want {
 			t.Errorf("plainTag(%q) = %s, yaml.v3 resolves %s", v, got, want)
