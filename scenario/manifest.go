@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -161,7 +160,7 @@ func (p *parser) metadata(n *yaml.Node, path string, reg *fakeapi.Registry, info
 			return
 		}
 		for i, r := range v.Content {
-			p.ownerReference(deref(r), fmt.Sprintf("%s.ownerReferences[%d]", path, i), reg)
+			p.ownerReference(deref(r), indexPath(path+".ownerReferences", i), reg)
 		}
 	}
 }
@@ -306,7 +305,7 @@ func (p *parser) objectMeta(n *yaml.Node, path string, m *fakeapi.ObjectMeta) bo
 		case "ownerReferences":
 			for i, r := range v.Content {
 				var ref fakeapi.OwnerReference
-				for _, kv := range p.pairs(r, fmt.Sprintf("%s.ownerReferences[%d]", path, i), 2) {
+				for _, kv := range p.pairs(r, indexPath(path+".ownerReferences", i), 2) {
 					kvv := deref(kv.Value)
 					if isNull(kvv) {
 						continue

@@ -271,7 +271,7 @@ func (p *parser) strList(n *yaml.Node, path string) ([]string, []*yaml.Node, boo
 	var nodes []*yaml.Node
 	ok := true
 	for i, e := range n.Content {
-		s, good := p.str(e, fmt.Sprintf("%s[%d]", path, i))
+		s, good := p.str(e, indexPath(path, i))
 		if !good {
 			ok = false
 			continue
@@ -306,7 +306,7 @@ func (p *parser) value(n *yaml.Node, path string, depth int) (any, bool) {
 		l := make([]any, 0, len(n.Content))
 		ok := true
 		for i, e := range n.Content {
-			v, good := p.value(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			v, good := p.value(e, indexPath(path, i), depth+1)
 			ok = ok && good
 			l = append(l, v)
 		}
@@ -368,6 +368,11 @@ func (p *parser) scalar(n *yaml.Node, path string) (any, bool) {
 	}
 	p.errorf(n, path, "unsupported YAML tag %s", n.Tag)
 	return nil, false
+}
+
+// indexPath is path[i], the path of a list's entry.
+func indexPath(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
 }
 
 func joinPath(path, key string) string {
