@@ -199,9 +199,9 @@ func (wt *worldTree) rowLine(m *Model, w *engine.World, i int) *line {
 		l.add(&t.edge, " ["+strings.Join(f, ",")+"]")
 	}
 	if n := len(o.Metadata.OwnerReferences); n > 1 {
-		l.add(&t.cycle, fmt.Sprintf(" ◇%d owners", n))
+		l.add(&t.cycle, m.tr.T("tree-owners", "n", fmt.Sprint(n)))
 		if r.elsewhere && len(sn.tree.deps[r.uid]) > 0 {
-			l.add(&t.dim, " (dependents under first)")
+			l.add(&t.dim, m.tr.T("tree-dependents-under-first"))
 		}
 	}
 	if r.cycle {
@@ -281,7 +281,7 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 		case len(q.items) == 0:
 			l.add(&t.dim, " "+m.tr.T("collector-empty"))
 		case waiting > 0:
-			l.add(&t.dim, fmt.Sprintf(" %d ready, %d waiting", q.ready, waiting))
+			l.add(&t.dim, m.tr.T("collector-ready-waiting", "ready", fmt.Sprint(q.ready), "waiting", fmt.Sprint(waiting)))
 		default:
 			l.add(&t.dim, fmt.Sprintf(" %d", len(q.items)))
 		}
@@ -933,9 +933,9 @@ func (m *Model) explainLines(width int, keys []key.Binding) overlayText {
 	for _, id := range ruleIDs(rec.Reason.Rule) {
 		text, ok := ruleText(id)
 		// The rule's own words follow: no file to look up (a page has none).
-		out = append(out, "", t.queue.Render("Rule "+id))
+		out = append(out, "", t.queue.Render(m.tr.T("explain-rule", "id", id)))
 		if !ok {
-			out = append(out, t.dim.Render("(not in this build's copy of the rules)"))
+			out = append(out, t.dim.Render(m.tr.T("explain-rule-missing")))
 			continue
 		}
 		for _, s := range strings.Split(text, "\n") {
@@ -945,9 +945,9 @@ func (m *Model) explainLines(width int, keys []key.Binding) overlayText {
 		}
 	}
 	if rec.Reason.Rule == "" && rec.Reason.Func == "" {
-		out = append(out, "", t.dim.Render("This step names no rule: it is a user request or bookkeeping."))
+		out = append(out, "", t.dim.Render(m.tr.T("explain-no-rule")))
 	}
-	return overlayText{title: fmt.Sprintf("Explain step %d", m.explainIdx+1), body: out, footer: foot}
+	return overlayText{title: m.tr.T("explain-title-step", "n", fmt.Sprint(m.explainIdx+1)), body: out, footer: foot}
 }
 
 // footerLines is an overlay's key line, wrapped to width.
