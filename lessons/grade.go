@@ -499,8 +499,44 @@ func (st *story) checkCount(cc scenario.CountCheck) Check {
 	c.Passed = len(names) == cc.Equals
 	if !c.Passed {
 		c.Why = st.p.say("count-differs", "what", cc.Describe(), "got", fmt.Sprint(len(names)), "want", fmt.Sprint(cc.Equals), "names", list(names))
+		if len(names) > cc.Equals {
+			// Too many: say which of them a controller made while the
+			// learner worked (a Pod deleted and made again by its
+			// controller is the usual surprise).
+			var made []string
+			for _, n := range names {
+				if start, now := st.startObject(n), st.known[n]; start != nil && now != nil && start.Metadata.UID == now.Metadata.UID {
+					continue // there when the lesson started
+				}
+				if rec := st.madeByController(n); rec != nil {
+					made = append(made, st.p.say("count-made-one", "object", n, "who", st.who(rec), "at", st.at(rec.Seq)))
+				}
+			}
+			if len(made) > 0 {
+				// The separator is taken as written: its space matters.
+				c.Why += " " + st.p.say("count-made", "list", strings.Join(made, st.p["count-made-sep"]))
+			}
+		}
 	}
 	return c
+}
+
+// madeByController is the record in which a controller (not the learner)
+// last created ref, or nil.
+func (st *story) madeByController(ref string) *engine.Record {
+	var made *engine.Record
+	for i := range st.recs {
+		rec := &st.recs[i]
+		for _, c := range rec.Calls() {
+			if c.Verb == "create" && c.Ref.String() == ref && c.Code < 300 {
+				made = rec
+			}
+		}
+	}
+	if made == nil || made.Actor == "user" {
+		return nil
+	}
+	return made
 }
 
 func (st *story) checkGraph(gc scenario.GraphCheck) Check {
