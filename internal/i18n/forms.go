@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -84,17 +83,6 @@ func Fill(words string, values []string) string {
 		b.WriteByte(words[i])
 	}
 	return b.String()
-}
-
-// formPlaceholders is how many values words take.
-func formPlaceholders(words string) int {
-	n := 0
-	for i := 1; i <= 9; i++ {
-		if strings.Contains(words, "{"+strconv.Itoa(i)+"}") {
-			n = i
-		}
-	}
-	return n
 }
 
 // Say is a sentence of a reason in the catalog's language: the words
