@@ -373,48 +373,12 @@ func (m *LessonModel) save() {
 // lessonKey handles a lesson key in normal mode; ok is false for keys that
 // belong to the playground.
 func (m *LessonModel) lessonKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	lk := lessonKeys
-	switch {
-	case key.Matches(msg, lk.Hint):
-		m.nextHint()
-	case key.Matches(msg, lk.Predict):
-		m.openPredict()
-	case key.Matches(msg, lk.Solution):
-		m.over, m.overTop = overSolution, 0
-		if !m.prog.Of(m.l.ID).SolutionSeen {
-			m.prog.Lesson(m.l.ID).SolutionSeen = true
-			m.save()
+	for _, a := range m.lessonActions() {
+		if key.Matches(msg, a.b) {
+			return a.do(m, msg), true
 		}
-	case key.Matches(msg, lk.Restart):
-		m.restart()
-		m.pg.setMsg(msgInfo, m.say("tui-restarted"))
-	case key.Matches(msg, lk.Lessons):
-		m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1
-	case key.Matches(msg, lk.Next):
-		next := m.lo.Course.Next(m.l)
-		if next == nil {
-			m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
-			return nil, true
-		}
-		m.switchTo(next)
-	case key.Matches(msg, lk.Text):
-		m.over, m.overTop = overText, 0
-	case key.Matches(msg, lk.HandIn):
-		m.writeHandIn()
-	case key.Matches(msg, m.pg.keys.Quit):
-		// The lesson's progress is saved as it is made, but its world is
-		// not: with steps taken, q asks first.
-		if m.pg.Built() && !m.quitAsked {
-			m.quitAsked = true
-			n := m.pg.s.h.Len()
-			m.pg.setMsg(msgWarn, m.say("tui-quit-ask", "n", fmt.Sprint(n)))
-			return nil, true
-		}
-		return m.pg.quit(), true
-	default:
-		return nil, false
 	}
-	return nil, true
+	return nil, false
 }
 
 func (m *LessonModel) switchTo(l *lessons.Lesson) {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
@@ -29,6 +30,49 @@ func backward(msg tea.KeyPressMsg) bool {
 // nothing.
 func lessonDo(f func(m *LessonModel, msg tea.KeyPressMsg)) func(*LessonModel, tea.KeyPressMsg) tea.Cmd {
 	return func(m *LessonModel, msg tea.KeyPressMsg) tea.Cmd { f(m, msg); return nil }
+}
+
+// lessonActions is the keys the lesson adds to the playground (lessonKeys),
+// and q, which asks before it drops a world with steps taken. Help lists
+// them in the column "In a lesson" (lessonHelp), q with the playground's.
+func (m *LessonModel) lessonActions() []lessonAction {
+	lk := lessonKeys
+	return []lessonAction{
+		{lk.Hint, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.nextHint() })},
+		{lk.Predict, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
+		{lk.Solution, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+			m.over, m.overTop = overSolution, 0
+			if !m.prog.Of(m.l.ID).SolutionSeen {
+				m.prog.Lesson(m.l.ID).SolutionSeen = true
+				m.save()
+			}
+		})},
+		{lk.Text, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
+		{lk.Restart, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+			m.restart()
+			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
+		})},
+		{lk.Lessons, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1 })},
+		{lk.Next, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+			next := m.lo.Course.Next(m.l)
+			if next == nil {
+				m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
+				return
+			}
+			m.switchTo(next)
+		})},
+		{lk.HandIn, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.writeHandIn() })},
+		{m.pg.keys.Quit, func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd {
+			// The lesson's progress is saved as it is made, but its world
+			// is not: with steps taken, q asks first.
+			if m.pg.Built() && !m.quitAsked {
+				m.quitAsked = true
+				m.pg.setMsg(msgWarn, m.say("tui-quit-ask", "n", fmt.Sprint(m.pg.s.h.Len())))
+				return nil
+			}
+			return m.pg.quit()
+		}},
+	}
 }
 
 // overlayActions is the open overlay's keys, in the order help lists them:
