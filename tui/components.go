@@ -17,9 +17,10 @@ import "github.com/gcplay/gcplay/fakeapi"
 //	inspector      inspectorState   inspectorState.actions  inspectorState.view
 //	timeline       timelineState    timelineState.actions,  timelineState.view
 //	                                timelineActions (any pane)
-//	command bar    commandBar       commandActions          commandLine
-//	delete picker  deletePicker     pickerActions           pickerLines
-//	help, explain  overlays         overlayActions          helpLines, explainLines
+//	command bar    commandBar       commandActions          commandBar.view
+//	delete picker  deletePicker     pickerActions           deletePicker.lines
+//	help, explain  overlays         overlayActions          overlays.helpLines,
+//	                                                        overlays.explainLines
 //	resume offer   Options.Resume   resumeActions           resumeLines
 //	lesson pane    LessonModel      lessonKeys              lessonKey, paneLines
 //	lesson         LessonModel      overlayActions          textOverlay,

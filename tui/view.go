@@ -66,7 +66,7 @@ func (m *Model) render() string {
 		}
 		screen = append(screen, s)
 	}
-	screen = append(screen, m.commandLine(l.w), m.helpLine(l.w))
+	screen = append(screen, m.commandBar.view(m, l.w), m.helpLine(l.w))
 	switch m.mode {
 	case modeDelete, modeHelp, modeExplain, modeResume:
 		m.drawOverlay(screen, l)
@@ -631,11 +631,11 @@ func (m *Model) buildMsgLines(width int) []string {
 	return out
 }
 
-func (m *Model) commandLine(width int) string {
+func (c *commandBar) view(m *Model, width int) string {
 	t := &m.th
 	var l line
 	if m.mode == modeCommand {
-		l.add(&t.cmdPrompt, cmdPrompt).add(&t.cmdText, string(m.cmd.buf))
+		l.add(&t.cmdPrompt, cmdPrompt).add(&t.cmdText, string(c.cmd.buf))
 		return l.render(width, nil)
 	}
 	l.add(&t.dim, cmdPrompt+m.tr.T("command-hint", "key", kn(m.keys.Command)))
@@ -692,11 +692,11 @@ func (m *Model) overlayContent(width int) overlayText {
 func (m *Model) overlayContentWith(width int, keys []key.Binding) overlayText {
 	switch m.mode {
 	case modeDelete:
-		return m.pickerLines(width)
+		return m.picker.lines(m, width)
 	case modeHelp:
-		return m.helpLines(width, keys)
+		return m.overlays.helpLines(m, width, keys)
 	case modeExplain:
-		return m.explainLines(width, keys)
+		return m.overlays.explainLines(m, width, keys)
 	case modeResume:
 		return m.resumeLines(width)
 	}
@@ -786,9 +786,8 @@ func padText(s string, width int) string {
 	return s + strings.Repeat(" ", max(width-w, 0))
 }
 
-func (m *Model) pickerLines(width int) overlayText {
+func (p *deletePicker) lines(m *Model, width int) overlayText {
 	t := &m.th
-	p := &m.picker
 	var out []string
 	for _, s := range wrap(p.header, width-1) {
 		out = append(out, t.dim.Render(s))
@@ -832,7 +831,7 @@ func (m *Model) pickerLines(width int) overlayText {
 	return overlayText{title: m.tr.T("picker-title", "name", p.name), body: out, footer: foot, keep: keep}
 }
 
-func (m *Model) helpLines(width int, keys []key.Binding) overlayText {
+func (o *overlays) helpLines(m *Model, width int, keys []key.Binding) overlayText {
 	t := &m.th
 	var out []string
 	// The key groups, two to a row when they fit.
@@ -908,20 +907,20 @@ func (m *Model) helpLines(width int, keys []key.Binding) overlayText {
 	return overlayText{title: m.tr.T("help-title"), body: out, footer: footerLines(t, m.keyHints(keys...), width)}
 }
 
-func (m *Model) explainLines(width int, keys []key.Binding) overlayText {
+func (o *overlays) explainLines(m *Model, width int, keys []key.Binding) overlayText {
 	t := &m.th
 	recs := m.s.h.Records()
 	foot := footerLines(t, m.keyHints(keys...), width)
-	if m.explainIdx >= len(recs) {
+	if o.explainIdx >= len(recs) {
 		return overlayText{title: m.tr.T("explain-title"), body: []string{m.tr.T("explain-none")}, footer: foot}
 	}
-	rec := recs[m.explainIdx]
+	rec := recs[o.explainIdx]
 	var out []string
 	detail := strings.TrimRight(rec.Detail(), "\n")
 	if w := m.reasonText(rec.Reason); w != rec.Reason.Message {
 		detail = strings.Replace(detail, " — "+rec.Reason.Message, " — "+w, 1)
 	}
-	detail = m.tr.T("explain-step", "n", fmt.Sprint(m.explainIdx+1)) + strings.TrimPrefix(detail, fmt.Sprintf("#%d ", rec.Seq))
+	detail = m.tr.T("explain-step", "n", fmt.Sprint(o.explainIdx+1)) + strings.TrimPrefix(detail, fmt.Sprintf("#%d ", rec.Seq))
 	if w := m.tr.Reason(rec.Reason.Code); w != "" {
 		detail = m.tr.T("explain-meaning", "code", rec.Reason.Code, "words", w) + "\n" + detail
 	}
@@ -947,7 +946,7 @@ func (m *Model) explainLines(width int, keys []key.Binding) overlayText {
 	if rec.Reason.Rule == "" && rec.Reason.Func == "" {
 		out = append(out, "", t.dim.Render(m.tr.T("explain-no-rule")))
 	}
-	return overlayText{title: m.tr.T("explain-title-step", "n", fmt.Sprint(m.explainIdx+1)), body: out, footer: foot}
+	return overlayText{title: m.tr.T("explain-title-step", "n", fmt.Sprint(o.explainIdx+1)), body: out, footer: foot}
 }
 
 // footerLines is an overlay's key line, wrapped to width.
