@@ -169,7 +169,7 @@ var collectorActions = func() []action {
 			m.stop("")
 			m.doStep("")
 		})},
-		{k.StepQueue, do0(func(m *Model) {})}, // replaced below: it reads the key
+		{k.StepQueue, stepQueue},
 		{k.Advance, do0(func(m *Model) {
 			m.stop("")
 			m.doAdvance(-1)
@@ -199,8 +199,6 @@ var collectorActions = func() []action {
 		{k.BreakOrphan, do0((*Model).toggleBreakOrphan)},
 	}
 }()
-
-func init() { collectorActions[1].do = stepQueue }
 
 // stepQueue steps the queue a digit names.
 func stepQueue(m *Model, msg tea.KeyPressMsg) tea.Cmd {
