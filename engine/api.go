@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -68,13 +67,8 @@ type Record struct {
 	Notes []string `json:"notes,omitempty"`
 	// Err is the error the action returned, if any.
 	Err string `json:"error,omitempty"`
-}
-
-func (r *Record) note(format string, args ...any) {
-	if r == nil {
-		return
-	}
-	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+	// w is the recorder while the record is being written (see Note).
+	w *recorder
 }
 
 // NodeView is a read-only copy of one uidToNode entry.

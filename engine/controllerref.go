@@ -421,7 +421,7 @@ func (m *refManager) adopt(obj *fakeapi.Object) error {
 	_, err := m.env.api.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch, adoptPatch(m.owner, obj.Metadata.UID, m.finalizers...))
 	if err == nil {
 		m.adopted = append(m.adopted, obj.String())
-		m.rec.note("adopted %s: an orphan whose labels match %s", obj, m.selector)
+		m.rec.Note("adopted %s: an orphan whose labels match %s", obj, m.selector)
 	}
 	return err
 }
@@ -431,7 +431,7 @@ func (m *refManager) release(obj *fakeapi.Object) error {
 		deleteOwnerRefPatch(obj.Metadata.UID, []string{m.owner.Metadata.UID}))
 	if err == nil {
 		m.released = append(m.released, obj.String())
-		m.rec.note("released %s: its labels no longer match %s", obj, m.selector)
+		m.rec.Note("released %s: its labels no longer match %s", obj, m.selector)
 		return nil
 	}
 	// Invalid means the object has no such reference any more, or was

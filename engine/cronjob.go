@@ -177,7 +177,7 @@ func (c *cronJobController) step(_ string, rec *Record) {
 	case requeueAfter != nil:
 		c.q.Forget(key)
 		c.timers.AddAfter(key, *requeueAfter, c.env.now())
-		rec.note("synced again in %s, at the next schedule", *requeueAfter)
+		rec.Note("synced again in %s, at the next schedule", *requeueAfter)
 	}
 }
 
@@ -281,7 +281,7 @@ func (c *cronJobController) sync(key string, rec *Record) (*time.Duration, error
 			rec.Reason.and("; updating its status failed")
 			return nil, err
 		}
-		rec.note("status: %d active, lastScheduleTime %s", len(x.status.Active), orNone(x.status.LastScheduleTime))
+		rec.Note("status: %d active, lastScheduleTime %s", len(x.status.Active), orNone(x.status.LastScheduleTime))
 	}
 	if requeueAfter != nil {
 		return requeueAfter, nil

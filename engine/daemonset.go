@@ -888,7 +888,7 @@ func (s *dsSync) constructHistory() (cur *fakeapi.Object, old []*fakeapi.Object,
 			if h, err = c.env.api.Update(dsClient, fresh); err != nil {
 				return nil, nil, err
 			}
-			s.rec.note("labelled %s %s=%s", fakeapi.RefOf(h), dsHashLabel, h.Metadata.Name)
+			s.rec.Note("labelled %s %s=%s", fakeapi.RefOf(h), dsHashLabel, h.Metadata.Name)
 		}
 		if s.v.match(h) {
 			current = append(current, h)

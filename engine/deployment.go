@@ -1550,7 +1550,7 @@ func (c *deploymentController) requeueStuckDeployment(d *deployment, st deploySt
 		return
 	}
 	c.timers.AddAfter(key, after+time.Second, c.env.now())
-	c.cur.rec.note("the rollout is not complete: checked again when its progress deadline (%ds) would pass", *d.progressDL)
+	c.cur.rec.Note("the rollout is not complete: checked again when its progress deadline (%ds) would pass", *d.progressDL)
 }
 
 // rolloutRolling is the RollingUpdate strategy.

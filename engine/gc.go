@@ -27,25 +27,11 @@ type garbageCollector struct {
 	// object it monitors, by group, kind, namespace and name: upstream's
 	// metadata listers, kept from watch events.
 	informer objtable.Table[*fakeapi.Object]
-	// deleteScratch holds the options of the DELETE being sent.
-	deleteScratch deleteScratch
-	// texts shares the sentences that repeat.
-	texts textCache
-	// slab holds the graph builder's one-sentence reasons (see textSlab).
-	slab textSlab
 	// kinds remembers the REST mappings last looked up.
 	kinds fakeapi.KindCache
 	// spareEvents are graphChanges items already processed, for reuse
 	// (see newGraphEvent).
 	spareEvents []*graphEvent
-}
-
-// deleteScratch is a DELETE's options and the values they point to.
-type deleteScratch struct {
-	uid, rv string
-	policy  fakeapi.DeletionPropagation
-	pre     fakeapi.Preconditions
-	opts    fakeapi.DeleteOptions
 }
 
 const gcClient = ControllerGC
@@ -272,24 +258,23 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	// The reasons start with the classes of the references; the objects
 	// of one owner share the sentence (see textCache).
 	var buf [256]byte
-	cls := appendClassPhrase(buf[:0], solid, dangling, waiting)
-	classes := g.texts.get(cls)
+	classes := rec.shared(appendClassPhrase(buf[:0], solid, dangling, waiting))
 	switch {
 	case len(solid) != 0:
 		if len(dangling) == 0 && len(waiting) == 0 {
-			rec.Reason = g.texts.reason(Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
+			rec.Reason = rec.reason(Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
 				"%s: kept, it has an owner that exists", classes)
 			return nil
 		}
 		uids := append(refUIDs(dangling), refUIDs(waiting)...)
-		rec.Reason = g.texts.reason(Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
+		rec.Reason = rec.reason(Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
 			"%s: kept, it has an owner that exists; the references to its absent or deleting owners are patched away", classes)
 		_, err := g.patch(item, deleteOwnerRefPatch(item.identity.UID, uids), func(n *node) ([]byte, error) {
 			return g.deleteOwnerRefJSONMergePatch(n, uids...)
 		})
 		return err
 	case len(waiting) != 0 && len(item.dependents) != 0:
-		why := g.texts.reason(Reason{}, "%s; it has dependents of its own: deleted with Foreground", classes)
+		why := rec.reason(Reason{}, "%s; it has dependents of its own: deleted with Foreground", classes)
 		for _, dep := range item.getDependents() {
 			if dep.deletingDependents {
 				why = Reason{}.Say("%s; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", classes, dep.identity.ref())
@@ -315,7 +300,7 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 		if len(waiting) > 0 {
 			verdict = say("no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own")
 		}
-		rec.Reason = g.texts.reason(Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem"},
+		rec.Reason = rec.reason(Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem"},
 			"%s: ", classes, verdict, say("; deleted with "), why)
 		return g.deleteItem(item, latest, policy, rec)
 	}
@@ -325,7 +310,7 @@ func (g *garbageCollector) deleteItem(item *node, latest *fakeapi.Object, policy
 	err := g.deleteObject(item.identity, latest.Metadata.ResourceVersion, latest.Metadata.OwnerReferences, policy)
 	if fakeapi.IsNotFound(err) {
 		g.enqueueVirtualDeleteEvent(item.identity)
-		rec.note("the DELETE found nothing: a virtual delete event is queued")
+		rec.Note("the DELETE found nothing: a virtual delete event is queued")
 		return errEnqueuedVirtualDelete
 	}
 	return err
@@ -358,12 +343,12 @@ func (g *garbageCollector) classifyReferences(item *node, refs, solid, dangling,
 func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (bool, *fakeapi.Object, error) {
 	key := coordinates(r)
 	if g.absent.Has(key) {
-		g.env.note(g.env.rec, g.texts.around("owner ", key, " is in absentOwnerCache (cluster-scoped key): dangling, no lookup"))
+		g.env.rec.Note("owner %s is in absentOwnerCache (cluster-scoped key): dangling, no lookup", key.ref())
 		return true, nil, nil
 	}
 	key.Namespace = item.identity.Namespace
 	if g.absent.Has(key) {
-		g.env.note(g.env.rec, g.texts.around("owner ", key, " is in absentOwnerCache: dangling, no lookup"))
+		g.env.rec.Note("owner %s is in absentOwnerCache: dangling, no lookup", key.ref())
 		return true, nil, nil
 	}
 	info, err := g.apiResource(r.APIVersion, r.Kind)
@@ -390,7 +375,7 @@ func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (boo
 	}
 	if owner.Metadata.UID != r.UID {
 		g.absent.Add(key)
-		g.env.rec.note("%s exists, but with uid %s, not %s: that owner is gone", key.ref(), owner.Metadata.UID, r.UID)
+		g.env.rec.Note("%s exists, but with uid %s, not %s: that owner is gone", key.ref(), owner.Metadata.UID, r.UID)
 		return true, nil, nil
 	}
 	return false, owner, nil
@@ -437,7 +422,7 @@ func (g *garbageCollector) removeFinalizer(owner *node, finalizer string) (bool,
 			return false, fmt.Errorf("cannot finalize owner %s, because cannot get it: %v. The garbage collector will retry later", owner.identity, err)
 		}
 		if !obj.Metadata.HasFinalizer(finalizer) {
-			g.env.rec.note("finalizer %s is already gone from %s", finalizer, owner.identity.ref())
+			g.env.rec.Note("finalizer %s is already gone from %s", finalizer, owner.identity.ref())
 			return false, nil
 		}
 		remaining := slices.DeleteFunc(slices.Clone(obj.Metadata.Finalizers), func(f string) bool { return f == finalizer })
@@ -458,17 +443,12 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 	if err != nil {
 		return err
 	}
-	// The options live in the collector's scratch space: the apiserver
-	// reads them during the call and keeps nothing of them.
-	d := &g.deleteScratch
-	*d = deleteScratch{uid: id.UID, rv: rv, policy: policy}
-	uid := &d.uid
-	d.pre.UID = uid
+	uid := id.UID
+	preconditions := fakeapi.Preconditions{UID: &uid}
 	if rv != "" {
-		d.pre.ResourceVersion = &d.rv
+		preconditions.ResourceVersion = &rv
 	}
-	d.opts = fakeapi.DeleteOptions{Preconditions: &d.pre, PropagationPolicy: &d.policy}
-	opts := &d.opts
+	opts := &fakeapi.DeleteOptions{Preconditions: &preconditions, PropagationPolicy: &policy}
 	_, err = g.env.api.DeleteShared(gcClient, ref, opts)
 	if fakeapi.IsConflict(err) && rv != "" {
 		live, liveErr := g.env.api.GetShared(gcClient, ref)
@@ -476,8 +456,8 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 			return liveErr
 		}
 		if liveErr == nil && live.Metadata.UID == id.UID && live.Metadata.ResourceVersion != rv && refsEqual(live.Metadata.OwnerReferences, owners) {
-			g.env.rec.note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")
-			d.pre = fakeapi.Preconditions{UID: uid}
+			g.env.rec.Note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")
+			preconditions.ResourceVersion = nil
 			_, err = g.env.api.DeleteShared(gcClient, ref, opts)
 		}
 	}

@@ -74,7 +74,10 @@ func (n *node) addDependent(d *node) {
 	n.dependents[d] = struct{}{}
 }
 func (n *node) deleteDependent(d *node) { delete(n.dependents, d) }
-func (n *node) isObserved() bool        { return !n.virtual }
+
+// String is the node's reference, as the trace writes it.
+func (n *node) String() string   { return n.identity.ref() }
+func (n *node) isObserved() bool { return !n.virtual }
 
 // getDependents returns the dependents sorted by UID, so that every
 // decision made over them is deterministic.

@@ -172,11 +172,11 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			existing = existing.clone()
 			existing.identity = observed
 			g.uidToNode.Set(uid, existing)
-			rec.note("virtual node %s observed as %s: replaced by a clone with the observed identity", uid, observed.ref())
+			rec.Note("virtual node %s observed as %s: replaced by a clone with the observed identity", uid, observed.ref())
 		}
 		existing.virtual = false
 		g.touch(uid)
-		rec.note("node %s was virtual and is now observed", observed.ref())
+		rec.Note("node %s was virtual and is now observed", observed.ref())
 	}
 	switch {
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && !found:
@@ -192,9 +192,9 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		ref := msg[len("new node ") : len(msg)-len(owners)]
 		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode", Message: msg}
 		if len(n.owners) > 0 {
-			rec.Reason.Texts = g.slab.said("new node %s owned by %s", ref, owners[len(" owned by "):])
+			rec.Reason.Texts = rec.said("new node %s owned by %s", ref, owners[len(" owned by "):])
 		} else {
-			rec.Reason.Texts = g.slab.said("new node %s with no owners", ref)
+			rec.Reason.Texts = rec.said("new node %s with no owners", ref)
 		}
 		g.processTransitions(ev.oldObj, obj, n, rec)
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
@@ -207,7 +207,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		}
 		msg := g.sentence(ev, existing.identity, updatedSentence)
 		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges", Message: msg,
-			Texts: g.slab.said("%s"+updatedSentence, msg[:len(msg)-len(updatedSentence)])}
+			Texts: rec.said("%s"+updatedSentence, msg[:len(msg)-len(updatedSentence)])}
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -221,7 +221,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		if beingDeleted(obj) && !existing.beingDeleted {
 			existing.beingDeleted = true
 			g.touch(uid)
-			g.env.note(rec, g.env.around("", existing.identity, " marked beingDeleted"))
+			rec.Note("%s marked beingDeleted", existing)
 		}
 		g.processTransitions(ev.oldObj, obj, existing, rec)
 	case ev.eventType == deleteEvent:
@@ -259,7 +259,7 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 						g.uidToNode.Set(uid, c)
 						g.touch(uid)
 						d := g.attemptToDelete.AddRateLimited(c, g.env.now())
-						rec.note("virtual node re-keyed to alternate identity %s, requeued after %s", alt.ref(), d)
+						rec.Note("virtual node re-keyed to alternate identity %s, requeued after %s", alt.ref(), d)
 					}
 				}
 			}
@@ -305,7 +305,7 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode"}
 	if len(deps) == 0 && waiting == 0 {
 		msg := g.sentence(ev, existing.identity, what)
-		rec.Reason.Message, rec.Reason.Texts = msg, g.slab.said(form, msg[:len(msg)-len(what)])
+		rec.Reason.Message, rec.Reason.Texts = msg, rec.said(form, msg[:len(msg)-len(what)])
 		return
 	}
 	// The sentences and their values in one allocation: a cascade writes
@@ -370,7 +370,7 @@ func (g *garbageCollector) addDependentToOwners(n *node, owners []fakeapi.OwnerR
 			if rec == nil {
 				rec = g.env.rec
 			}
-			rec.note("owner %s (%s) is not in the graph: virtual node created", owner.identity.ref(), o.UID)
+			rec.Note("owner %s (%s) is not in the graph: virtual node created", owner.identity.ref(), o.UID)
 		}
 		owner.addDependent(n)
 		g.touch(o.UID)
@@ -430,7 +430,7 @@ func (g *garbageCollector) reportInvalidNamespaceOwnerRef(n *node, ownerUID stri
 		Message:   fmt.Sprintf("ownerRef %s does not exist in namespace %q", invalid, n.identity.Namespace),
 		Source:    "garbage-collector-controller",
 	})
-	g.env.rec.note("event OwnerRefInvalidNamespace recorded on %s", n.identity.ref())
+	g.env.rec.Note("event OwnerRefInvalidNamespace recorded on %s", n.identity.ref())
 }
 
 // addUnblockedOwnersToDeleteQueue wakes owners whose blocking reference was
@@ -440,7 +440,7 @@ func (g *garbageCollector) addUnblockedOwnersToDeleteQueue(removed []fakeapi.Own
 		if r.Blocks() {
 			if owner, ok := g.uidToNode.Get(r.UID); ok {
 				g.attemptToDelete.Add(owner)
-				rec.note("blocking reference to %s removed: owner queued", owner.identity.ref())
+				rec.Note("blocking reference to %s removed: owner queued", owner.identity.ref())
 			}
 		}
 	}
@@ -448,7 +448,7 @@ func (g *garbageCollector) addUnblockedOwnersToDeleteQueue(removed []fakeapi.Own
 		if c.old.Blocks() && !c.new.Blocks() {
 			if owner, ok := g.uidToNode.Get(c.new.UID); ok {
 				g.attemptToDelete.Add(owner)
-				rec.note("reference to %s no longer blocks: owner queued", owner.identity.ref())
+				rec.Note("reference to %s no longer blocks: owner queued", owner.identity.ref())
 			}
 		}
 	}

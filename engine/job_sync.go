@@ -244,7 +244,7 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 	}
 	for _, f := range []string{"podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "managedBy"} {
 		if _, ok := specOf(shared)[f]; ok {
-			rec.note("spec.%s is not modelled by gcplay: the Job runs as if it were not set", f)
+			rec.Note("spec.%s is not modelled by gcplay: the Job runs as if it were not set", f)
 		}
 	}
 	now := c.env.clock.Now()
@@ -303,7 +303,7 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 		case v.activeDeadlineSeconds != nil && !v.suspend:
 			left := time.Duration(*v.activeDeadlineSeconds)*time.Second - now.Sub(parseTime(x.status.StartTime))
 			c.timers.AddAfter(key, left, c.env.now())
-			rec.note("activeDeadlineSeconds %d: synced again in %s, when it passes", *v.activeDeadlineSeconds, left)
+			rec.Note("activeDeadlineSeconds %d: synced again in %s, when it passes", *v.activeDeadlineSeconds, left)
 		}
 	}
 	if v.indexed {
@@ -330,7 +330,7 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 	} else {
 		manageCalled := false
 		if satisfied && v.obj.Metadata.DeletionTimestamp == nil {
-			rec.note("%s", why)
+			rec.Note("%s", why)
 			active, res, manageErr = c.manageJob(x)
 			manageCalled = true
 		} else if !satisfied {
@@ -1133,7 +1133,7 @@ func (c *jobController) trackJobStatusAndRemoveFinalizers(x *syncJobCtx, needsFl
 			names = append(names, p.obj.String())
 		}
 		if len(names) > 0 {
-			x.rec.note("removed %s from %s", jobTrackingFinalizer, listPhrase(names))
+			x.rec.Note("removed %s from %s", jobTrackingFinalizer, listPhrase(names))
 		}
 	}
 	if cleanUncounted(&x.status, withFinalizer) {
@@ -1198,11 +1198,11 @@ func (c *jobController) enactJobFinished(x *syncJobCtx) bool {
 		return false
 	}
 	if n := len(x.status.UncountedTerminatedPods.Succeeded) + len(x.status.UncountedTerminatedPods.Failed); n > 0 {
-		x.rec.note("not finished yet: %d Pod(s) still uncounted", n)
+		x.rec.Note("not finished yet: %d Pod(s) still uncounted", n)
 		return false
 	}
 	if x.terminating > 0 {
-		x.rec.note("not %s yet: %d Pod(s) still terminating", strings.ToLower(fc.Type), x.terminating)
+		x.rec.Note("not %s yet: %d Pod(s) still terminating", strings.ToLower(fc.Type), x.terminating)
 		return false
 	}
 	x.status.Conditions, _ = c.ensureCondition(x.status.Conditions, fc.Type, fc.Status, fc.Reason, fc.Message)
@@ -1220,11 +1220,11 @@ func (c *jobController) recordJobFinished(x *syncJobCtx) {
 			c.event(j, "Warning", "TooManySucceededPods", "Too many succeeded pods running after completion count reached")
 		}
 		c.event(j, "Normal", "Completed", "Job completed")
-		x.rec.note("the Job is Complete")
+		x.rec.Note("the Job is Complete")
 		return
 	}
 	c.event(j, "Warning", fc.Reason, fc.Message)
-	x.rec.note("the Job is Failed (%s)", fc.Reason)
+	x.rec.Note("the Job is Failed (%s)", fc.Reason)
 }
 
 // updateStatus writes x.status over the last stored Job (UpdateStatus; a

@@ -543,7 +543,7 @@ func (c *namespaceController) writeConditions(ns *fakeapi.Object, upd *condition
 		return
 	}
 	if _, err := c.env.api.UpdateStatus(nsClient, ns); err != nil {
-		c.env.note(rec, fmt.Sprintf("couldn't update status condition for namespace %q: %v", ns.Metadata.Name, err))
+		rec.Note("couldn't update status condition for namespace %q: %v", ns.Metadata.Name, err)
 	}
 }
 
@@ -593,7 +593,7 @@ func (c *namespaceController) deleteAllContentForGVR(g gvr, ns string, deletedAt
 		}
 		held = append(held, fmt.Sprintf("%s (%s, finalizers %s)", fakeapi.RefOf(o), state, fmtList(o.Metadata.Finalizers)))
 	}
-	c.env.note(rec, fmt.Sprintf("%s: %d left: %s", g.qualified(), len(items), strings.Join(held, ", ")))
+	rec.Note("%s: %d left: %s", g.qualified(), len(items), strings.Join(held, ", "))
 	if estimate != 0 {
 		return gvrDeletion{estimate: estimate, remaining: len(items), finalizers: fins, held: held}, nil
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -82,3 +84,53 @@ func CallString(c fakeapi.Request) string {
 
 // FormatElapsed formats a virtual time offset as the trace does ("+1.5s").
 func FormatElapsed(d time.Duration) string { return fmtElapsed(d) }
+
+// Enqueued returns what the step added to queues, in order.
+func (r Record) Enqueued() []Enqueue {
+	if len(r.enqueued) == 0 {
+		return nil
+	}
+	out := make([]Enqueue, len(r.enqueued))
+	for i, e := range r.enqueued {
+		out[i] = e.unpack()
+	}
+	return out
+}
+
+// Calls returns the API requests the step made, in order, with their
+// answers.
+func (r Record) Calls() []fakeapi.Request {
+	if len(r.calls) == 0 {
+		return nil
+	}
+	out := make([]fakeapi.Request, len(r.calls))
+	for i := range r.calls {
+		out[i] = r.calls[i].request()
+	}
+	return out
+}
+
+// recordJSON is a Record's JSON form: its fields, with its calls.
+type recordJSON struct {
+	Seq      int               `json:"seq"`
+	At       time.Duration     `json:"at"`
+	Actor    string            `json:"actor"`
+	Item     string            `json:"item"`
+	Reason   Reason            `json:"reason"`
+	Calls    []fakeapi.Request `json:"calls,omitempty"`
+	Enqueued []Enqueue         `json:"enqueued,omitempty"`
+	Changed  []string          `json:"changed,omitempty"`
+	Notes    []string          `json:"notes,omitempty"`
+	Err      string            `json:"error,omitempty"`
+}
+
+// MarshalJSON writes the record with its calls. It does not escape HTML
+// characters: an encoder that is asked to escapes them in what it is given.
+func (r Record) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(recordJSON{Seq: r.Seq, At: r.At, Actor: r.Actor, Item: r.Item, Reason: r.Reason, Calls: r.Calls(),
+		Enqueued: r.Enqueued(), Changed: r.Changed, Notes: r.Notes, Err: r.Err})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}

@@ -500,7 +500,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	case !needsSync:
 		res = manageResult{code: "ExpectationsPending", text: []Text{say("not managing replicas: %s", why)}}
 	default:
-		rec.note("%s", why)
+		rec.Note("%s", why)
 		res, manageErr = c.manageReplicas(claimedCount, claimed, v, key, rec)
 	}
 
@@ -528,7 +528,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	newStatus := c.calculateStatus(v, claimedCount, full, ready, avail, manageErr)
 	updated, statusNote, err := c.updateStatus(rs, newStatus)
 	if statusNote != "" {
-		rec.note("%s", statusNote)
+		rec.Note("%s", statusNote)
 	}
 	rec.Reason = Reason{Code: res.code, Func: fn + res.fn}.Say("%d Pods exist, %d wanted", claimedCount, v.replicas)
 	if claimNote != "" {
@@ -547,7 +547,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 		st := readRSStatus(updated)
 		if st.ReadyReplicas == v.replicas && st.AvailableReplicas != v.replicas {
 			c.q.AddAfter(key, time.Duration(v.minReadySeconds)*time.Second, now)
-			rec.note("every Pod is ready but not yet available for minReadySeconds %d: synced again then", v.minReadySeconds)
+			rec.Note("every Pod is ready but not yet available for minReadySeconds %d: synced again then", v.minReadySeconds)
 		}
 	}
 	return manageErr
@@ -574,7 +574,7 @@ func (c *replicaSetController) manageReplicas(claimedCount int, claimed func() [
 			for range skipped {
 				c.exp.creationObserved(key)
 			}
-			rec.note("lowered the expected creations by %d: those Pods were not created", skipped)
+			rec.Note("lowered the expected creations by %d: those Pods were not created", skipped)
 		}
 		text := []Text{say("created %d of %d in slow-start batches of %s", created, n, intsPhrase(batches))}
 		if n < want {
@@ -598,7 +598,7 @@ func (c *replicaSetController) manageReplicas(claimedCount int, claimed func() [
 		var firstErr error
 		var deleted []string
 		for i, p := range victims {
-			rec.note("deleting %s: %s", p.obj, why[i])
+			rec.Note("deleting %s: %s", p.obj, why[i])
 			if err := c.deletePodNow(rs, p.obj); err != nil {
 				c.exp.deletionObserved(key, keys[i])
 				if !fakeapi.IsNotFound(err) && firstErr == nil {

@@ -444,7 +444,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		if err != nil {
 			return nil, nil, err
 		}
-		rec.note("%s has the template again: renumbered revision %d", fakeapi.RefOf(equal), next)
+		rec.Note("%s has the template again: renumbered revision %d", fakeapi.RefOf(equal), next)
 	default:
 		var collision *int64
 		if n, ok := nestedInt(v.obj.Fields["status"], "collisionCount"); ok {
@@ -465,7 +465,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		if err != nil {
 			return nil, nil, err
 		}
-		rec.note("created %s, revision %d, for the current pod template", fakeapi.RefOf(upd), next)
+		rec.Note("created %s, revision %d, for the current pod template", fakeapi.RefOf(upd), next)
 	}
 	curName := nestedString(v.obj.Fields["status"], "currentRevision")
 	cur = upd
@@ -494,7 +494,7 @@ func (c *statefulSetController) truncateHistory(v stsView, pods []*fakeapi.Objec
 		if _, err := c.env.api.Delete(stsClient, fakeapi.RefOf(history[i]), nil); err != nil && !fakeapi.IsNotFound(err) {
 			return err
 		}
-		rec.note("deleted %s: beyond revisionHistoryLimit %d", fakeapi.RefOf(history[i]), v.historyLimit)
+		rec.Note("deleted %s: beyond revisionHistoryLimit %d", fakeapi.RefOf(history[i]), v.historyLimit)
 	}
 	return nil
 }
@@ -559,7 +559,7 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	s.funcs = []string{fn, "defaultStatefulSetControl.UpdateStatefulSet"}
 	err = s.updateStatefulSet(pods, revs)
 	if claimed := m.summary(); claimed != "" {
-		rec.note("claim: %s", claimed)
+		rec.Note("claim: %s", claimed)
 	}
 	// updateStatefulSetStatus runs whether or not the update failed.
 	if serr := s.writeStatus(); err == nil {
@@ -1195,6 +1195,6 @@ func (s *stsSync) writeStatus() error {
 		return err
 	}
 	b, _ := json.Marshal(s.status)
-	s.rec.note("status %s", b)
+	s.rec.Note("status %s", b)
 	return nil
 }

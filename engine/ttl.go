@@ -167,7 +167,7 @@ func (c *ttlController) processTTL(j *fakeapi.Object, rec *Record) (bool, error)
 	ttl, _ := nestedInt(specOf(j), "ttlSecondsAfterFinished")
 	now := c.env.clock.Now()
 	if finishAt.After(now) {
-		rec.note("found Job finished in the future: cleanup deferred")
+		rec.Note("found Job finished in the future: cleanup deferred")
 	}
 	left := finishAt.Add(time.Duration(ttl) * time.Second).Sub(now)
 	if left <= 0 {

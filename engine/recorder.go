@@ -1,0 +1,529 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/strarena"
+)
+
+// recorder writes the records of a world's steps. The controllers write
+// a plain Record: they set its Item and Reason, call rec.Note for a
+// secondary decision and rec.Sprintf for a sentence, and the world tells
+// the recorder of each API request, enqueued item and changed object.
+//
+// How the records are stored is this file's business alone, because this
+// is where they pile up (a cascade of 100,000 objects writes 300,000 of
+// them, a timeline keeps them all): their lists are carved from shared
+// chunks, their sentences from a text arena, a sentence equal to one
+// written a moment ago is that same string, and an API request keeps only
+// what differs from the requests of its kind. docs/BENCHMARKS.md has the
+// figures.
+type recorder struct {
+	// rec is the record being written: cur during a step, idle between
+	// steps (what happens then is collected and thrown away). Both are
+	// reused, so no one may keep a *Record past the step it was given
+	// for (World.Do copies the finished record).
+	rec       *Record
+	cur, idle Record
+	active    bool
+	// changed collects the UIDs the current step touched (with repeats,
+	// sorted and compacted at the end of the step); lastChanged is the
+	// list the last record got.
+	changed, lastChanged []string
+	// Calls and enqueued items are gathered in stepCalls and
+	// stepEnqueued, reused from step to step, and copied into chunks at
+	// their exact length when the step ends.
+	stepCalls    []call
+	stepEnqueued []enqueue
+	calls        chunks[call]
+	kinds        callKinds
+	enqueues     chunks[enqueue]
+	strs         chunks[string]
+	// text holds the sentences; recent are the last ones written, which
+	// a sentence equal to one of them shares (the 1,000 Pods of one
+	// ReplicaSet get the same reason and the same note).
+	text   strarena.Arena
+	recent [recentSentences]string
+	buf    []byte
+	// texts shares the collector's reasons and sentences that repeat
+	// (see textCache); slab holds the graph builder's one-sentence
+	// reasons (see textSlab).
+	texts textCache
+	slab  textSlab
+}
+
+const recentSentences = 8
+
+func (w *recorder) init() {
+	w.idle = Record{w: w}
+	w.rec = &w.idle
+}
+
+// begin starts a new record; end finishes it.
+func (w *recorder) begin(actor string, at time.Duration) *Record {
+	w.cur = Record{Actor: actor, At: at, w: w}
+	w.rec = &w.cur
+	w.changed = w.changed[:0]
+	w.stepCalls, w.stepEnqueued = w.stepCalls[:0], w.stepEnqueued[:0]
+	w.active = true
+	return w.rec
+}
+
+// end finishes the record being written and returns it; it stays valid
+// until the next begin.
+func (w *recorder) end() *Record {
+	r := w.rec
+	if len(w.changed) > 0 {
+		if len(w.changed) > 1 {
+			sort.Strings(w.changed)
+		}
+		changed := slices.Compact(w.changed)
+		if slices.Equal(changed, w.lastChanged) {
+			// Consecutive steps often change the same object (a Pod's
+			// deletion, then its two events): they share the list, which
+			// is capped, so no record can write into another's.
+			r.Changed = w.lastChanged
+		} else {
+			r.Changed = w.strs.clone(changed)
+			w.lastChanged = r.Changed
+		}
+	}
+	// The lists are capped, so appending to a returned record's list
+	// copies it rather than writing into a chunk.
+	r.calls = w.calls.clone(w.stepCalls)
+	r.enqueued = w.enqueues.clone(w.stepEnqueued)
+	w.stepCalls, w.stepEnqueued = w.stepCalls[:0], w.stepEnqueued[:0]
+	r.Notes = slices.Clip(r.Notes)
+	if r == &w.idle { // ended without begin
+		w.cur = w.idle
+		r = &w.cur
+	}
+	r.w = nil
+	w.idle = Record{w: w}
+	w.rec = &w.idle
+	w.active = false
+	return r
+}
+
+// touch notes that the step changed the object or node with uid.
+func (w *recorder) touch(uid string) {
+	if w.active && uid != "" {
+		w.changed = append(w.changed, uid)
+	}
+}
+
+// enqueued notes, in the record being written, that item was put on queue.
+func (w *recorder) enqueued(queue, item string, after time.Duration) {
+	w.stepEnqueued = append(w.stepEnqueued, packEnqueue(queue, item, after))
+}
+
+// called notes an API request in the record being written.
+func (w *recorder) called(r *fakeapi.Request) {
+	w.stepCalls = append(w.stepCalls, w.kinds.compact(r))
+}
+
+// Note adds a secondary decision of the step to the record, worded as
+// fmt.Sprintf words it.
+func (r *Record) Note(format string, args ...any) {
+	if r == nil {
+		return
+	}
+	if r.w == nil {
+		r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+		return
+	}
+	r.Notes = r.w.strs.add(r.Notes, r.w.sprintf(format, args))
+}
+
+// Sprintf is fmt.Sprintf for the record's sentences (its item and reason):
+// the same text, kept by the recorder while the record is being written.
+func (r *Record) Sprintf(format string, args ...any) string {
+	if r == nil || r.w == nil {
+		return fmt.Sprintf(format, args...)
+	}
+	return r.w.sprintf(format, args)
+}
+
+// reason is r saying form filled with arg, then the sentences more (which
+// have no values), shared with an earlier equal reason while the record
+// is being written (see textCache.reason).
+func (r *Record) reason(reason Reason, form, arg string, more ...Text) Reason {
+	if r == nil || r.w == nil {
+		var c textCache
+		return c.reason(reason, form, arg, more...)
+	}
+	return r.w.texts.reason(reason, form, arg, more...)
+}
+
+// said is the one sentence form with the values args, already written,
+// kept in the recorder's slab while the record is being written (see
+// textSlab).
+func (r *Record) said(form string, args ...string) []Text {
+	if r == nil || r.w == nil {
+		var s textSlab
+		return s.said(form, args...)
+	}
+	return r.w.slab.said(form, args...)
+}
+
+// shared returns b as a string, the same one as for an earlier equal b
+// (see textCache.get).
+func (r *Record) shared(b []byte) string {
+	if r == nil || r.w == nil {
+		return string(b)
+	}
+	return r.w.texts.get(b)
+}
+
+func (w *recorder) sprintf(format string, args []any) string {
+	w.buf = appendf(w.buf[:0], format, args)
+	return w.keep(w.buf)
+}
+
+// keep returns b as a string: one of the recent sentences when it is
+// equal to it, else a copy in the text arena. recent is kept in order of
+// use, so that a sentence that repeats stays while others come and go.
+func (w *recorder) keep(b []byte) string {
+	for i, s := range w.recent {
+		if s == string(b) {
+			copy(w.recent[1:i+1], w.recent[:i])
+			w.recent[0] = s
+			return s
+		}
+	}
+	s := w.text.String(b)
+	copy(w.recent[1:], w.recent[:len(w.recent)-1])
+	w.recent[0] = s
+	return s
+}
+
+// appendf appends what fmt.Appendf would. The verbs of the sentences
+// written for every collected object are written here: %s of a string, a
+// node, an object or an event type, and %d of an int; a format with any
+// other verb, flag or argument goes to fmt whole.
+func appendf(b []byte, format string, args []any) []byte {
+	start, arg := len(b), 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b = append(b, c)
+			continue
+		}
+		if i+1 == len(format) || arg == len(args) {
+			return fmt.Appendf(b[:start], format, args...)
+		}
+		verb := format[i+1]
+		switch v := args[arg].(type) {
+		case string:
+			if verb != 's' {
+				return fmt.Appendf(b[:start], format, args...)
+			}
+			b = append(b, v...)
+		case int:
+			if verb != 'd' {
+				return fmt.Appendf(b[:start], format, args...)
+			}
+			b = strconv.AppendInt(b, int64(v), 10)
+		case *node:
+			if verb != 's' || v == nil {
+				return fmt.Appendf(b[:start], format, args...)
+			}
+			b = appendRef(b, v.identity.Kind, v.identity.Namespace, v.identity.Name)
+		case *fakeapi.Object:
+			if verb != 's' || v == nil {
+				return fmt.Appendf(b[:start], format, args...)
+			}
+			b = appendRef(b, v.Kind, v.Metadata.Namespace, v.Metadata.Name)
+		case eventType:
+			if verb != 's' {
+				return fmt.Appendf(b[:start], format, args...)
+			}
+			b = append(b, v.String()...)
+		default:
+			return fmt.Appendf(b[:start], format, args...)
+		}
+		i++
+		arg++
+	}
+	if arg != len(args) {
+		return fmt.Appendf(b[:start], format, args...)
+	}
+	return b
+}
+
+// appendRef appends what fakeapi.RefString returns.
+func appendRef(b []byte, kind, namespace, name string) []byte {
+	b = append(b, kind...)
+	b = append(b, '/')
+	if fakeapi.ShowNamespace(namespace) {
+		b = append(b, namespace...)
+		b = append(b, '/')
+	}
+	return append(b, name...)
+}
+
+// The collector's sentences written for every object it collects are
+// built by around and textCache without fmt, and copied into the text
+// arena or shared; the texts are exactly what the format strings give.
+
+// around returns prefix + r.ref() + suffix, carved from the world's text
+// arena.
+func (w *recorder) around(prefix string, r objectReference, suffix string) string {
+	if !fakeapi.ShowNamespace(r.Namespace) {
+		return w.text.Join(prefix, r.Kind, "/", r.Name, suffix)
+	}
+	return w.text.Join(prefix, r.Kind, "/", r.Namespace, "/", r.Name, suffix)
+}
+
+// ref is r.ref(), carved from the world's text arena.
+func (w *recorder) ref(r objectReference) string { return w.around("", r, "") }
+
+// textCache shares sentences that repeat: the 1,000 Pods of one
+// ReplicaSet get the same reason and the same note, and each such
+// sentence is allocated once. It holds at most textCacheSize sentences,
+// and starts again when full.
+type textCache struct {
+	m map[string]string
+	// recent are the sentences returned last: the collector's reason
+	// and note for the Pods of one owner alternate, and comparing with
+	// them is cheaper than hashing.
+	recent [2]string
+	// reasons are shared reasons (see reason).
+	reasons map[reasonKey]sharedReason
+}
+
+const textCacheSize = 1024
+
+// get returns b as a string, the same one as for an earlier equal b.
+func (c *textCache) get(b []byte) string {
+	for _, s := range c.recent {
+		if s == string(b) {
+			return s
+		}
+	}
+	s := c.lookup(b)
+	c.recent[1], c.recent[0] = c.recent[0], s
+	return s
+}
+
+func (c *textCache) lookup(b []byte) string {
+	if s, ok := c.m[string(b)]; ok {
+		return s
+	}
+	if c.m == nil || len(c.m) >= textCacheSize {
+		c.m = make(map[string]string)
+	}
+	s := string(b)
+	c.m[s] = s
+	return s
+}
+
+// around is recorder.around for a sentence that repeats, shared.
+func (c *textCache) around(prefix string, r objectReference, suffix string) string {
+	var buf [192]byte
+	b := append(buf[:0], prefix...)
+	b = append(b, r.Kind...)
+	b = append(b, '/')
+	if fakeapi.ShowNamespace(r.Namespace) {
+		b = append(b, r.Namespace...)
+		b = append(b, '/')
+	}
+	b = append(b, r.Name...)
+	return c.get(append(b, suffix...))
+}
+
+// reasonKey names a reason's sentences that repeat: a form with one
+// value, and up to three sentences without values after it.
+type reasonKey struct {
+	form, arg string
+	more      [3]string
+}
+
+type sharedReason struct {
+	message string
+	texts   []Text
+}
+
+// reason is r saying form filled with arg, then the sentences more
+// (which have no values), shared with an earlier equal reason: the
+// objects of one owner get the same sentences, allocated once.
+func (c *textCache) reason(r Reason, form, arg string, more ...Text) Reason {
+	k := reasonKey{form: form, arg: arg}
+	for i, t := range more {
+		k.more[i] = t.Form
+	}
+	s, ok := c.reasons[k]
+	if !ok {
+		if c.reasons == nil || len(c.reasons) >= textCacheSize {
+			c.reasons = make(map[reasonKey]sharedReason)
+		}
+		ts := make([]Text, 0, 1+len(more))
+		ts = append(append(ts, Text{Form: form, Args: []string{arg}}), more...)
+		s = sharedReason{message: c.get([]byte(English(ts))), texts: ts[:len(ts):len(ts)]}
+		c.reasons[k] = s
+	}
+	r.Message, r.Texts = s.message, s.texts
+	return r
+}
+
+// chunks hands out short lists carved from shared chunks. A list being
+// built by add grows in place while it is the last thing carved from the
+// current chunk, which is the case for each list of the record being
+// written; otherwise add copies it to the end of the chunk. Lists are
+// never shrunk or reused: a chunk lives as long as any list carved from
+// it.
+type chunks[T any] struct{ cur []T }
+
+// Chunks start small (a world that writes a few records, such as one
+// replayed for a jump back in history, allocates little) and double up to
+// chunkLen.
+const (
+	firstChunkLen = 8
+	chunkLen      = 256
+)
+
+// room makes sure the current chunk has n free elements. A new chunk also
+// has room for twice n, so a long list moved to it keeps growing in place.
+func (c *chunks[T]) room(n int) {
+	if cap(c.cur)-len(c.cur) < n {
+		c.cur = make([]T, 0, max(min(2*cap(c.cur), chunkLen), firstChunkLen, 2*n))
+	}
+}
+
+// add appends v to list, which is nil, a list that add returned, or any
+// other slice. The list returned is capped, like every list carved from a
+// chunk: a plain append to it copies it, where an uncapped one would
+// write into the chunk's free end, which the next list carved from the
+// chunk then overwrote.
+func (c *chunks[T]) add(list []T, v T) []T {
+	n := len(list)
+	if n > 0 && len(c.cur) > 0 && &list[n-1] == &c.cur[len(c.cur)-1] && len(c.cur) < cap(c.cur) {
+		// list is the last thing carved: it grows in place.
+		c.cur = append(c.cur, v)
+		return c.cur[len(c.cur)-n-1 : len(c.cur) : len(c.cur)]
+	}
+	c.room(n + 1)
+	start := len(c.cur)
+	c.cur = append(c.cur, list...)
+	c.cur = append(c.cur, v)
+	return c.cur[start:len(c.cur):len(c.cur)]
+}
+
+// clone copies list into a chunk; the copy is capped. A list longer than
+// a chunk gets a block of its own, of its exact length, and the current
+// chunk keeps its room for the lists that follow.
+func (c *chunks[T]) clone(list []T) []T {
+	if len(list) == 0 {
+		return nil
+	}
+	if len(list) > chunkLen {
+		return slices.Clip(slices.Clone(list))
+	}
+	c.room(len(list))
+	start := len(c.cur)
+	c.cur = append(c.cur, list...)
+	return c.cur[start:len(c.cur):len(c.cur)]
+}
+
+// call is an API request as a record keeps it; Record.Calls gives it back
+// as a fakeapi.Request. What repeats from one request to the next (verb,
+// client, apiVersion, kind, namespace and status code) is one shared
+// callKind, and the details of the rare failure are kept apart.
+type call struct {
+	kind   *callKind
+	name   string
+	detail string
+	fail   *callFailure
+}
+
+// callKind is what many requests share. It is never modified once made.
+type callKind struct {
+	verb, client, apiVersion, kind, namespace string
+	code                                      int
+}
+
+// callFailure is the answer of a request that failed.
+type callFailure struct {
+	reason   fakeapi.Reason
+	message  string
+	injected bool
+}
+
+func (c *call) request() fakeapi.Request {
+	k := c.kind
+	r := fakeapi.Request{
+		Verb:   k.verb,
+		Client: k.client,
+		Ref:    fakeapi.Ref{APIVersion: k.apiVersion, Kind: k.kind, Namespace: k.namespace, Name: c.name},
+		Detail: c.detail,
+		Code:   k.code,
+	}
+	if f := c.fail; f != nil {
+		r.Reason, r.Message, r.Injected = f.reason, f.message, f.injected
+	}
+	return r
+}
+
+// callKinds hands out one callKind for each distinct set of shared
+// values. Requests come in runs of a few kinds (the collector's GET and
+// DELETE of Pods), so the few used last are tried before the map.
+type callKinds struct {
+	recent [4]*callKind
+	all    map[callKind]*callKind
+}
+
+func (t *callKinds) get(r *fakeapi.Request) *callKind {
+	for _, k := range t.recent {
+		if k != nil && k.code == r.Code && k.verb == r.Verb && k.client == r.Client && k.namespace == r.Ref.Namespace &&
+			k.kind == r.Ref.Kind && k.apiVersion == r.Ref.APIVersion {
+			return k
+		}
+	}
+	want := callKind{verb: r.Verb, client: r.Client, apiVersion: r.Ref.APIVersion, kind: r.Ref.Kind, namespace: r.Ref.Namespace, code: r.Code}
+	k := t.all[want]
+	if k == nil {
+		if t.all == nil {
+			t.all = make(map[callKind]*callKind)
+		}
+		k = &want
+		t.all[want] = k
+	}
+	copy(t.recent[1:], t.recent[:len(t.recent)-1])
+	t.recent[0] = k
+	return k
+}
+
+// compact is r as a record keeps it.
+func (t *callKinds) compact(r *fakeapi.Request) call {
+	c := call{kind: t.get(r), name: r.Ref.Name, detail: r.Detail}
+	if r.Reason != "" || r.Message != "" || r.Injected {
+		c.fail = &callFailure{reason: r.Reason, message: r.Message, injected: r.Injected}
+	}
+	return c
+}
+
+// enqueue is an Enqueue as a record keeps it (see Record.Enqueued): the
+// queue is an index in queueNames rather than a string.
+type enqueue struct {
+	item  string
+	after time.Duration
+	queue uint8 // index in queueNames
+}
+
+func packEnqueue(queue, item string, after time.Duration) enqueue {
+	for i, q := range queueNames {
+		if q == queue {
+			return enqueue{item: item, after: after, queue: uint8(i)}
+		}
+	}
+	panic("engine: no queue " + queue)
+}
+
+func (e enqueue) unpack() Enqueue {
+	return Enqueue{Queue: queueNames[e.queue], Item: e.item, After: e.after}
+}

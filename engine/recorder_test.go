@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// TestCompactEnqueueRoundTrip checks that every queue and delay, up to the
+// largest backoff and far beyond, comes back from the compact form unchanged.
+func TestCompactEnqueueRoundTrip(t *testing.T) {
+	for _, q := range queueNames {
+		for _, d := range []time.Duration{0, 1, 5 * time.Millisecond, 1000 * time.Second, 100 * 365 * 24 * time.Hour, math.MaxInt64} {
+			want := Enqueue{Queue: q, Item: "Pod/p", After: d}
+			if got := packEnqueue(q, want.Item, d).unpack(); got != want {
+				t.Errorf("%+v came back as %+v", want, got)
+			}
+		}
+	}
+}
+
+// TestCompactCallRoundTrip checks that a request, failed or not, comes
+// back from a record as it was made, and that requests of one kind share
+// their callKind.
+func TestCompactCallRoundTrip(t *testing.T) {
+	var kinds callKinds
+	reqs := []fakeapi.Request{
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "a"}, Code: 200},
+		{Verb: "delete", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "a"}, Detail: "propagationPolicy=Background", Code: 200},
+		{Verb: "patch", Client: "user", Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "ns", Name: "r"}, Code: 409,
+			Reason: fakeapi.ReasonConflict, Message: "injected fault: Conflict", Injected: true},
+		{Verb: "list", Client: "replicaset", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod"}, Code: 200},
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "b"}, Code: 404,
+			Reason: fakeapi.ReasonNotFound, Message: `pods "b" not found`},
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "c"}, Code: 200},
+		{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "other", Name: "c"}, Code: 200},
+	}
+	var rec Record
+	for i := range reqs {
+		rec.calls = append(rec.calls, kinds.compact(&reqs[i]))
+	}
+	got := rec.Calls()
+	if len(got) != len(reqs) {
+		t.Fatalf("%d calls back, want %d", len(got), len(reqs))
+	}
+	for i := range reqs {
+		if got[i] != reqs[i] {
+			t.Errorf("call %d came back as %+v, want %+v", i, got[i], reqs[i])
+		}
+	}
+	if rec.calls[0].kind != rec.calls[5].kind {
+		t.Error("two GETs of Pods by the collector, both found, do not share their callKind")
+	}
+	if rec.calls[0].kind == rec.calls[4].kind || rec.calls[5].kind == rec.calls[6].kind {
+		t.Error("calls with another status code or namespace share a callKind")
+	}
+	if rec.calls[0].fail != nil || rec.calls[4].fail == nil {
+		t.Error("only a failed call should keep failure details")
+	}
+}
+
+// Lists carved from shared chunks behave as lists of their own: several
+// built at once, one of them long, each keeps exactly what was added to
+// it, and appending to a finished (clipped) list copies it.
+func TestChunks_ListsAreIndependent(t *testing.T) {
+	var c chunks[int]
+	var a, b, long []int
+	var want [3][]int
+	for i := range 2000 {
+		switch {
+		case i%7 == 0:
+			a = c.add(a, i)
+			want[0] = append(want[0], i)
+		case i%3 == 0:
+			b = c.add(b, i)
+			want[1] = append(want[1], i)
+		default:
+			long = c.add(long, i)
+			want[2] = append(want[2], i)
+		}
+	}
+	for i, got := range [][]int{a, b, long} {
+		if !slices.Equal(got, want[i]) {
+			t.Fatalf("list %d = %v, want %v", i, got, want[i])
+		}
+	}
+	done := slices.Clip(a)
+	more := c.add(done, -1)
+	_ = append(done, -2)
+	if !slices.Equal(done, want[0]) || !slices.Equal(more[:len(more)-1], want[0]) || more[len(more)-1] != -1 {
+		t.Fatalf("appending to a clipped list changed it: %v, %v", done, more)
+	}
+	cl := c.clone([]int{1, 2, 3})
+	next := c.add(nil, 4)
+	if !slices.Equal(cl, []int{1, 2, 3}) || cap(cl) != 3 || !slices.Equal(next, []int{4}) {
+		t.Fatalf("clone = %v (cap %d), next = %v", cl, cap(cl), next)
+	}
+}
+
+// A record's notes keep their text while later records are written (an
+// uncapped list from a chunk once let a plain append write into the
+// chunk's free end, which the next record's list then overwrote), and a
+// record no recorder writes any more takes notes as fmt words them.
+func TestRecordNotesKeepTheirText(t *testing.T) {
+	e := newEnv(nil, &virtualClock{})
+	var kept []Record
+	for i := range 300 {
+		r := e.begin("step")
+		e.touch(fmt.Sprintf("uid-%d", i))
+		r.Note("first %d", i)
+		r.Note("owner %s is in absentOwnerCache: dangling, no lookup", "ReplicaSet/web")
+		if i%2 == 1 {
+			r.Note("again %d", i)
+		}
+		kept = append(kept, *e.end())
+	}
+	for i, r := range kept {
+		want := []string{fmt.Sprintf("first %d", i), "owner ReplicaSet/web is in absentOwnerCache: dangling, no lookup"}
+		if i%2 == 1 {
+			want = append(want, fmt.Sprintf("again %d", i))
+		}
+		if !slices.Equal(r.Notes, want) || !slices.Equal(r.Changed, []string{fmt.Sprintf("uid-%d", i)}) {
+			t.Fatalf("record %d: notes %q, changed %q; want notes %q", i, r.Notes, r.Changed, want)
+		}
+		if r.w != nil {
+			t.Fatalf("record %d still points at its recorder", i)
+		}
+	}
+	// A sentence repeated from one record to the next is one string.
+	if a, b := kept[0].Notes[1], kept[299].Notes[1]; unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Error("the repeated note was written again instead of shared")
+	}
+	done := kept[0]
+	done.Note("late %s", "note")
+	if !slices.Equal(done.Notes, []string{"first 0", "owner ReplicaSet/web is in absentOwnerCache: dangling, no lookup", "late note"}) ||
+		!slices.Equal(kept[1].Notes[:1], []string{"first 1"}) {
+		t.Fatalf("a note on a finished record: %q (next record %q)", done.Notes, kept[1].Notes)
+	}
+}
+
+// The recorder words a sentence exactly as fmt.Sprintf does, whatever the
+// verbs and arguments (it writes %s of strings and %d of ints itself and
+// hands everything else to fmt).
+func TestRecorderSprintfIsFmt(t *testing.T) {
+	e := newEnv(nil, &virtualClock{})
+	type named string
+	for _, tt := range []struct {
+		format string
+		args   []any
+	}{
+		{"plain", nil},
+		{"%s updated; owners unchanged", []any{"Pod/web-1"}},
+		{"%s: %d left: %s", []any{"a", 3, "b"}},
+		{"%d of %d, %d", []any{-7, 0, 1 << 40}},
+		{"100%% %s", []any{"done"}},
+		{"%q and %v", []any{"quoted", 2 * time.Second}},
+		{"%s", []any{named("a named string")}},
+		{"%s %s", []any{"too few"}},
+		{"%s", []any{"too", "many"}},
+		{"%d", []any{"a string for %d"}},
+		{"%s", []any{42}},
+		{"trailing %", []any{}},
+		{"%5d|%-4s|", []any{3, "x"}},
+		{"%s", []any{objectReference{Kind: "Pod", Name: "p"}}},
+		{"ünïcode %s", []any{"ß"}},
+	} {
+		want := fmt.Sprintf(tt.format, tt.args...)
+		r := e.begin("step")
+		if got := r.Sprintf(tt.format, tt.args...); got != want {
+			t.Errorf("Sprintf(%q, %v) = %q, want %q", tt.format, tt.args, got, want)
+		}
+		r.Note(tt.format, tt.args...)
+		if got := e.end().Notes; !slices.Equal(got, []string{want}) {
+			t.Errorf("Note(%q, %v) = %q, want %q", tt.format, tt.args, got, want)
+		}
+	}
+}
+
+// BenchmarkRecorderStep writes the record of a collector step of a
+// cascade, as a step writes it: an item, a reason, a note, two calls and
+// an enqueued item (docs/BENCHMARKS.md).
+func BenchmarkRecorderStep(b *testing.B) {
+	e := newEnv(nil, &virtualClock{})
+	get := fakeapi.Request{Verb: "get", Client: "garbagecollector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "web-1-2"}, Code: 200}
+	del := fakeapi.Request{Verb: "delete", Client: "garbagecollector", Ref: get.Ref, Detail: "propagationPolicy=Background", Code: 200}
+	cls := "dangling ReplicaSet/web-1"
+	i := 0
+	for b.Loop() {
+		i++
+		name := "Pod/web-1-" + strconv.Itoa(i%1000)
+		r := e.begin("attemptToDelete")
+		r.Item = name
+		r.Note("owner %s is in absentOwnerCache: dangling, no lookup", "ReplicaSet/web-1")
+		e.called(&get)
+		e.called(&del)
+		e.enqueued(QueueGraphChanges, "update "+name, 0)
+		e.touch("uid-1")
+		r.Reason = Reason{Code: "DeleteBackground", Message: r.Sprintf("%s: %s; deleted with %s", cls, "no owner exists any more, so it is garbage", "Background (it carries no GC finalizer)")}
+		e.end()
+	}
+}
+
+// Equal sentences come back as one string; the cache stays bounded.
+func TestTextCache_SharesEqualSentences(t *testing.T) {
+	var c textCache
+	a := c.get([]byte("dangling ReplicaSet/web-1: garbage"))
+	b := c.get([]byte("dangling ReplicaSet/web-1: garbage"))
+	if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Fatalf("equal sentences were not shared: %q %q", a, b)
+	}
+	for i := range 3 * textCacheSize {
+		c.get([]byte{byte(i), byte(i >> 8)})
+	}
+	if len(c.m) > textCacheSize {
+		t.Fatalf("the cache holds %d sentences", len(c.m))
+	}
+	r := objectReference{Kind: "Pod", Namespace: "other", Name: "p"}
+	if got, want := c.around("owner ", r, " x"), "owner Pod/other/p x"; got != want {
+		t.Fatalf("around = %q, want %q", got, want)
+	}
+}
+
+// The recorder's around and ref word a reference as objectReference.ref
+// does.
+func TestRecorderAroundAndRef(t *testing.T) {
+	var w recorder
+	for _, r := range []objectReference{
+		{Kind: "Pod", Namespace: "default", Name: "p"},
+		{Kind: "Pod", Namespace: "other", Name: "p"},
+		{Kind: "Namespace", Name: "team"},
+	} {
+		if got, want := w.ref(r), r.ref(); got != want {
+			t.Errorf("ref = %q, want %q", got, want)
+		}
+		if got, want := w.around("owner ", r, " x"), "owner "+r.ref()+" x"; got != want {
+			t.Errorf("around = %q, want %q", got, want)
+		}
+	}
+}
