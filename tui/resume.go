@@ -83,5 +83,5 @@ func (m *Model) resumeLines(width int) overlayText {
 			out = append(out, t.warn.Render(s))
 		}
 	}
-	return overlayText{title: "Resume?", body: out, footer: footerLines(t, keyHints(resumeKeys.bindings()...), width)}
+	return overlayText{title: "Resume?", body: out, footer: footerLines(t, m.keyHints(m.viewKeys()...), width)}
 }
