@@ -67,6 +67,9 @@ func (s *sharer) object(o *fakeapi.Object) {
 		if prev, ok := s.refs[string(s.buf)]; ok {
 			m.OwnerReferences = prev
 		} else {
+			// Clipped: an append to one object's references never
+			// writes into another's.
+			m.OwnerReferences = slices.Clip(m.OwnerReferences)
 			s.refs[string(s.buf)] = m.OwnerReferences
 		}
 	}
@@ -136,6 +139,8 @@ func (s *sharer) value(v any) (any, bool) {
 		}
 		return s.share(v, start, ok)
 	case []any:
+		t = slices.Clip(t) // an append to one object's list never writes into another's
+		v = t
 		s.buf = binary.AppendUvarint(append(s.buf, 'l'), uint64(len(t)))
 		ok := true
 		for i, e := range t {

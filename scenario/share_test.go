@@ -21,7 +21,8 @@ func same(a, b any) bool {
 func sharedPod(name, uid string, fields map[string]any) *fakeapi.Object {
 	return &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: name, Namespace: "default", UID: uid,
 		Labels:          map[string]string{"app": "web"},
-		OwnerReferences: []fakeapi.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-1", Controller: fakeapi.Bool(true)}}},
+		// Room for more: as the parser's appends leave it.
+		OwnerReferences: append(make([]fakeapi.OwnerReference, 0, 4), fakeapi.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-1", Controller: fakeapi.Bool(true)})},
 		Fields: fields}
 }
 
@@ -60,6 +61,8 @@ func TestSharerSharesEqualParts(t *testing.T) {
 		t.Error("unequal maps are shared (a differs in a node name, a podIP, or true beside \"true\")")
 	case !same(spec2(a)["containers"], spec2(c)["containers"]):
 		t.Error("equal lists inside unequal maps are not shared")
+	case cap(a.Metadata.OwnerReferences) != 1:
+		t.Error("shared references have room to append into: one object's append would write into another's")
 	}
 }
 
