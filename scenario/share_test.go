@@ -20,7 +20,7 @@ func same(a, b any) bool {
 
 func sharedPod(name, uid string, fields map[string]any) *fakeapi.Object {
 	return &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: name, Namespace: "default", UID: uid,
-		Labels:          map[string]string{"app": "web"},
+		Labels: map[string]string{"app": "web"},
 		// Room for more: as the parser's appends leave it.
 		OwnerReferences: append(make([]fakeapi.OwnerReference, 0, 4), fakeapi.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-1", Controller: fakeapi.Bool(true)})},
 		Fields: fields}
