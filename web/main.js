@@ -210,6 +210,7 @@ function fitTerminal() {
     size = want;
   }
   const d = fit.proposeDimensions();
+  $('wrap').classList.toggle('scrolls', d.cols < MIN_COLS || d.rows < MIN_ROWS);
   if (d.cols < MIN_COLS || d.rows < MIN_ROWS) {
     // Still too small: keep the smallest playground, scrolled to.
     const box = $('terminal').getBoundingClientRect();

@@ -147,9 +147,11 @@ type page struct {
 	shots      atomic.Int32
 }
 
-// newPage starts headless Chromium with a window of w×h pixels. It skips
-// the test when Chromium is not installed.
-func newPage(t *testing.T, w, h int) *page {
+// newPage starts headless Chromium with a window of w×h pixels; extra
+// options come after the defaults (chromedp.Flag("hide-scrollbars", false)
+// gives the page scrollbars that take room, as a desktop browser's do).
+// It skips the test when Chromium is not installed.
+func newPage(t *testing.T, w, h int, extra ...chromedp.ExecAllocatorOption) *page {
 	t.Helper()
 	path := chromium()
 	if path == "" {
@@ -157,7 +159,7 @@ func newPage(t *testing.T, w, h int) *page {
 	}
 	// The flags keep Chromium off the network (this machine has none):
 	// no background updates, sync, QUIC; a fresh profile every time.
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
+	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -172,7 +174,8 @@ func newPage(t *testing.T, w, h int) *page {
 		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints"),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(w, h),
-	)
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	p := &page{t: t, ctx: ctx, close: func() { cancelC(); cancelA() }}
 	t.Cleanup(p.close)

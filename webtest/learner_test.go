@@ -536,3 +536,38 @@ func TestStarterClockAtStepZero(t *testing.T) {
 	}
 	p.checkExceptions()
 }
+
+// Issue 19: on a phone (390×844) a horizontal scrollbar appeared: opening
+// the ☰ menu shrinks the terminal's room, and until the terminal was
+// fitted again the playground's area scrolled, its vertical scrollbar
+// pushing the terminal past the right edge. Scrollbars here take room, as
+// in a desktop browser (headless Chromium hides them by default).
+func TestNoScrollbarsOnAPhone(t *testing.T) {
+	srv := serve(t, site(t))
+	p := newPage(t, 390, 844, chromedp.Flag("hide-scrollbars", false))
+	p.at(390, 844)
+	p.load(srv.URL + "#lesson=foreground")
+	p.waitText("Lesson 3")
+	p.press("Enter")
+	// The menu opens and the playground's area is measured in the same
+	// task, before the page can fit the terminal again.
+	bars := `(() => {
+		const m = document.getElementById('wrap');
+		const s = getComputedStyle(m);
+		const bars = [];
+		if (m.offsetWidth > m.clientWidth && s.overflowY !== 'hidden') bars.push('vertical (' + m.scrollHeight + ' > ' + m.clientHeight + ')');
+		if (m.scrollWidth > m.clientWidth && s.overflowX !== 'hidden') bars.push('horizontal (' + m.scrollWidth + ' > ' + m.clientWidth + ')');
+		return bars.join(', ');
+	})()`
+	if got := eval[string](p, `(document.getElementById('menu').click(), `+bars+`)`); got != "" {
+		t.Errorf("opening the menu at 390x844 shows scrollbars: %s", got)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if got := eval[string](p, bars); got != "" {
+		t.Errorf("with the menu open at 390x844 the playground shows scrollbars: %s", got)
+	}
+	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the page is %d px wide on a 390 px phone", w)
+	}
+	p.checkExceptions()
+}
