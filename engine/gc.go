@@ -263,21 +263,22 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 	case len(solid) != 0:
 		if len(dangling) == 0 && len(waiting) == 0 {
 			rec.Reason = rec.reason(Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
-				"%s: kept, it has an owner that exists", classes)
+				classes, refClasses{solid, dangling, waiting}, say(": kept, it has an owner that exists"))
 			return nil
 		}
 		uids := append(refUIDs(dangling), refUIDs(waiting)...)
 		rec.Reason = rec.reason(Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
-			"%s: kept, it has an owner that exists; the references to its absent or deleting owners are patched away", classes)
+			classes, refClasses{solid, dangling, waiting}, say(": kept, it has an owner that exists; the references to its absent or deleting owners are patched away"))
 		_, err := g.patch(item, deleteOwnerRefPatch(item.identity.UID, uids), func(n *node) ([]byte, error) {
 			return g.deleteOwnerRefJSONMergePatch(n, uids...)
 		})
 		return err
 	case len(waiting) != 0 && len(item.dependents) != 0:
-		why := rec.reason(Reason{}, "%s; it has dependents of its own: deleted with Foreground", classes)
+		why := rec.reason(Reason{}, classes, refClasses{solid, dangling, waiting}, say("; it has dependents of its own: deleted with Foreground"))
 		for _, dep := range item.getDependents() {
 			if dep.deletingDependents {
-				why = Reason{}.Say("%s; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", classes, dep.identity.ref())
+				why = Reason{}.Saying(append(refClasses{solid, dangling, waiting}.texts(),
+					say("; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", dep.identity.ref()))...)
 				if _, err := g.patch(item, unblockOwnerRefsPatch(item), g.unblockOwnerReferencesJSONMergePatch); err != nil {
 					rec.Reason = Reason{Code: "CycleBreaker", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem"}.Saying(why.Texts...)
 					return err
@@ -301,7 +302,7 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 			verdict = say("no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own")
 		}
 		rec.Reason = rec.reason(Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem"},
-			"%s: ", classes, verdict, say("; deleted with "), why)
+			classes, refClasses{solid, dangling, waiting}, say(": "), verdict, say("; deleted with "), why)
 		return g.deleteItem(item, latest, policy, rec)
 	}
 }
@@ -620,6 +621,44 @@ func refUIDs(refs []fakeapi.OwnerReference) []string {
 		out[i] = r.UID
 	}
 	return out
+}
+
+// refClasses are an object's owner references by class (R43).
+type refClasses struct{ solid, dangling, waiting []fakeapi.OwnerReference }
+
+// texts is appendClassPhrase in its one text form: a sentence per class
+// ("solid %s", "dangling %s", "waitingForDependentsDeletion %s") with
+// its references, "; " between them.
+func (c refClasses) texts() []Text {
+	var out []Text
+	add := func(t Text) {
+		if len(out) > 0 {
+			out = append(out, say("; "))
+		}
+		out = append(out, t)
+	}
+	if len(c.solid) > 0 {
+		add(say("solid %s", string(appendRefs(nil, c.solid))))
+	}
+	if len(c.dangling) > 0 {
+		add(say("dangling %s", string(appendRefs(nil, c.dangling))))
+	}
+	if len(c.waiting) > 0 {
+		add(say("waitingForDependentsDeletion %s", string(appendRefs(nil, c.waiting))))
+	}
+	return out
+}
+
+func appendRefs(b []byte, refs []fakeapi.OwnerReference) []byte {
+	for i, r := range refs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, r.Kind...)
+		b = append(b, '/')
+		b = append(b, r.Name...)
+	}
+	return b
 }
 
 // appendClassPhrase appends the classes of the references to b: "solid

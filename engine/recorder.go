@@ -149,15 +149,15 @@ func (r *Record) Sprintf(format string, args ...any) string {
 	return r.w.sprintf(format, args)
 }
 
-// reason is r saying form filled with arg, then the sentences more (which
-// have no values), shared with an earlier equal reason while the record
-// is being written (see textCache.reason).
-func (r *Record) reason(reason Reason, form, arg string, more ...Text) Reason {
+// reason is r saying the classes of an object's owner references, then
+// the sentences more (which have no values), shared with an earlier equal
+// reason while the record is being written (see textCache.reason).
+func (r *Record) reason(reason Reason, classes string, refs refClasses, more ...Text) Reason {
 	if r == nil || r.w == nil {
 		var c textCache
-		return c.reason(reason, form, arg, more...)
+		return c.reason(reason, classes, refs, more...)
 	}
-	return r.w.texts.reason(reason, form, arg, more...)
+	return r.w.texts.reason(reason, classes, refs, more...)
 }
 
 // said is the one sentence form with the values args, already written,
@@ -337,11 +337,12 @@ func (c *textCache) around(prefix string, r objectReference, suffix string) stri
 	return c.get(append(b, suffix...))
 }
 
-// reasonKey names a reason's sentences that repeat: a form with one
-// value, and up to three sentences without values after it.
+// reasonKey names a reason's sentences that repeat: the classes of an
+// object's owner references (appendClassPhrase), and up to four
+// sentences without values after them.
 type reasonKey struct {
-	form, arg string
-	more      [3]string
+	classes string
+	more    [4]string
 }
 
 type sharedReason struct {
@@ -349,11 +350,12 @@ type sharedReason struct {
 	texts   []Text
 }
 
-// reason is r saying form filled with arg, then the sentences more
-// (which have no values), shared with an earlier equal reason: the
-// objects of one owner get the same sentences, allocated once.
-func (c *textCache) reason(r Reason, form, arg string, more ...Text) Reason {
-	k := reasonKey{form: form, arg: arg}
+// reason is r saying the classes of an object's owner references (the
+// phrase classes, from refs), then the sentences more (which have no
+// values), shared with an earlier equal reason: the objects of one owner
+// get the same sentences, allocated once.
+func (c *textCache) reason(r Reason, classes string, refs refClasses, more ...Text) Reason {
+	k := reasonKey{classes: classes}
 	for i, t := range more {
 		k.more[i] = t.Form
 	}
@@ -362,8 +364,7 @@ func (c *textCache) reason(r Reason, form, arg string, more ...Text) Reason {
 		if c.reasons == nil || len(c.reasons) >= textCacheSize {
 			c.reasons = make(map[reasonKey]sharedReason)
 		}
-		ts := make([]Text, 0, 1+len(more))
-		ts = append(append(ts, Text{Form: form, Args: []string{arg}}), more...)
+		ts := append(refs.texts(), more...)
 		s = sharedReason{message: c.get([]byte(English(ts))), texts: ts[:len(ts):len(ts)]}
 		c.reasons[k] = s
 	}
