@@ -297,7 +297,7 @@ func (p *parser) value(n *yaml.Node, path string, depth int) (any, bool) {
 		m := map[string]any{}
 		ok := true
 		for _, e := range p.pairs(n, path, depth) {
-			v, good := p.value(e.Value, joinPath(path, e.Key), depth+1)
+			v, good := p.entry(e.Value, path, e.Key, -1, depth+1)
 			ok = ok && good
 			m[e.Key] = v
 		}
@@ -306,7 +306,7 @@ func (p *parser) value(n *yaml.Node, path string, depth int) (any, bool) {
 		l := make([]any, 0, len(n.Content))
 		ok := true
 		for i, e := range n.Content {
-			v, good := p.value(e, indexPath(path, i), depth+1)
+			v, good := p.entry(e, path, "", i, depth+1)
 			ok = ok && good
 			l = append(l, v)
 		}
@@ -315,6 +315,56 @@ func (p *parser) value(n *yaml.Node, path string, depth int) (any, bool) {
 		return p.scalar(n, path)
 	}
 	p.errorf(n, path, "unsupported YAML node")
+	return nil, false
+}
+
+// entry is value for a mapping's value under key, or a list's entry at
+// index (key ""): its path is built only when a message may need it, not
+// for the scalars that read without a problem (most of a dump's nodes).
+func (p *parser) entry(n *yaml.Node, path, key string, index, depth int) (any, bool) {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode {
+		if !p.visit(d, depth) {
+			return nil, false
+		}
+		if v, ok := p.plainScalar(d); ok {
+			return v, true
+		}
+		n = d
+	}
+	if key == "" {
+		path = indexPath(path, index)
+	} else {
+		path = joinPath(path, key)
+	}
+	if n != nil && n.Kind == yaml.ScalarNode {
+		return p.scalar(n, path) // visited above
+	}
+	return p.value(n, path, depth)
+}
+
+// plainScalar is scalar for the values that cannot be wrong: null, true,
+// false, a decimal integer, a string.
+func (p *parser) plainScalar(n *yaml.Node) (any, bool) {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil, true
+	case "!!bool":
+		switch n.Value {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	case "!!int":
+		if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
+			if p.jsonNumbers {
+				return float64(i), true
+			}
+			return i, true
+		}
+	case "!!str", "!!timestamp", "!!binary":
+		return n.Value, true
+	}
 	return nil, false
 }
 
