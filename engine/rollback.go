@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -38,18 +40,22 @@ func (a RolloutUndo) String() string {
 func (a RolloutUndo) apply(w *World) (*Record, error) {
 	rec := w.begin("user")
 	rec.Item = a.String()
-	if a.Ref.Kind != "Deployment" {
-		return w.userEnd(fakeapi.NewError(fakeapi.ReasonBadRequest, "rollout undo is only implemented for Deployments here, not %s", a.Ref.Kind))
+	switch a.Ref.Kind {
+	case "Deployment":
+	case "StatefulSet", "DaemonSet":
+		return a.undoFromHistory(w, rec)
+	default:
+		return w.userEnd(fakeapi.NewError(fakeapi.ReasonBadRequest, "rollout undo is only implemented for Deployments, StatefulSets and DaemonSets here, not %s", a.Ref.Kind))
 	}
 	if a.ToRevision < 0 {
-		return w.userEnd(fmt.Errorf("unable to find specified revision %d in history", a.ToRevision))
+		return w.userEnd(revisionNotFound(a.ToRevision))
 	}
 	d, err := w.store.Get(kubectlClient, a.Ref)
 	if err != nil {
 		return w.userEnd(err)
 	}
 	if nestedBool(specOf(d), "paused") {
-		return w.userEnd(fmt.Errorf("you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again"))
+		return w.userEnd(errSay("you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again"))
 	}
 	rs, err := rsForRevision(w, d, a.ToRevision)
 	if err != nil {
@@ -81,7 +87,7 @@ func (a RolloutUndo) apply(w *World) (*Record, error) {
 	fresh.Metadata.Annotations = annotations
 	out, err := w.store.Update(kubectlClient, fresh)
 	if err != nil {
-		return w.userEnd(fmt.Errorf("failed restoring revision %d: %v", rev, err))
+		return w.userEnd(errSay("failed restoring revision %d: %v", rev, err))
 	}
 	changed := "its pod template"
 	if !reflect.DeepEqual(d.Metadata.Annotations, out.Metadata.Annotations) {
@@ -126,10 +132,118 @@ func rsForRevision(w *World, d *fakeapi.Object, to int64) (*fakeapi.Object, erro
 		}
 	}
 	if to > 0 {
-		return nil, fmt.Errorf("unable to find specified revision %d in history", to)
+		return nil, revisionNotFound(to)
 	}
 	if previous == nil {
-		return nil, fmt.Errorf("no rollout history found for deployment %q", d.Metadata.Name)
+		return nil, errSay("no rollout history found for deployment %q", d.Metadata.Name)
 	}
 	return previous, nil
+}
+
+// revisionNotFound is kubectl's revisionNotFoundErr.
+func revisionNotFound(to int64) error {
+	return errSay("unable to find specified revision %d in history", to)
+}
+
+// undoFromHistory is `kubectl rollout undo statefulset/NAME` or
+// `daemonset/NAME` (StatefulSetRollbacker and DaemonSetRollbacker in
+// kubectl's polymorphichelpers): the set's history is the
+// ControllerRevisions its selector selects and it controls
+// (statefulSetHistory, daemonSetHistory); findHistory picks the one of
+// ToRevision, or for 0 the second highest revision; a revision whose
+// data equals the set's own getPatch (its template, to be restored with
+// a replace) is skipped; otherwise the revision's data is the patch: the
+// set's spec.template becomes the revision's template. The set's
+// controller then finds that revision equal to the template and makes
+// it the newest (renumbered), and rolls its Pods to it.
+//
+// kubectl sends the revision's data as a strategic-merge patch; its
+// "$patch": "replace" replaces spec.template whole, which gcplay writes
+// as an update of the object kubectl read.
+func (a RolloutUndo) undoFromHistory(w *World, rec *Record) (*Record, error) {
+	fn, match := "StatefulSetRollbacker.Rollback", "statefulsetMatch"
+	if a.Ref.Kind == "DaemonSet" {
+		fn, match = "DaemonSetRollbacker.Rollback", "daemonSetMatch"
+	}
+	if a.ToRevision < 0 {
+		return w.userEnd(revisionNotFound(a.ToRevision))
+	}
+	set, err := w.store.Get(kubectlClient, a.Ref)
+	if err != nil {
+		return w.userEnd(err)
+	}
+	sel, err := parseSelector(nestedMap(specOf(set), "selector"))
+	if err != nil {
+		return w.userEnd(errSay("failed to create selector for %s %s: %v", a.Ref.Kind, set.Metadata.Name, err))
+	}
+	crs, err := w.store.List(kubectlClient, "apps/v1", "ControllerRevision", set.Metadata.Namespace)
+	if err != nil {
+		return w.userEnd(errSay("unable to find history controlled by %s %s: %v", a.Ref.Kind, set.Metadata.Name, err))
+	}
+	history := controlledRevisions(set, sel, crs)
+	if a.ToRevision == 0 && len(history) <= 1 {
+		return w.userEnd(errSay("no last revision to roll back to"))
+	}
+	to := findHistory(a.ToRevision, history)
+	if to == nil {
+		return w.userEnd(revisionNotFound(a.ToRevision))
+	}
+	current := copyJSONMap(nestedMap(specOf(set), "template"))
+	if current == nil {
+		current = map[string]any{}
+	}
+	current["$patch"] = "replace"
+	own := map[string]any{"spec": map[string]any{"template": current}}
+	if reflect.DeepEqual(toJSONValue(own), toJSONValue(to.Fields["data"])) {
+		// kubectl names the revision it was asked for: 0 when none was.
+		rec.Reason = Reason{Code: "RollbackSkipped", Func: fn + ", " + match}.
+			Say("skipped rollback (current template already matches revision %d)", a.ToRevision)
+		return w.end(), nil
+	}
+	fresh := set.DeepCopy()
+	if t, ok := nested(to.Fields["data"], "spec", "template"); ok {
+		tm, _ := toJSONValue(t).(map[string]any)
+		delete(tm, "$patch")
+		specOf(fresh)["template"] = tm
+	}
+	if _, err := w.store.Update(kubectlClient, fresh); err != nil {
+		return w.userEnd(errSay("failed restoring revision %d: %v", a.ToRevision, err))
+	}
+	rec.Reason = Reason{Code: "RolledBack", Func: fn + ", findHistory"}.
+		Say("rolled back: %s has the pod template of %s (revision %d); the %s controller makes that revision the newest and rolls its Pods to it", a.Ref, fakeapi.RefOf(to), revisionNumber(to), a.Ref.Kind)
+	return w.end(), nil
+}
+
+// controlledRevisions is controlledHistory: the namespace's
+// ControllerRevisions that set's selector selects and set controls.
+func controlledRevisions(set *fakeapi.Object, sel labelSelector, crs []*fakeapi.Object) []*fakeapi.Object {
+	var out []*fakeapi.Object
+	for _, cr := range crs {
+		if !sel.matches(cr.Metadata.Labels) {
+			continue
+		}
+		if c := controllerOf(cr); c != nil && c.UID == set.Metadata.UID {
+			out = append(out, cr)
+		}
+	}
+	return out
+}
+
+// findHistory is kubectl's: the revision numbered to, or for 0 the
+// second highest.
+func findHistory(to int64, history []*fakeapi.Object) *fakeapi.Object {
+	if to == 0 {
+		if len(history) <= 1 {
+			return nil
+		}
+		sorted := slices.Clone(history)
+		slices.SortStableFunc(sorted, func(a, b *fakeapi.Object) int { return cmp.Compare(revisionNumber(a), revisionNumber(b)) })
+		return sorted[len(sorted)-2]
+	}
+	for _, h := range history {
+		if revisionNumber(h) == to {
+			return h
+		}
+	}
+	return nil
 }

@@ -272,3 +272,13 @@ func (r Reason) In(words func(form string, args []string) (string, bool)) string
 // with args as fmt fills them, kept with its values so a language can
 // word it (the playground's messages use it too).
 func Say(form string, args ...any) Text { return say(form, args...) }
+
+// TextError is an error kubectl (or the engine for it) gives, in its one
+// text form, so a playground in another language can word it
+// (forms/<lang>.yaml in internal/i18n); its Error is the English.
+type TextError struct{ Text }
+
+func (e *TextError) Error() string { return e.String() }
+
+// errSay is a TextError: form filled with args as fmt would fill them.
+func errSay(form string, args ...any) error { return &TextError{Text: say(form, args...)} }

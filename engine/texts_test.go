@@ -20,7 +20,8 @@ import (
 // below.
 var formArg = map[string]int{
 	"say": 0, "say1": 0, "said": 0, "Say": 0, "and": 0, // say.go (said: textSlab.said)
-	"act": 1, // syncLog.act, stsSync.act (code, form, ...)
+	"errSay": 0, // say.go: kubectl's errors
+	"act":    1, // syncLog.act, stsSync.act (code, form, ...)
 }
 
 // sourceTexts reads the engine's source for the reason codes it can give

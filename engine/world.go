@@ -162,7 +162,11 @@ func (a Create) apply(w *World) (*Record, error) {
 func (w *World) userEnd(err error) (*Record, error) {
 	if err != nil {
 		w.env.rec.Err = err.Error()
-		w.env.rec.Reason = Reason{Code: string(fakeapi.ReasonOf(err))}.Say("%s", err.Error())
+		if te, ok := err.(*TextError); ok {
+			w.env.rec.Reason = Reason{}.Saying(te.Text)
+		} else {
+			w.env.rec.Reason = Reason{Code: string(fakeapi.ReasonOf(err))}.Say("%s", err.Error())
+		}
 	}
 	return w.end(), err
 }

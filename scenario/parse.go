@@ -414,8 +414,8 @@ func (p *parser) step(n *yaml.Node, i int, reg *fakeapi.Registry, controllers []
 		p.exitStep(v, opts, path, reg, st)
 	case ActionRolloutUndo:
 		st.Target, _ = p.ref(v, apath, reg)
-		if st.Target.Kind != "" && st.Target.Kind != "Deployment" {
-			p.errorf(deref(v), apath, "rolloutUndo takes a Deployment, found %s", st.Target.Kind)
+		if k := st.Target.Kind; k != "" && k != "Deployment" && k != "StatefulSet" && k != "DaemonSet" {
+			p.errorf(deref(v), apath, "rolloutUndo takes a Deployment, StatefulSet or DaemonSet, found %s", k)
 		}
 		if e, ok := opts["toRevision"]; ok {
 			if i, ok := p.integer(e.Value, path+".toRevision"); ok {

@@ -56,7 +56,8 @@ const (
 	ActionInject  Action = "inject"
 	ActionExpect  Action = "expect"
 	ActionExit    Action = "exit"
-	// ActionRolloutUndo is kubectl rollout undo of a Deployment.
+	// ActionRolloutUndo is kubectl rollout undo of a Deployment,
+	// StatefulSet or DaemonSet.
 	ActionRolloutUndo Action = "rolloutUndo"
 )
 
