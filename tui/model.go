@@ -117,23 +117,13 @@ type runMsg struct{ gen int }
 
 // Model is the playground: a Bubble Tea model over a session (a world and
 // its timeline). It does no I/O of its own: files go through Options.Files.
+// It is a composition: the state its components share (the session and
+// its snapshot, the display, the mode and focus, the message line) and the
+// components themselves (components.go), each with its own state, its keys
+// (actions.go) and its view.
 type Model struct {
-	// extraHelp is a column of keys the help view adds (a lesson's).
-	extraHelp helpGroup
-
-	opts  Options
-	files Files
-	// tr is the playground's words in opts.Lang.
-	tr   *i18n.Catalog
-	s    *session
-	snap *snapshot
-
-	width, height int
-	themeName     string
-	dark          bool
-	th            theme
-	keys          keyMap
-	help          help.Model
+	shared
+	display
 
 	mode  mode
 	focus pane
@@ -149,17 +139,44 @@ type Model struct {
 	overlays
 	autoplay
 	picker deletePicker
+	message
+}
 
-	msg     string
-	msgKind msgKind
-
-	// resumed is set once the learner resumed a kept session.
+// shared is what every component reads: the session (the world and its
+// timeline), its snapshot for drawing, the options and the words.
+type shared struct {
+	opts  Options
+	files Files
+	// tr is the playground's words in opts.Lang.
+	tr   *i18n.Catalog
+	s    *session
+	snap *snapshot
+	// extraHelp is a column of keys the help view adds (a lesson's).
+	extraHelp helpGroup
+	// resumed is set once the learner resumed a kept session; declined
+	// once they chose to start fresh.
 	resumed, declined bool
+}
 
+// display is the terminal the playground draws on: its size, its theme,
+// the key map and the help renderer.
+type display struct {
+	width, height int
+	themeName     string
+	dark          bool
+	th            theme
+	keys          keyMap
+	help          help.Model
 	// cache keeps what a frame draws that changes rarely. It is a
 	// memo, not state: View fills it and draws the same with or without
 	// it, so View leaves the model itself unchanged.
 	cache *frameCache
+}
+
+// message is the message line: the last thing said, and how.
+type message struct {
+	msg     string
+	msgKind msgKind
 }
 
 // frameCache is what View remembers from one frame to the next.
@@ -224,9 +241,11 @@ func newModel(opts Options, s *session) *Model {
 	if files == nil {
 		files = noFiles{}
 	}
-	m := &Model{opts: opts, files: files, s: s, themeName: opts.Theme, dark: true,
-		keys: newKeyMap(), help: newHelp(), autoplay: autoplay{speed: 2}, width: opts.Width, height: opts.Height, right: paneCollector,
-		tr: i18n.For(opts.Lang)}
+	m := &Model{
+		shared:  shared{opts: opts, files: files, s: s, tr: i18n.For(opts.Lang)},
+		display: display{width: opts.Width, height: opts.Height, themeName: opts.Theme, dark: true, keys: newKeyMap(), help: newHelp()},
+		right:   paneCollector, autoplay: autoplay{speed: 2},
+	}
 	m.keys.Quit.SetEnabled(!opts.NoQuitKey)
 	m.applyTheme()
 	m.refresh()
