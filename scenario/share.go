@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"encoding/binary"
-	"maps"
 	"math"
 	"slices"
 	"time"
@@ -94,7 +93,8 @@ func (s *sharer) stringMap(m map[string]string) map[string]string {
 		return m
 	}
 	s.buf = s.buf[:0]
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	var scratch [8]string
+	for _, k := range sortedKeysOf(m, scratch[:0]) {
 		s.str(k)
 		s.str(m[k])
 	}
@@ -128,7 +128,8 @@ func (s *sharer) value(v any) (any, bool) {
 	case map[string]any:
 		s.buf = binary.AppendUvarint(append(s.buf, 'm'), uint64(len(t)))
 		ok := true
-		for _, k := range slices.Sorted(maps.Keys(t)) {
+		var scratch [8]string
+		for _, k := range sortedKeysOf(t, scratch[:0]) {
 			s.str(k)
 			c, cok := s.value(t[k])
 			t[k] = c
@@ -168,4 +169,14 @@ func (s *sharer) share(v any, start int, ok bool) (any, bool) {
 	}
 	s.trees[string(s.buf[start:])] = v
 	return v, true
+}
+
+// sortedKeysOf appends m's keys to into, sorted (into has room for a
+// small map's, so that most maps sort without an allocation).
+func sortedKeysOf[V any](m map[string]V, into []string) []string {
+	for k := range m {
+		into = append(into, k)
+	}
+	slices.Sort(into)
+	return into
 }
