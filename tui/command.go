@@ -814,7 +814,7 @@ func (m *Model) cmdReset(*invocation) (tea.Cmd, error) {
 	n := m.s.h.Len()
 	m.s.reset()
 	m.refresh()
-	m.setMsg(msgInfo, fmt.Sprintf("reset to the start of %s; the timeline (%d steps) was cleared", m.s.origin.Name, n))
+	m.sayMsg(msgInfo, "reset to the start of %s; the timeline (%d steps) was cleared", m.s.origin.Name, n)
 	return nil, nil
 }
 
@@ -827,8 +827,8 @@ func (m *Model) cmdSave(in *invocation) (tea.Cmd, error) {
 	if err := m.files.WriteFile(file, data); err != nil {
 		return nil, err
 	}
-	m.setMsg(msgOK, fmt.Sprintf("saved the world at step %d to %s as a scenario: its objects, and deletes that make the terminating ones terminate again (gcplay run %s; load %s; export kubectl FILE.sh builds it on a real cluster)",
-		m.s.h.Pos(), file, file, file))
+	m.sayMsg(msgOK, "saved the world at step %d to %s as a scenario: its objects, and deletes that make the terminating ones terminate again (gcplay run %s; load %s; export kubectl FILE.sh builds it on a real cluster)",
+		m.s.h.Pos(), file, file, file)
 	return nil, nil
 }
 
@@ -901,7 +901,7 @@ func (m *Model) cmdExport(in *invocation) (tea.Cmd, error) {
 		if err := m.files.WriteFile(in.args[1], script); err != nil {
 			return nil, err
 		}
-		m.setMsg(msgOK, fmt.Sprintf("wrote %s: a bash script that builds this world on a real cluster (a kind cluster it creates, or --context NAME --force) with kubectl and prints what to compare", in.args[1]))
+		m.sayMsg(msgOK, "wrote %s: a bash script that builds this world on a real cluster (a kind cluster it creates, or --context NAME --force) with kubectl and prints what to compare", in.args[1])
 		return nil, nil
 	default:
 		return nil, usagef("export writes dot, mermaid or kubectl, not %q", in.args[0])
@@ -909,7 +909,7 @@ func (m *Model) cmdExport(in *invocation) (tea.Cmd, error) {
 	if err := m.files.WriteFile(in.args[1], []byte(data)); err != nil {
 		return nil, err
 	}
-	m.setMsg(msgOK, fmt.Sprintf("wrote the collector's graph as %s to %s (%d lines)", in.args[0], in.args[1], strings.Count(data, "\n")))
+	m.sayMsg(msgOK, "wrote the collector's graph as %s to %s (%d lines)", in.args[0], in.args[1], strings.Count(data, "\n"))
 	return nil, nil
 }
 
@@ -930,11 +930,11 @@ func (m *Model) cmdBreak(in *invocation) (tea.Cmd, error) {
 	switch in.args[0] {
 	case "orphan", "attemptToOrphan":
 		m.s.breakOrphan = true
-		m.setMsg(msgInfo, "breakpoint set: autoplay and run stop when attemptToOrphan gets an item")
+		m.sayMsg(msgInfo, "breakpoint set: autoplay and run stop when attemptToOrphan gets an item")
 	case "clear":
 		m.s.breakOrphan = false
 		m.s.watch = map[string]string{}
-		m.setMsg(msgInfo, "every breakpoint cleared")
+		m.sayMsg(msgInfo, "every breakpoint cleared")
 	case "list":
 		var parts []string
 		if m.s.breakOrphan {
@@ -943,7 +943,7 @@ func (m *Model) cmdBreak(in *invocation) (tea.Cmd, error) {
 		for _, uid := range sortedKeys(m.s.watch) {
 			parts = append(parts, m.s.watch[uid]+" changes")
 		}
-		m.setMsg(msgInfo, "breakpoints: "+listOrNone(parts))
+		m.sayMsg(msgInfo, "breakpoints: %s", listOrNone(parts))
 	default:
 		ref, _, err := m.takeRef(in.args, in)
 		if err != nil {
@@ -954,7 +954,7 @@ func (m *Model) cmdBreak(in *invocation) (tea.Cmd, error) {
 			return nil, errorf("%s not found: only objects in storage can be watched", ref)
 		}
 		m.s.watch[o.Metadata.UID] = o.String()
-		m.setMsg(msgInfo, fmt.Sprintf("breakpoint set: autoplay and run stop when %s changes", o))
+		m.sayMsg(msgInfo, "breakpoint set: autoplay and run stop when %s changes", o)
 	}
 	return nil, nil
 }

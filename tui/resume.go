@@ -67,7 +67,7 @@ func (m *Model) resume() {
 func (m *Model) startFresh() {
 	m.mode = modeNormal
 	m.declined = true
-	m.setMsg(msgInfo, fmt.Sprintf("Started fresh; the kept session is dropped once you quit. %s lists every key.", kn(m.keys.Help)))
+	m.sayMsg(msgInfo, "Started fresh; the kept session is dropped once you quit. %s lists every key.", kn(m.keys.Help))
 }
 
 func (m *Model) resumeLines(width int) overlayText {

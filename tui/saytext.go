@@ -50,3 +50,14 @@ func (m *Model) usageWords(c *command) string {
 	}
 	return c.usage
 }
+
+// sayMsg shows a message of the playground in its language: form filled
+// with args as fmt fills them, in the words of forms/<lang>.tui.yaml.
+func (m *Model) sayMsg(kind msgKind, form string, args ...any) {
+	t := engine.Say(form, args...)
+	if w, ok := m.tr.Say(t.Form, t.Args); ok {
+		m.setMsg(kind, w)
+		return
+	}
+	m.setMsg(kind, t.String())
+}

@@ -15,7 +15,7 @@ import (
 )
 
 // TestEveryMessageHasWords: every error form of the playground (errorf,
-// usagef) and every command's usage has words in every language, with
+// usagef), every message form (sayMsg) and every command's usage has words in every language, with
 // the values the form has; and no language keeps words for a form the
 // playground no longer writes. The forms are read from the source.
 func TestEveryMessageHasWords(t *testing.T) {
@@ -36,6 +36,9 @@ func TestEveryMessageHasWords(t *testing.T) {
 			case *ast.CallExpr:
 				if id, ok := x.Fun.(*ast.Ident); ok && (id.Name == "errorf" || id.Name == "usagef") && len(x.Args) > 0 {
 					lit = x.Args[0]
+				}
+				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "sayMsg" && len(x.Args) > 1 {
+					lit = x.Args[1]
 				}
 			case *ast.KeyValueExpr:
 				if id, ok := x.Key.(*ast.Ident); ok && id.Name == "usage" {
