@@ -35,8 +35,6 @@ var resumeKeys = resumeKeyMap{
 	Fresh:  bind("n", "start fresh (the kept session is dropped)", "n", "esc"),
 }
 
-func (k resumeKeyMap) bindings() []key.Binding { return []key.Binding{k.Resume, k.Fresh} }
-
 // Resumed reports whether the learner chose to resume the kept session:
 // the caller drops it when the playground ends and it was not (and
 // nothing new was built).
