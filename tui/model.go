@@ -737,12 +737,20 @@ func (m *Model) runMore() tea.Cmd {
 // stop ends autoplay and any run in progress.
 func (m *Model) stop(why string) {
 	if m.running != nil {
-		if why != "" {
-			m.setMsg(msgInfo, fmt.Sprintf("run %s after %d steps", why, m.running.steps))
+		switch why {
+		case "stopped":
+			m.sayMsg(msgInfo, "run stopped after %d steps", m.running.steps)
+		case "paused":
+			m.sayMsg(msgInfo, "run paused after %d steps", m.running.steps)
 		}
 		m.running = nil
-	} else if m.playing && why != "" {
-		m.setMsg(msgInfo, "autoplay "+why)
+	} else if m.playing {
+		switch why {
+		case "stopped":
+			m.sayMsg(msgInfo, "autoplay stopped")
+		case "paused":
+			m.sayMsg(msgInfo, "autoplay paused")
+		}
 	}
 	m.playing = false
 	m.gen++
