@@ -247,3 +247,27 @@ func findHistory(to int64, history []*fakeapi.Object) *fakeapi.Object {
 	}
 	return nil
 }
+
+// RolloutHistory is the history `kubectl rollout history` lists for a
+// StatefulSet or DaemonSet (statefulSetHistory, daemonSetHistory): the
+// ControllerRevisions in objs that set's selector selects and set
+// controls, by revision number. It reads objs as they are, without a
+// request.
+func RolloutHistory(set *fakeapi.Object, objs []*fakeapi.Object) []*fakeapi.Object {
+	sel, err := parseSelector(nestedMap(specOf(set), "selector"))
+	if err != nil {
+		return nil
+	}
+	var crs []*fakeapi.Object
+	for _, o := range objs {
+		if o.Kind == "ControllerRevision" && o.Metadata.Namespace == set.Metadata.Namespace {
+			crs = append(crs, o)
+		}
+	}
+	out := controlledRevisions(set, sel, crs)
+	slices.SortStableFunc(out, func(a, b *fakeapi.Object) int { return cmp.Compare(revisionNumber(a), revisionNumber(b)) })
+	return out
+}
+
+// RevisionNumber is a ControllerRevision's revision.
+func RevisionNumber(cr *fakeapi.Object) int64 { return revisionNumber(cr) }

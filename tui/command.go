@@ -26,7 +26,7 @@ type command struct {
 	// args names the positional arguments, for completion: kind, name,
 	// ref, json, fop (add|remove), finalizer, kv, queue, count, format,
 	// file, controller, target, duration, pos, scalable (a ref scale
-	// takes), rolloutop (undo|history), deployment.
+	// takes), rolloutop (undo|history), rollable (a ref rollout takes).
 	args     []string
 	min, max int
 	run      func(m *Model, in *invocation) (tea.Cmd, error)
@@ -83,10 +83,10 @@ func init() {
 			example: "scale deploy/web --replicas=3",
 			flags:   []flagDef{{name: "replicas", value: true}, {name: "current-replicas", value: true}, nsFlag},
 			args:    []string{"scalable"}, min: 1, max: 2, run: (*Model).cmdScale},
-		{name: "rollout", usage: "rollout undo|history deploy/NAME [--to-revision=N] [-n NS]  (back to the previous revision, or N; history lists them, as kubectl rollout)",
+		{name: "rollout", usage: "rollout undo|history deploy|sts|ds/NAME [--to-revision=N] [-n NS]  (back to the previous revision, or N; history lists them, as kubectl rollout)",
 			example: "rollout undo deploy/web --to-revision=1",
 			flags:   []flagDef{{name: "to-revision", value: true}, nsFlag},
-			args:    []string{"rolloutop", "deployment"}, min: 2, max: 3, run: (*Model).cmdRollout},
+			args:    []string{"rolloutop", "rollable"}, min: 2, max: 3, run: (*Model).cmdRollout},
 		{name: "step", aliases: []string{"s"}, usage: "step [QUEUE|N]  (one work item; from QUEUE, or N items in the default order)", example: "step attemptToDelete",
 			args: []string{"queue"}, max: 1, run: (*Model).cmdStep},
 		{name: "run", aliases: []string{"settle"}, usage: "run  (step until settled, or until a breakpoint or you stop it)", example: "run", run: (*Model).cmdRun},

@@ -140,8 +140,8 @@ func (m *Model) candidates(toks []string, word string) []string {
 		return out
 	case "scalable":
 		return m.refNamesOf(scalableKinds...)
-	case "deployment":
-		return m.refNamesOf("Deployment")
+	case "rollable":
+		return m.refNamesOf(rollableKinds...)
 	case "rolloutop":
 		return rolloutOps
 	case "fop":

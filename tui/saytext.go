@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/gcplay/gcplay/engine"
+import (
+	"errors"
+
+	"github.com/gcplay/gcplay/engine"
+)
 
 // textError is an error of the playground's own, in its one text form:
 // an English form and its values (engine.Text), which the playground's
@@ -36,6 +40,13 @@ func (m *Model) errWords(err error) string {
 			}
 		}
 		if w, ok := m.tr.Say(te.Form, args); ok {
+			return w
+		}
+	}
+	// kubectl's errors as the engine gives them (rollout undo's).
+	var ke *engine.TextError
+	if errors.As(err, &ke) {
+		if w, ok := m.tr.Say(ke.Form, ke.Args); ok {
 			return w
 		}
 	}

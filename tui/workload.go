@@ -78,9 +78,15 @@ func (m *Model) cmdScale(in *invocation) (tea.Cmd, error) {
 	return nil, nil
 }
 
+// rollableKinds are the kinds kubectl rollout undo and history take
+// (kubectl's polymorphichelpers have a rollbacker and a history viewer
+// for each).
+var rollableKinds = []string{"Deployment", "StatefulSet", "DaemonSet"}
+
 // cmdRollout is kubectl rollout undo and rollout history, for
-// Deployments: undo is the rolloutUndo step's action (kubectl's
-// DeploymentRollbacker); history lists the revisions undo can go to.
+// Deployments, StatefulSets and DaemonSets: undo is the rolloutUndo
+// step's action (kubectl's DeploymentRollbacker, StatefulSetRollbacker,
+// DaemonSetRollbacker); history lists the revisions undo can go to.
 func (m *Model) cmdRollout(in *invocation) (tea.Cmd, error) {
 	op := in.args[0]
 	if !slices.Contains(rolloutOps, op) {
@@ -97,7 +103,7 @@ func (m *Model) cmdRollout(in *invocation) (tea.Cmd, error) {
 	if len(rest) > 0 {
 		return nil, usagef("%s", m.tr.T("cmd-one-object", "cmd", "rollout "+op, "rest", strings.Join(rest, " ")))
 	}
-	if ref.Kind != "Deployment" {
+	if !slices.Contains(rollableKinds, ref.Kind) {
 		return nil, usagef("%s", m.tr.T("cmd-rollout-kind", "op", op, "kind", ref.Kind))
 	}
 	d := m.s.world().Store().Lookup(ref)
@@ -140,7 +146,7 @@ func (m *Model) revisionsIn(toks []string) []string {
 			continue
 		}
 		d := m.s.world().Store().Lookup(ref)
-		if d == nil || d.Kind != "Deployment" {
+		if d == nil || !slices.Contains(rollableKinds, d.Kind) {
 			return nil
 		}
 		var out []string
@@ -152,19 +158,24 @@ func (m *Model) revisionsIn(toks []string) []string {
 	return nil
 }
 
-// revision is one ReplicaSet of a Deployment's history.
+// revision is one ReplicaSet of a Deployment's history, or one
+// ControllerRevision of a StatefulSet's or DaemonSet's.
 type revision struct {
 	n     int64
 	rs    *fakeapi.Object
 	image string
 }
 
-// rolloutHistory lists the revisions of Deployment d as kubectl rollout
-// history finds them: the ReplicaSets d controls, by their
-// deployment.kubernetes.io/revision annotation.
+// rolloutHistory lists the revisions of d as kubectl rollout history
+// finds them: for a Deployment the ReplicaSets it controls, by their
+// deployment.kubernetes.io/revision annotation; for a StatefulSet or
+// DaemonSet the ControllerRevisions it controls, by their revision.
 func (m *Model) rolloutHistory(d *fakeapi.Object) string {
 	revs := m.revisions(d)
 	if len(revs) == 0 {
+		if d.Kind != "Deployment" {
+			return m.tr.T("cmd-history-none-set", "ref", d.String(), "kind", d.Kind)
+		}
 		return m.tr.T("cmd-history-none", "ref", d.String())
 	}
 	var parts []string
@@ -181,9 +192,17 @@ func (m *Model) rolloutHistory(d *fakeapi.Object) string {
 	return m.tr.T("cmd-history", "ref", d.String(), "revisions", strings.Join(parts, " · "))
 }
 
-// revisions is the history of Deployment d, oldest first.
+// revisions is the history of d, oldest first.
 func (m *Model) revisions(d *fakeapi.Object) []revision {
 	var revs []revision
+	if d.Kind != "Deployment" {
+		for _, cr := range engine.RolloutHistory(d, m.s.world().Store().Objects()) {
+			data, _ := cr.Fields["data"].(map[string]any)
+			image := templateImages(&fakeapi.Object{Fields: data})
+			revs = append(revs, revision{n: engine.RevisionNumber(cr), rs: cr, image: image})
+		}
+		return revs
+	}
 	for _, o := range m.s.world().Store().Objects() {
 		if o.Kind != "ReplicaSet" || o.Metadata.Namespace != d.Metadata.Namespace {
 			continue

@@ -112,7 +112,7 @@ func TestRolloutCommand(t *testing.T) {
 		{"rollout undo deploy/web --to-revision=9", "unable to find specified revision 9 in history"},
 		{"rollout undo deploy/web --to-revision=x", "--to-revision must be a revision number"},
 		{"rollout undoo deploy/web", "did you mean undo"},
-		{"rollout undo sts/db", "only for Deployments here, not a StatefulSet"},
+		{"rollout undo cm/ingress-a", "takes a Deployment, StatefulSet or DaemonSet, not a ConfigMap"},
 		{"rollout undo deploy/nope", "Deployment/nope not found"},
 		{"rollout history deploy/web --to-revision=1", "takes no --to-revision"},
 		{"rollout undo", "missing arguments"},
@@ -124,6 +124,66 @@ func TestRolloutCommand(t *testing.T) {
 		}
 		if m.s.version != v {
 			t.Errorf("%s: the world changed", c.line)
+		}
+	}
+}
+
+// TestRolloutStatefulSet: rollout history and undo of a StatefulSet go
+// through the ControllerRevisions it controls, as kubectl's
+// StatefulSetHistoryViewer and StatefulSetRollbacker do.
+func TestRolloutStatefulSet(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	runLine(t, m, "rollout history sts/db")
+	if !strings.Contains(m.msg, "1 db-") || !strings.Contains(m.msg, "(postgres:17) ← current") {
+		t.Errorf("rollout history sts/db: message %q, want revision 1 (postgres:17, current)", m.msg)
+	}
+	v := m.s.version
+	runLine(t, m, "rollout undo sts/db")
+	if m.msgKind != msgErr || !strings.Contains(m.msg, "no last revision to roll back to") || m.s.version != v {
+		t.Errorf("undo with one revision: message %q, want kubectl's error and no change", m.msg)
+	}
+	runLine(t, m, `patch sts/db '{"spec":{"template":{"spec":{"containers":[{"name":"postgres","image":"postgres:18"}]}}}}'`)
+	runLine(t, m, "run")
+	runLine(t, m, "rollout history sts/db")
+	if !strings.Contains(m.msg, "(postgres:17) · 2 ") || !strings.Contains(m.msg, "(postgres:18) ← current") {
+		t.Errorf("rollout history after the patch: message %q, want revisions 1 and 2 (current)", m.msg)
+	}
+	runLine(t, m, "rollout undo sts/db")
+	if !strings.Contains(m.msg, "rolled back: StatefulSet/db has the pod template of ControllerRevision/db-") || !strings.Contains(m.msg, "(revision 1)") {
+		t.Fatalf("rollout undo sts/db: message %q", m.msg)
+	}
+	if got := templateImages(lookup(m, "sts", "db")); got != "postgres:17" {
+		t.Errorf("after the undo the template's image is %q, want postgres:17", got)
+	}
+	runLine(t, m, "run")
+	runLine(t, m, "rollout history sts/db")
+	if !strings.Contains(m.msg, "2 db-") || !strings.Contains(m.msg, "3 db-") || !strings.Contains(m.msg, "(postgres:17) ← current") {
+		t.Errorf("history after the undo: %q, want revision 1 renumbered 3 and current", m.msg)
+	}
+	runLine(t, m, "rollout undo sts/db --to-revision=3")
+	if m.msgKind == msgErr || !strings.Contains(m.msg, "skipped rollback (current template already matches revision 3)") {
+		t.Errorf("undo to the running revision: message %q, want kubectl's skip", m.msg)
+	}
+	runLine(t, m, "rollout undo sts/db --to-revision=1")
+	if m.msgKind != msgErr || !strings.Contains(m.msg, "unable to find specified revision 1 in history") {
+		t.Errorf("undo to a renumbered revision: message %q, want kubectl's not-found error", m.msg)
+	}
+}
+
+// TestRolloutErrorsInChinese: kubectl's rollback errors have words in zh.
+func TestRolloutErrorsInChinese(t *testing.T) {
+	m, err := New(Options{Width: 120, Height: 40, NoColor: true, Theme: ThemeDark, Lang: "zh", Files: NewMemFiles(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ line, want string }{
+		{"rollout undo sts/db", "没有可以回滚到的上一个修订版本"},
+		{"rollout undo deploy/web", `找不到 Deployment "web" 的上线历史`},
+		{"rollout undo deploy/web --to-revision=7", "在历史中找不到指定的修订版本 7"},
+	} {
+		runLine(t, m, c.line)
+		if m.msgKind != msgErr || !strings.Contains(m.msg, c.want) {
+			t.Errorf("%s: message %q, want %q", c.line, m.msg, c.want)
 		}
 	}
 }
@@ -170,8 +230,15 @@ func TestWorkloadCompletion(t *testing.T) {
 	typeText(t, m, "rollout u")
 	press(t, m, "tab")
 	press(t, m, "tab")
+	if got := strings.Join(m.compl.cands, " "); got != "deploy/web sts/db" {
+		t.Errorf("rollout undo <tab> offers %q, want the Deployment and the StatefulSet (the ConfigMaps do not roll out)", got)
+	}
+	press(t, m, "esc")
+	press(t, m, ":")
+	typeText(t, m, "rollout undo d")
+	press(t, m, "tab")
 	if got := string(m.cmd.buf); got != "rollout undo deploy/web " {
-		t.Errorf("rollout u<tab><tab> = %q", got)
+		t.Errorf("rollout undo d<tab> = %q", got)
 	}
 	// --to-revision offers the Deployment's revisions.
 	press(t, m, "esc")
