@@ -306,7 +306,7 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 				il.add(&t.warn, fmt.Sprintf(" retry %d", it.Failures))
 			}
 			if i == per[si]-1 && len(q.items) > per[si] {
-				il.add(&t.dim, fmt.Sprintf("  +%d more", len(q.items)-per[si]))
+				il.add(&t.dim, m.tr.T("collector-more", "n", fmt.Sprint(len(q.items)-per[si])))
 			}
 		}
 	}
@@ -341,7 +341,7 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 			al := add()
 			al.add(&t.dim, "   ").add(&t.text, a)
 			if i == last-1 && len(sn.absent) > last {
-				al.add(&t.dim, fmt.Sprintf("  +%d more", len(sn.absent)-last))
+				al.add(&t.dim, m.tr.T("collector-more", "n", fmt.Sprint(len(sn.absent)-last)))
 			}
 		}
 	}

@@ -571,3 +571,34 @@ func TestNoScrollbarsOnAPhone(t *testing.T) {
 	}
 	p.checkExceptions()
 }
+
+// Issue 20: a browser whose language is Chinese opens the Chinese
+// playground without the switch: the page's buttons, the panes, and each
+// step's reason in Chinese with its object names.
+func TestChineseBrowser(t *testing.T) {
+	srv := serve(t, site(t))
+	p := newPage(t, 1280, 800, chromedp.Flag("lang", "zh-CN"), chromedp.Flag("accept-lang", "zh-CN"), chromedp.Env("LANGUAGE=zh_CN"))
+	p.at(1280, 800)
+	p.load(srv.URL)
+	if got := eval[string](p, `navigator.language`); !strings.HasPrefix(strings.ToLower(got), "zh") {
+		t.Fatalf("Chromium reports navigator.language %q for --lang=zh-CN", got)
+	}
+	p.waitText("个对象")
+	if got := eval[string](p, `document.getElementById('share').textContent`); got != "分享链接" {
+		t.Errorf("the share button reads %q, want 分享链接", got)
+	}
+	p.press("d", "2", "s", "s", "s")
+	scr := p.waitText("悬空的属主引用（dangling）Deployment/web")
+	if !strings.Contains(scr, "它的属主都已不存在") {
+		t.Errorf("the step's reason is not in Chinese with its values:\n%s", scr)
+	}
+	path, _ := p.shot("zh")
+	t.Logf("screenshot: %s", path)
+	if *screenshot != "" {
+		png, _ := os.ReadFile(path)
+		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.checkExceptions()
+}
