@@ -129,7 +129,7 @@ func (m *Model) cmdRollout(in *invocation) (tea.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.reportAct(r, nil, m.tr.T("cmd-rolled-back-next", "run", kn(m.keys.Run), "step", kn(m.keys.Step)))
+	m.reportAct(r, nil, m.tr.T("cmd-rolled-back-next", "run", kn(m.keys.Run), "kind", ref.Kind, "step", kn(m.keys.Step)))
 	return nil, nil
 }
 

@@ -149,7 +149,8 @@ func TestRolloutStatefulSet(t *testing.T) {
 		t.Errorf("rollout history after the patch: message %q, want revisions 1 and 2 (current)", m.msg)
 	}
 	runLine(t, m, "rollout undo sts/db")
-	if !strings.Contains(m.msg, "rolled back: StatefulSet/db has the pod template of ControllerRevision/db-") || !strings.Contains(m.msg, "(revision 1)") {
+	if !strings.Contains(m.msg, "rolled back: StatefulSet/db has the pod template of ControllerRevision/db-") || !strings.Contains(m.msg, "(revision 1)") ||
+		!strings.Contains(m.msg, "runs the StatefulSet controller") {
 		t.Fatalf("rollout undo sts/db: message %q", m.msg)
 	}
 	if got := templateImages(lookup(m, "sts", "db")); got != "postgres:17" {
