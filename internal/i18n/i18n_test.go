@@ -41,11 +41,14 @@ func TestT(t *testing.T) {
 func TestEngine(t *testing.T) {
 	zh := For("zh")
 	for in, want := range map[string]string{
-		"idle: every queue is empty":                              "空闲：每个队列都是空的",
-		"graphChanges: process delete ConfigMap/app":              "graphChanges：处理 ConfigMap/app 的 delete 事件",
-		"ConfigMap/app removed from storage at once (HTTP 200)":   "ConfigMap/app 立即从存储中移除（HTTP 200）",
-		"something the catalog has no form for":                   "something the catalog has no form for",
-		"attemptToDelete: decide the fate of Secret/team-a/token": "attemptToDelete：决定 Secret/team-a/token 的去留",
+		"idle: every queue is empty":                                              "空闲：每个队列都是空的",
+		"graphChanges: process delete ConfigMap/app":                              "graphChanges：处理 ConfigMap/app 的 delete 事件",
+		"ConfigMap/app removed from storage at once (HTTP 200)":                   "ConfigMap/app 立即从存储中移除（HTTP 200）",
+		"something the catalog has no form for":                                   "something the catalog has no form for",
+		"statefulset: sync StatefulSet/db":                                        "statefulset：同步 StatefulSet/db",
+		"namespace: sync Namespace/team-a (delete its content, then finalize it)": "namespace：同步 Namespace/team-a（删除它的内容，然后 finalize 它）",
+		"ttlafterfinished: check whether Job/pi has expired":                      "ttlafterfinished：检查 Job/pi 是否已到期",
+		"attemptToDelete: decide the fate of Secret/team-a/token":                 "attemptToDelete：决定 Secret/team-a/token 的去留",
 	} {
 		if got := zh.Engine(in); got != want {
 			t.Errorf("Engine(%q) = %q, want %q", in, got, want)
