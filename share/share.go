@@ -114,8 +114,8 @@ type Action struct {
 	Undo    *Undo           `json:"rolloutUndo,omitempty"`
 }
 
-// Undo is kubectl rollout undo of a Deployment (engine.RolloutUndo):
-// ToRevision 0 is the revision before the newest.
+// Undo is kubectl rollout undo of a Deployment, StatefulSet or DaemonSet
+// (engine.RolloutUndo): ToRevision 0 is the revision before the newest.
 type Undo struct {
 	Ref        fakeapi.Ref `json:"ref"`
 	ToRevision int64       `json:"toRevision,omitempty"`
