@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -282,4 +283,43 @@ func placeholderCount(w string) int {
 		}
 	}
 	return n
+}
+
+// TestNoteWordsAreCurrent: the note forms a language words are notes the
+// engine still writes (rec.Note's first argument), so their words do not
+// outlive them. Notes without words stay English.
+func TestNoteWordsAreCurrent(t *testing.T) {
+	written := map[string]bool{}
+	names, _ := filepath.Glob("*.go")
+	re := regexp.MustCompile(`\.Note\(("(?:[^"\\]|\\.)*")`)
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			s, err := strconv.Unquote(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			written[s] = true
+		}
+	}
+	for _, lang := range i18n.Langs() {
+		for _, f := range i18n.NoteForms(lang) {
+			if !written[f] {
+				t.Errorf("forms/%s.notes.yaml words %q, a note the engine no longer writes", lang, f)
+			}
+		}
+	}
+	zh := i18n.For("zh")
+	if got, want := zh.Note("owner ConfigMap/app is in absentOwnerCache: dangling, no lookup"), "属主 ConfigMap/app 在 absentOwnerCache 中：悬空，不再查找"; got != want {
+		t.Errorf("a note in Chinese: %q, want %q", got, want)
+	}
+	if got := zh.Note("a note no form matches"); got != "a note no form matches" {
+		t.Errorf("a note without words: %q", got)
+	}
 }

@@ -925,6 +925,9 @@ func (o *overlays) explainLines(m *Model, width int, keys []key.Binding) overlay
 		detail = m.tr.T("explain-meaning", "code", rec.Reason.Code, "words", w) + "\n" + detail
 	}
 	for _, s := range strings.Split(detail, "\n") {
+		if note, ok := strings.CutPrefix(s, "  note: "); ok {
+			s = m.tr.T("explain-note", "note", m.tr.Note(note))
+		}
 		for _, w := range wrap(s, width-1) {
 			out = append(out, t.text.Render(w))
 		}

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -101,4 +102,75 @@ func (c *Catalog) Say(form string, values []string) (string, bool) {
 func Forms(file string) []string {
 	formsOnce.Do(loadForms)
 	return slices.Clone(formsByFile[file])
+}
+
+// notePatterns are regular expressions of the forms of forms/<lang>.notes.yaml:
+// a record's note is kept as its English text only, and its values are
+// read back by matching it against the forms it may have.
+var (
+	notesOnce    sync.Once
+	notePatterns []notePattern
+)
+
+type notePattern struct {
+	form string
+	re   *regexp.Regexp
+}
+
+func loadNotes() {
+	formsOnce.Do(loadForms)
+	seen := map[string]bool{}
+	for file, forms := range formsByFile {
+		if !strings.HasSuffix(file, ".notes") {
+			continue
+		}
+		for _, f := range forms {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			var b strings.Builder
+			b.WriteString("^")
+			rest := f
+			for {
+				i := strings.IndexByte(rest, '%')
+				if i < 0 || i+1 >= len(rest) {
+					b.WriteString(regexp.QuoteMeta(rest))
+					break
+				}
+				b.WriteString(regexp.QuoteMeta(rest[:i]))
+				b.WriteString("(.+?)")
+				rest = rest[i+2:]
+			}
+			b.WriteString("$")
+			notePatterns = append(notePatterns, notePattern{form: f, re: regexp.MustCompile(b.String())})
+		}
+	}
+	// The longest forms first: a form that is a prefix of another must
+	// not take its notes.
+	slices.SortFunc(notePatterns, func(a, b notePattern) int { return len(b.form) - len(a.form) })
+}
+
+// NoteForms lists the English forms of the notes lang words
+// (forms/<lang>.notes.yaml).
+func NoteForms(lang string) []string { return Forms(lang + ".notes") }
+
+// Note is a record's note in the catalog's language: its English text
+// matched against the note forms the language words, the values put into
+// their words; the English text where none matches (and in English).
+func (c *Catalog) Note(s string) string {
+	if c == nil || c.lang == "en" {
+		return s
+	}
+	notesOnce.Do(loadNotes)
+	for _, p := range notePatterns {
+		m := p.re.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		if w, ok := c.Say(p.form, m[1:]); ok {
+			return w
+		}
+	}
+	return s
 }
