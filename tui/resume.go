@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 
 	"github.com/gcplay/gcplay/engine"
@@ -52,11 +50,11 @@ func (m *Model) Built() bool { return m.s.h.Len() > 0 }
 func (m *Model) resume() {
 	r := m.opts.Resume
 	m.mode = modeNormal
-	m.Restore(r.Origin, r.Start, r.History, fmt.Sprintf("Resumed %s. %s moves back along its timeline; %s lists every key.",
+	m.Restore(r.Origin, r.Start, r.History, m.sayText("Resumed %s. %s moves back along its timeline; %s lists every key.",
 		r.What, kn(m.keys.BackFull), kn(m.keys.Help)))
 	m.SetBreakpoints(r.Orphan, r.Watch)
 	if r.Note != "" {
-		m.setMsg(msgWarn, "Partly resumed: "+r.Note+". "+m.msg)
+		m.setMsg(msgWarn, m.sayText("Partly resumed: %s. %s", r.Note, m.msg))
 	}
 	m.resumed = true
 }
@@ -72,14 +70,14 @@ func (m *Model) resumeLines(width int) overlayText {
 	t := &m.th
 	r := m.opts.Resume
 	var out []string
-	for _, s := range wrap(fmt.Sprintf("You left the playground with a world of your own: %s. It was kept, with its timeline.", r.What), width-1) {
+	for _, s := range wrap(m.sayText("You left the playground with a world of your own: %s. It was kept, with its timeline.", r.What), width-1) {
 		out = append(out, t.text.Render(s))
 	}
 	if r.Note != "" {
 		out = append(out, "")
-		for _, s := range wrap("Not all of it can come back: "+r.Note+".", width-1) {
+		for _, s := range wrap(m.sayText("Not all of it can come back: %s.", r.Note), width-1) {
 			out = append(out, t.warn.Render(s))
 		}
 	}
-	return overlayText{title: "Resume?", body: out, footer: footerLines(t, m.keyHints(m.viewKeys()...), width)}
+	return overlayText{title: m.tr.T("resume-title"), body: out, footer: footerLines(t, m.keyHints(m.viewKeys()...), width)}
 }

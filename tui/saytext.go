@@ -65,10 +65,15 @@ func (m *Model) usageWords(c *command) string {
 // sayMsg shows a message of the playground in its language: form filled
 // with args as fmt fills them, in the words of forms/<lang>.tui.yaml.
 func (m *Model) sayMsg(kind msgKind, form string, args ...any) {
+	m.setMsg(kind, m.sayText(form, args...))
+}
+
+// sayText is form filled with args as fmt fills them, in the words of
+// forms/<lang>.tui.yaml.
+func (m *Model) sayText(form string, args ...any) string {
 	t := engine.Say(form, args...)
 	if w, ok := m.tr.Say(t.Form, t.Args); ok {
-		m.setMsg(kind, w)
-		return
+		return w
 	}
-	m.setMsg(kind, t.String())
+	return t.String()
 }

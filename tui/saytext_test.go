@@ -40,6 +40,9 @@ func TestEveryMessageHasWords(t *testing.T) {
 				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "sayMsg" && len(x.Args) > 1 {
 					lit = x.Args[1]
 				}
+				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "sayText" && len(x.Args) > 0 {
+					lit = x.Args[0]
+				}
 			case *ast.KeyValueExpr:
 				if id, ok := x.Key.(*ast.Ident); ok && id.Name == "usage" {
 					lit = x.Value
