@@ -298,12 +298,12 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 				st = &t.changed
 			}
 			if it.Waiting {
-				il.add(&t.due, "   ◷ ").add(st, it.Item).add(&t.due, fmt.Sprintf(" due %s (in %s)", engine.FormatElapsed(it.Due), it.Due-sn.elapsed))
+				il.add(&t.due, "   ◷ ").add(st, it.Item).add(&t.due, m.tr.T("collector-due", "at", engine.FormatElapsed(it.Due), "in", (it.Due-sn.elapsed).String()))
 			} else {
 				il.add(&t.dim, "   ").add(st, it.Item)
 			}
 			if it.Failures > 0 {
-				il.add(&t.warn, fmt.Sprintf(" retry %d", it.Failures))
+				il.add(&t.warn, m.tr.T("collector-retry", "n", fmt.Sprint(it.Failures)))
 			}
 			if i == per[si]-1 && len(q.items) > per[si] {
 				il.add(&t.dim, m.tr.T("collector-more", "n", fmt.Sprint(len(q.items)-per[si])))
