@@ -285,41 +285,114 @@ func placeholderCount(w string) int {
 	return n
 }
 
-// TestNoteWordsAreCurrent: the note forms a language words are notes the
-// engine still writes (rec.Note's first argument), so their words do not
-// outlive them. Notes without words stay English.
-func TestNoteWordsAreCurrent(t *testing.T) {
+// noteValues are the phrases that reach a note as a value ("%s" notes and
+// the values of some note forms), each with a fragment of the source that
+// writes it: the note words of a language word them too, and a phrase the
+// engine no longer writes must lose its words.
+var noteValues = map[string]string{
+	"no expectations recorded":                           `"no expectations recorded"`,
+	"expectations fulfilled":                             `"expectations fulfilled"`,
+	"expectations (%s) expired after %s":                 `"expectations (%s) expired after %s"`,
+	"still expecting %s (set %s ago, expiring after %s)": `"still expecting %s (set %s ago, expiring after %s)"`,
+	"%d creations and %d deletions":                      `"%d creations and %d deletions"`,
+	"1 creation":                                         `"creation", "creations"`,
+	"%d creations":                                       `"creation", "creations"`,
+	"1 deletion":                                         `"deletion", "deletions"`,
+	"%d deletions":                                       `"deletion", "deletions"`,
+	"status: replicas %d, readyReplicas %d, availableReplicas %d, observedGeneration %d": `"status: replicas %d, readyReplicas %d, availableReplicas %d, observedGeneration %d"`,
+	"%s (update failed)":                       `" (update failed)"`,
+	"adopted %s":                               `"adopted "+listPhrase(m.adopted)`,
+	"released %s":                              `"released "+listPhrase(m.released)`,
+	"adopted %s, released %s":                  `strings.Join(parts, ", ")`,
+	"%s, %s and %d more":                       `"%s, %s and %d more"`,
+	"every Pod goes":                           `"every Pod goes"`,
+	"ranked before %s, the first Pod kept: %s": `", the first Pod kept"`,
+	"ranked before %s: %s":                     `"ranked before " + next.obj.String()`,
+	"ranks equal to":                           `"ranks equal to"`,
+	"unassigned before assigned":               `"unassigned before assigned"`,
+	"Pending before Unknown before Running":    `"Pending before Unknown before Running"`,
+	"not ready before ready":                   `"not ready before ready"`,
+	"lower controller.kubernetes.io/pod-deletion-cost first": `"lower "+podDeletionCostAnnotation+" first"`,
+	"more Pods of the same owner on its node first":          `"more Pods of the same owner on its node first"`,
+	"ready for less time first":                              `"ready for less time first"`,
+	"more container restarts first":                          `"more container restarts first"`,
+	"newer first":                                            `"newer first"`,
+	"%s (same log2 age bucket: by UID)":                      `" (same log2 age bucket: by UID)"`,
+}
+
+// TestEveryNoteHasWords: every note form the engine writes (rec.Note's
+// first argument, read from the engine's source) and every phrase that
+// reaches a note as a value (noteValues) has words in each language's
+// forms/<lang>.notes.yaml, with the same values; and the words are of
+// notes the engine still writes, so they do not outlive them.
+func TestEveryNoteHasWords(t *testing.T) {
 	written := map[string]bool{}
 	names, _ := filepath.Glob("*.go")
 	re := regexp.MustCompile(`\.Note\(("(?:[^"\\]|\\.)*")`)
+	var src strings.Builder
 	for _, n := range names {
 		if strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		src, err := os.ReadFile(n)
+		b, err := os.ReadFile(n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+		src.Write(b)
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
 			s, err := strconv.Unquote(m[1])
 			if err != nil {
 				t.Fatal(err)
 			}
-			written[s] = true
+			if s != "%s" { // a phrase of noteValues
+				written[s] = true
+			}
 		}
 	}
+	if len(written) < 30 {
+		t.Fatalf("read only %d note forms from the engine's source", len(written))
+	}
+	for v, frag := range noteValues {
+		if !strings.Contains(src.String(), frag) {
+			t.Errorf("noteValues: %q is no longer in the engine's source (%s): remove its words", v, frag)
+			continue
+		}
+		written[v] = true
+	}
 	for _, lang := range i18n.Langs() {
+		if lang == "en" {
+			continue
+		}
+		have := map[string]bool{}
 		for _, f := range i18n.NoteForms(lang) {
+			have[f] = true
 			if !written[f] {
 				t.Errorf("forms/%s.notes.yaml words %q, a note the engine no longer writes", lang, f)
 			}
 		}
+		c := i18n.For(lang)
+		for f := range written {
+			if !have[f] {
+				t.Errorf("forms/%s.notes.yaml has no words for the note %q", lang, f)
+				continue
+			}
+			w, _ := c.Form(f)
+			if got, want := placeholderCount(w), strings.Count(f, "%")-2*strings.Count(f, "%%"); got != want {
+				t.Errorf("forms/%s.notes.yaml: %q has %d values, its words %q %d", lang, f, want, w, got)
+			}
+		}
 	}
 	zh := i18n.For("zh")
-	if got, want := zh.Note("owner ConfigMap/app is in absentOwnerCache: dangling, no lookup"), "属主 ConfigMap/app 在 absentOwnerCache 中：悬空，不再查找"; got != want {
-		t.Errorf("a note in Chinese: %q, want %q", got, want)
-	}
-	if got := zh.Note("a note no form matches"); got != "a note no form matches" {
-		t.Errorf("a note without words: %q", got)
+	for _, c := range []struct{ en, zh string }{
+		{"owner ConfigMap/app is in absentOwnerCache: dangling, no lookup", "属主 ConfigMap/app 在 absentOwnerCache 中：悬空，不再查找"},
+		{"deleting Pod/default/web-b: ranked before Pod/default/web-a, the first Pod kept: not ready before ready",
+			"删除 Pod/default/web-b：排在 Pod/default/web-a（第一个保留的 Pod）之前：未就绪的先于已就绪的"},
+		{"still expecting 2 deletions (set 1s ago, expiring after 5m0s)", "仍在等待 2 次删除（1s 前设置，5m0s 后过期）"},
+		{"claim: adopted Pod/a, released Pod/b", "认领：收养了 Pod/a，释放了 Pod/b"},
+		{"a note no form matches", "a note no form matches"},
+	} {
+		if got := zh.Note(c.en); got != c.zh {
+			t.Errorf("the note %q in Chinese: %q, want %q", c.en, got, c.zh)
+		}
 	}
 }

@@ -157,20 +157,38 @@ func NoteForms(lang string) []string { return Forms(lang + ".notes") }
 
 // Note is a record's note in the catalog's language: its English text
 // matched against the note forms the language words, the values put into
-// their words; the English text where none matches (and in English).
+// their words; the English text where none matches (and in English). A
+// value that is itself a phrase of a note form (an expectation, a claim's
+// summary, a ranking rule) is put in the language's words the same way.
 func (c *Catalog) Note(s string) string {
 	if c == nil || c.lang == "en" {
 		return s
 	}
 	notesOnce.Do(loadNotes)
+	return c.note(s, 0)
+}
+
+// noteDepth bounds how deep a note's values are read as phrases.
+const noteDepth = 4
+
+func (c *Catalog) note(s string, depth int) string {
 	for _, p := range notePatterns {
 		m := p.re.FindStringSubmatch(s)
 		if m == nil {
 			continue
 		}
-		if w, ok := c.Say(p.form, m[1:]); ok {
-			return w
+		if _, ok := c.Form(p.form); !ok {
+			continue
 		}
+		values := m[1:]
+		if depth < noteDepth {
+			values = slices.Clone(values)
+			for i, v := range values {
+				values[i] = c.note(v, depth+1)
+			}
+		}
+		w, _ := c.Say(p.form, values)
+		return w
 	}
 	return s
 }
