@@ -91,6 +91,9 @@ func TestPlaygroundZhGolden(t *testing.T) {
 		{"background-reasons", []string{"d", "2", "s", "s", "s"}},
 		{"command-error", []string{":", "d", "e", "l", "e", "t", "space", "w", "e", "b", "enter"}},
 		{"command-usage-error", []string{":", "g", "o", "t", "o", "space", "x", "enter"}},
+		// The explain view of the ReplicaSet's verdict: the reason's
+		// words and the rule behind it, both in Chinese.
+		{"explain", []string{"d", "2", "s", "s", "e"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, c := range cases {

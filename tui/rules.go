@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"regexp"
 	"strings"
 	"sync"
@@ -14,29 +16,80 @@ import (
 //go:embed rules.txt
 var rulesText string
 
+// rules.zh.txt is the Simplified Chinese text of the rules, in the same
+// block form; each block's id line also carries the hash (ruleHash) of the
+// English block it translates, so a test can tell when the English moved
+// on. A rule missing here is listed in rules.zh.pending and shown in
+// English, with a note.
+//
+//go:embed rules.zh.txt
+var rulesZhText string
+
 var (
 	rulesOnce sync.Once
 	rules     map[string]string
+	rulesZh   map[string]zhRule
 	ruleIDRE  = regexp.MustCompile(`[RN]\d+`)
 )
 
-// ruleText returns the text of rule id ("R44").
-func ruleText(id string) (string, bool) {
+// zhRule is a rule's Chinese text and the hash of the English it renders.
+type zhRule struct {
+	hash, text string
+}
+
+// parseRules reads the blocks of a rules file: id line (the id, then for
+// a translation the English block's hash), then the text.
+func parseRules(s string) map[string]zhRule {
+	out := map[string]zhRule{}
+	for _, block := range strings.Split(s, "\n\n") {
+		block = strings.TrimSpace(block)
+		if block == "" || strings.HasPrefix(block, "#") {
+			continue
+		}
+		head, text, ok := strings.Cut(block, "\n")
+		if ok {
+			id, hash, _ := strings.Cut(head, " ")
+			out[id] = zhRule{hash: strings.TrimSpace(hash), text: text}
+		}
+	}
+	return out
+}
+
+func loadRules() {
 	rulesOnce.Do(func() {
 		rules = map[string]string{}
-		for _, block := range strings.Split(rulesText, "\n\n") {
-			block = strings.TrimSpace(block)
-			if block == "" || strings.HasPrefix(block, "#") {
-				continue
-			}
-			id, text, ok := strings.Cut(block, "\n")
-			if ok {
-				rules[id] = text
-			}
+		for id, r := range parseRules(rulesText) {
+			rules[id] = r.text
 		}
+		rulesZh = parseRules(rulesZhText)
 	})
+}
+
+// ruleHash is the short hash of an English rule's text that its
+// translation records.
+func ruleHash(english string) string {
+	sum := sha256.Sum256([]byte(english))
+	return hex.EncodeToString(sum[:4])
+}
+
+// ruleText returns the text of rule id ("R44").
+func ruleText(id string) (string, bool) {
+	loadRules()
 	t, ok := rules[id]
 	return t, ok
+}
+
+// ruleTextIn returns the text of rule id in lang: the translation when
+// there is one (translated true), else the English.
+func ruleTextIn(lang, id string) (text string, translated, ok bool) {
+	loadRules()
+	if lang == "zh" {
+		if r, ok := rulesZh[id]; ok {
+			return r.text, true, true
+		}
+	}
+	t, ok := rules[id]
+	return t, lang == "" || lang == "en", ok
 }
 
 // ruleIDs returns the rule numbers a record's Rule field names, such as

@@ -933,12 +933,15 @@ func (o *overlays) explainLines(m *Model, width int, keys []key.Binding) overlay
 		}
 	}
 	for _, id := range ruleIDs(rec.Reason.Rule) {
-		text, ok := ruleText(id)
+		text, translated, ok := ruleTextIn(m.opts.Lang, id)
 		// The rule's own words follow: no file to look up (a page has none).
 		out = append(out, "", t.queue.Render(m.tr.T("explain-rule", "id", id)))
 		if !ok {
 			out = append(out, t.dim.Render(m.tr.T("explain-rule-missing")))
 			continue
+		}
+		if !translated {
+			out = append(out, t.dim.Render(m.tr.T("explain-rule-pending")))
 		}
 		for _, s := range strings.Split(text, "\n") {
 			for _, w := range wrap(s, width-1) {
