@@ -444,14 +444,35 @@ func (m *refManager) release(obj *fakeapi.Object) error {
 
 // summary says what the claim did, for the reason: "" when nothing.
 func (m *refManager) summary() string {
-	var parts []string
-	if len(m.adopted) > 0 {
-		parts = append(parts, "adopted "+listPhrase(m.adopted))
+	t, ok := m.summaryText()
+	if !ok {
+		return ""
 	}
-	if len(m.released) > 0 {
-		parts = append(parts, "released "+listPhrase(m.released))
+	return t.String()
+}
+
+// bracketed is summary in brackets after a sentence, " (adopted
+// Pod/a)": no sentences when the claim did nothing.
+func (m *refManager) bracketed() []Text {
+	t, ok := m.summaryText()
+	if !ok {
+		return nil
 	}
-	return strings.Join(parts, ", ")
+	return []Text{say(" ("), t, say(")")}
+}
+
+// summaryText is summary in its text form; ok is false when the claim
+// did nothing.
+func (m *refManager) summaryText() (t Text, ok bool) {
+	switch {
+	case len(m.adopted) > 0 && len(m.released) > 0:
+		return say("adopted %s, released %s", listPhrase(m.adopted), listPhrase(m.released)), true
+	case len(m.adopted) > 0:
+		return say("adopted %s", listPhrase(m.adopted)), true
+	case len(m.released) > 0:
+		return say("released %s", listPhrase(m.released)), true
+	}
+	return Text{}, false
 }
 
 // listPhrase lists names, shortening long lists.

@@ -591,23 +591,23 @@ func daemonPodTolerations(spec map[string]any) map[string]any {
 // or NoExecute taint no toleration tolerates means the Pod should not run
 // there, and an untolerated NoExecute taint means an existing one should
 // not stay either. why says which.
-func nodeShouldRunDaemonPod(node *fakeapi.Object, v dsView) (shouldRun, shouldContinueRunning bool, why string) {
+func nodeShouldRunDaemonPod(node *fakeapi.Object, v dsView) (shouldRun, shouldContinueRunning bool, why Text) {
 	if v.nodeName != "" && v.nodeName != node.Metadata.Name {
-		return false, false, "the template's nodeName is " + v.nodeName
+		return false, false, say("the template's nodeName is %s", v.nodeName)
 	}
 	if !labelsMatch(v.nodeSelector, node.Metadata.Labels) {
-		return false, false, "its labels do not match nodeSelector " + selectorPhrase(v.nodeSelector)
+		return false, false, say("its labels do not match nodeSelector %s", selectorPhrase(v.nodeSelector))
 	}
 	taints := nodeTaints(node)
 	if x, ok := findMatchingUntoleratedTaint(taints, v.tolerations, func(t taint) bool {
 		return t.effect == "NoExecute" || t.effect == "NoSchedule"
 	}); ok {
 		if y, ok := findMatchingUntoleratedTaint(taints, v.tolerations, func(t taint) bool { return t.effect == "NoExecute" }); ok {
-			return false, false, "it has taint " + y.String() + ", which the Pod does not tolerate"
+			return false, false, say("it has taint %s, which the Pod does not tolerate", y.String())
 		}
-		return false, true, "it has taint " + x.String() + ", which the Pod does not tolerate (a running Pod may stay)"
+		return false, true, say("it has taint %s, which the Pod does not tolerate (a running Pod may stay)", x.String())
 	}
-	return true, true, ""
+	return true, true, Text{}
 }
 
 func labelsMatch(sel, labels map[string]string) bool {
@@ -708,7 +708,7 @@ type dsSync struct {
 	v    dsView
 	rec  *Record
 	code string
-	did  []Text
+	did  [][]Text // each thing it did, in its sentences
 	fns  []string
 	// updated is updatedNumberScheduled as the status counts it.
 	updated int64
@@ -732,12 +732,12 @@ func (s *dsSync) nodeNames() []string {
 
 type nodeVerdict struct {
 	shouldRun, shouldContinueRunning bool
-	why                              string
+	why                              Text
 }
 
 // shouldRun is nodeShouldRunDaemonPod for the Node of that name, once per
 // sync.
-func (s *dsSync) shouldRun(node *fakeapi.Object) (bool, bool, string) {
+func (s *dsSync) shouldRun(node *fakeapi.Object) (bool, bool, Text) {
 	v, ok := s.verdicts[node.Metadata.Name]
 	if !ok {
 		v.shouldRun, v.shouldContinueRunning, v.why = nodeShouldRunDaemonPod(node, s.v)
@@ -760,7 +760,15 @@ func (s *dsSync) act(code, format string, args ...any) {
 	if s.code == "" {
 		s.code = code
 	}
-	s.did = append(s.did, say(format, args...))
+	s.did = append(s.did, say1(format, args...))
+}
+
+// acts is act with a thing done said in the sentences ts.
+func (s *dsSync) acts(code string, ts ...Text) {
+	if s.code == "" {
+		s.code = code
+	}
+	s.did = append(s.did, ts)
 }
 
 func (s *dsSync) fn(name string) {
@@ -807,7 +815,7 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 	}
 	if s.code == "" {
 		s.code = "InSync"
-		s.did = append(s.did, say("nothing to do"))
+		s.did = append(s.did, say1("nothing to do"))
 	}
 	desired := 0
 	for _, node := range c.nodes {
@@ -816,7 +824,13 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 		}
 	}
 	// What the sync did comes first, so the timeline's one line shows it.
-	texts := append([]Text{say("%s: ", rec.Item)}, joinTexts(s.did, "; ")...)
+	texts := []Text{say("%s: ", rec.Item)}
+	for i, d := range s.did {
+		if i > 0 {
+			texts = append(texts, Text{Form: "; "})
+		}
+		texts = append(texts, d...)
+	}
 	texts = append(texts, say(" (%d of %d Node(s) should run its Pod, nodeSelector %s; %d run one of revision %d; %s)",
 		desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy()))
 	rec.Reason = Reason{Code: s.code, Func: strings.Join(s.fns, ", ")}.Saying(texts...)
@@ -862,8 +876,8 @@ func (s *dsSync) controlledHistories() ([]*fakeapi.Object, error) {
 			out = append(out, r)
 		}
 	}
-	if sum := m.summary(); sum != "" {
-		s.act("ClaimedRevisions", "%s", sum)
+	if sum, ok := m.summaryText(); ok {
+		s.acts("ClaimedRevisions", sum)
 	}
 	return out, aggregate(errs)
 }
@@ -1069,8 +1083,8 @@ func (s *dsSync) claimPods() error {
 			errs = append(errs, err)
 		}
 	}
-	if sum := m.summary(); sum != "" {
-		s.act("ClaimedPods", "%s", sum)
+	if sum, ok := m.summaryText(); ok {
+		s.acts("ClaimedPods", sum)
 	}
 	return aggregate(errs)
 }
@@ -1151,7 +1165,7 @@ func (s *dsSync) manage(hash string) (changed bool, err error) {
 		}
 		for _, p := range nodeToPods[n] {
 			if nodeName(p) == "" {
-				del = append(del, dsDeletion{p, "Node " + n + " no longer exists and the Pod was never scheduled"})
+				del = append(del, dsDeletion{p, say1("Node %s no longer exists and the Pod was never scheduled", n)})
 			}
 		}
 	}
@@ -1161,7 +1175,7 @@ func (s *dsSync) manage(hash string) (changed bool, err error) {
 // dsDeletion is a Pod to delete and why.
 type dsDeletion struct {
 	pod *fakeapi.Object
-	why string
+	why []Text
 }
 
 // podsShouldBeOnNode decides one Node: create the Pod it should run and
@@ -1184,10 +1198,10 @@ func (s *dsSync) podsShouldBeOnNode(node *fakeapi.Object, nodeToPods map[string]
 			switch podPhase(p) {
 			case "Failed":
 				s.c.event(s.v.obj, "Warning", "FailedDaemonPod", fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", p.Metadata.Namespace, p.Metadata.Name, name))
-				del = append(del, dsDeletion{p, "it failed"})
+				del = append(del, dsDeletion{p, say1("it failed")})
 			case "Succeeded":
 				s.c.event(s.v.obj, "Normal", "SucceededDaemonPod", fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Metadata.Namespace, p.Metadata.Name, name))
-				del = append(del, dsDeletion{p, "it succeeded"})
+				del = append(del, dsDeletion{p, say1("it succeeded")})
 			default:
 				running = append(running, p)
 			}
@@ -1195,7 +1209,7 @@ func (s *dsSync) podsShouldBeOnNode(node *fakeapi.Object, nodeToPods map[string]
 		slices.SortStableFunc(running, byCreationAndPhase)
 		if !s.v.allowsSurge() {
 			for _, p := range running[min(1, len(running)):] {
-				del = append(del, dsDeletion{p, "a second Pod on the Node: the oldest stays"})
+				del = append(del, dsDeletion{p, say1("a second Pod on the Node: the oldest stays")})
 			}
 			break
 		}
@@ -1216,20 +1230,20 @@ func (s *dsSync) podsShouldBeOnNode(node *fakeapi.Object, nodeToPods map[string]
 				oldestOld = p
 				continue
 			}
-			del = append(del, dsDeletion{p, "a third Pod on the Node while surging"})
+			del = append(del, dsDeletion{p, say1("a third Pod on the Node while surging")})
 		}
 		if oldestNew != nil && oldestOld != nil {
 			switch {
 			case !isPodReady(oldestOld):
-				del = append(del, dsDeletion{oldestOld, "the old Pod is not ready and a new one runs beside it"})
+				del = append(del, dsDeletion{oldestOld, say1("the old Pod is not ready and a new one runs beside it")})
 			case s.c.isPodAvailable(oldestNew, s.v.minReadySeconds):
-				del = append(del, dsDeletion{oldestOld, "the new Pod beside it is available"})
+				del = append(del, dsDeletion{oldestOld, say1("the new Pod beside it is available")})
 			}
 		}
 	case exists:
 		for _, p := range pods {
 			if p.Metadata.DeletionTimestamp == nil {
-				del = append(del, dsDeletion{p, "the Pod should not run on " + name + ": " + why})
+				del = append(del, dsDeletion{p, []Text{say("the Pod should not run on %s: ", name), why}})
 			}
 		}
 	}
@@ -1262,7 +1276,7 @@ func (s *dsSync) syncNodes(del []dsDeletion, create []string, hash string) error
 			continue
 		}
 		s.c.event(s.v.obj, "Normal", "SuccessfulDelete", "Deleted pod: "+d.pod.Metadata.Name)
-		s.act("DeletedPods", "deleted %s (node %s: %s)", fakeapi.RefOf(d.pod), daemonPodNode(d.pod), d.why)
+		s.acts("DeletedPods", append(append(say1("deleted %s (node %s: ", fakeapi.RefOf(d.pod), daemonPodNode(d.pod)), d.why...), say(")"))...)
 	}
 	return aggregate(errs)
 }
@@ -1406,10 +1420,10 @@ func (s *dsSync) rollingUpdate(hash string) error {
 		remaining := min(max(maxUnavailable-numUnavailable, 0), len(candidates))
 		var del []dsDeletion
 		for _, p := range replace {
-			del = append(del, dsDeletion{p, "an old Pod that is not available: replaced at once"})
+			del = append(del, dsDeletion{p, say1("an old Pod that is not available: replaced at once")})
 		}
 		for _, p := range candidates[:remaining] {
-			del = append(del, dsDeletion{p, fmt.Sprintf("an old Pod: rolling update, %d unavailable of maxUnavailable %d", numUnavailable, maxUnavailable)})
+			del = append(del, dsDeletion{p, say1("an old Pod: rolling update, %d unavailable of maxUnavailable %d", numUnavailable, maxUnavailable)})
 		}
 		if len(del) == 0 && oldLeft > 0 {
 			s.act("RollingUpdateWaits", "%d old Pod(s) wait: %d Node(s) unavailable of maxUnavailable %d", oldLeft, numUnavailable, maxUnavailable)
@@ -1445,11 +1459,11 @@ func (s *dsSync) rollingUpdate(hash string) error {
 			shouldRun, _, why := s.shouldRun(node)
 			switch {
 			case !available(oldPod) && !shouldRun:
-				del = append(del, dsDeletion{oldPod, "an old Pod, not available, on a Node that should not run it: " + why})
+				del = append(del, dsDeletion{oldPod, []Text{say("an old Pod, not available, on a Node that should not run it: "), why}})
 			case !available(oldPod):
 				allowedNew = append(allowedNew, name)
 			case !shouldRun:
-				shouldNotRun = append(shouldNotRun, dsDeletion{oldPod, "an old Pod on a Node that should not run it: " + why})
+				shouldNotRun = append(shouldNotRun, dsDeletion{oldPod, []Text{say("an old Pod on a Node that should not run it: "), why}})
 			case numSurge >= maxSurge:
 			default:
 				candidateNew = append(candidateNew, name)
@@ -1459,7 +1473,7 @@ func (s *dsSync) rollingUpdate(hash string) error {
 				numSurge++
 				continue
 			}
-			del = append(del, dsDeletion{oldPod, "an old Pod whose replacement beside it is available"})
+			del = append(del, dsDeletion{oldPod, say1("an old Pod whose replacement beside it is available")})
 		}
 	}
 	remaining := max(maxSurge-numSurge, 0)

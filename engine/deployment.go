@@ -99,6 +99,14 @@ func (l *syncLog) act(code, format string, args ...any) {
 	l.actions = append(l.actions, say(format, args...))
 }
 
+// actText is act with the thing done already a sentence.
+func (l *syncLog) actText(code string, t Text) {
+	if l.code == "" {
+		l.code = code
+	}
+	l.actions = append(l.actions, t)
+}
+
 func (l *syncLog) fn(name string) {
 	if !slices.Contains(l.funcs, name) {
 		l.funcs = append(l.funcs, name)
@@ -782,9 +790,9 @@ func (c *deploymentController) replicaSetsForDeployment(d *deployment) ([]*fakea
 			claimed = append(claimed, rs)
 		}
 	}
-	if s := m.summary(); s != "" {
+	if t, ok := m.summaryText(); ok {
 		c.cur.fn("getReplicaSetsForDeployment")
-		c.cur.act("Claimed", "%s", s)
+		c.cur.actText("Claimed", t)
 	}
 	if len(errs) > 0 {
 		c.cur.act("ClaimFailed", "claiming ReplicaSets failed")

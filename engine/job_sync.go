@@ -378,9 +378,7 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 	if v.completions != nil {
 		told.and(" of %d completions", *v.completions)
 	}
-	if claimNote != "" {
-		told.and(" (%s)", claimNote)
-	}
+	told.also(claimNote...)
 	told.and(": ")
 	told = told.Saying(append(told.Texts, res.text...)...)
 	if finishedBefore != nil && res.code != "Failing" && finishedBefore.Type == jobSuccessCriteriaMet {
@@ -460,7 +458,7 @@ func pastBackoffLimitOnFailure(v jobView, pods []jobPod) bool {
 
 // getPodsForJob returns the Pods the Job owns or adopts (ClaimPods, with
 // the tracking finalizer added to adopted Pods), by name.
-func (c *jobController) getPodsForJob(v jobView, rec *Record) ([]jobPod, string, error) {
+func (c *jobController) getPodsForJob(v jobView, rec *Record) ([]jobPod, []Text, error) {
 	j := v.obj
 	ns, uid := j.Metadata.Namespace, j.Metadata.UID
 	cands := c.pods.controlledBy(ns, uid)
@@ -485,7 +483,7 @@ func (c *jobController) getPodsForJob(v jobView, rec *Record) ([]jobPod, string,
 		}
 		out = append(out, jp)
 	}
-	return out, m.summary(), aggregate(errs)
+	return out, m.bracketed(), aggregate(errs)
 }
 
 func completionIndex(o *fakeapi.Object) int {

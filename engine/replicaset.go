@@ -484,7 +484,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	if v.minReadySeconds > 0 {
 		claimed()
 	}
-	claimNote := m.summary()
+	claimNote := m.bracketed()
 	if len(errs) > 0 {
 		err := aggregate(errs)
 		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", claimPods"}.
@@ -531,9 +531,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 		rec.Note("%s", statusNote)
 	}
 	rec.Reason = Reason{Code: res.code, Func: fn + res.fn}.Say("%d Pods exist, %d wanted", claimedCount, v.replicas)
-	if claimNote != "" {
-		rec.Reason.and(" (%s)", claimNote)
-	}
+	rec.Reason.also(claimNote...)
 	rec.Reason.and(": ")
 	rec.Reason = rec.Reason.Saying(append(rec.Reason.Texts, res.text...)...)
 	if err != nil {

@@ -176,6 +176,12 @@ func (r *Reason) and(form string, args ...any) {
 	r.Message += t.String()
 }
 
+// also adds the sentences ts to r, after the ones it has.
+func (r *Reason) also(ts ...Text) {
+	r.Texts = append(r.Texts, ts...)
+	r.Message += English(ts)
+}
+
 // English is ts in English, one after the other: a reason's Message.
 func English(ts []Text) string {
 	if len(ts) == 1 {
