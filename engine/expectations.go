@@ -40,29 +40,33 @@ func newExpectations() *expectations {
 
 // satisfied is SatisfiedExpectations: true when there are none, when they
 // are fulfilled, or when they expired. The string says which, for records.
-func (e *expectations) satisfied(key string, now time.Duration) (bool, string) {
+func (e *expectations) satisfied(key string, now time.Duration) (bool, []Text) {
 	exp, ok := e.exps[key]
 	switch {
 	case !ok:
-		return true, "no expectations recorded"
+		return true, say1("no expectations recorded")
 	case exp.fulfilled():
-		return true, "expectations fulfilled"
+		return true, say1("expectations fulfilled")
 	case now-exp.timestamp > expectationsTimeout:
-		return true, fmt.Sprintf("expectations (%s) expired after %s", exp.describe(), expectationsTimeout)
+		return true, []Text{say("expectations ("), exp.describe(), say(") expired after %s", expectationsTimeout)}
 	}
-	return false, fmt.Sprintf("still expecting %s (set %s ago, expiring after %s)", exp.describe(), now-exp.timestamp, expectationsTimeout)
+	return false, []Text{say("still expecting "), exp.describe(), say(" (set %s ago, expiring after %s)", now-exp.timestamp, expectationsTimeout)}
 }
 
-func (c *controlleeExpectations) describe() string {
+func (c *controlleeExpectations) describe() Text {
 	switch {
 	case c.add > 0 && c.del > 0:
-		return fmt.Sprintf("%d creations and %d deletions", c.add, c.del)
+		return say("%d creations and %d deletions", c.add, c.del)
+	case c.add == 1:
+		return say("1 creation")
 	case c.add > 0:
-		return plural(int(c.add), "creation", "creations")
+		return say("%d creations", c.add)
+	case c.del == 1:
+		return say("1 deletion")
 	case c.del > 0:
-		return plural(int(c.del), "deletion", "deletions")
+		return say("%d deletions", c.del)
 	}
-	return "nothing"
+	return say("nothing")
 }
 
 // set is SetExpectations: it replaces what was expected and restarts the
@@ -136,11 +140,4 @@ func (e *expectations) clone() *expectations {
 		c.uids[k] = s
 	}
 	return c
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

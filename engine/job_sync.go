@@ -330,11 +330,11 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 	} else {
 		manageCalled := false
 		if satisfied && v.obj.Metadata.DeletionTimestamp == nil {
-			rec.Note("%s", why)
+			rec.Note("%s", English(why))
 			active, res, manageErr = c.manageJob(x)
 			manageCalled = true
 		} else if !satisfied {
-			res = manageResult{code: "ExpectationsPending", text: []Text{say("not managing Pods: %s", why)}}
+			res = manageResult{code: "ExpectationsPending", text: append(say1("not managing Pods: "), why...)}
 		} else {
 			res = manageResult{code: "BeingDeleted", text: []Text{say("the Job is being deleted, so Pods are neither created nor deleted")}}
 		}

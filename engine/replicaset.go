@@ -498,9 +498,9 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	case rs.Metadata.DeletionTimestamp != nil:
 		res = manageResult{code: "BeingDeleted", text: []Text{say("the ReplicaSet is being deleted, so Pods are neither created nor deleted")}}
 	case !needsSync:
-		res = manageResult{code: "ExpectationsPending", text: []Text{say("not managing replicas: %s", why)}}
+		res = manageResult{code: "ExpectationsPending", text: append(say1("not managing replicas: "), why...)}
 	default:
-		rec.Note("%s", why)
+		rec.Note("%s", English(why))
 		res, manageErr = c.manageReplicas(claimedCount, claimed, v, key, rec)
 	}
 

@@ -92,8 +92,8 @@ func TestReplicaSetExpectations(t *testing.T) {
 	}
 	e.creationObserved("ns/rs")
 	e.creationObserved("ns/rs")
-	if ok, why := e.satisfied("ns/rs", time.Second); !ok || why != "expectations fulfilled" {
-		t.Fatalf("both creations observed: got %v (%s)", ok, why)
+	if ok, why := e.satisfied("ns/rs", time.Second); !ok || English(why) != "expectations fulfilled" {
+		t.Fatalf("both creations observed: got %v (%s)", ok, English(why))
 	}
 	e.expectDeletions("ns/rs", []string{"ns/a", "ns/b"}, 10*time.Second)
 	e.deletionObserved("ns/rs", "ns/a")
@@ -102,8 +102,8 @@ func TestReplicaSetExpectations(t *testing.T) {
 	if ok, _ := e.satisfied("ns/rs", 11*time.Second); ok {
 		t.Fatal("ns/b's deletion is still expected")
 	}
-	if ok, why := e.satisfied("ns/rs", 10*time.Second+expectationsTimeout+time.Nanosecond); !ok || !strings.Contains(why, "expired") {
-		t.Fatalf("expectations must expire after %s: got %v (%s)", expectationsTimeout, ok, why)
+	if ok, why := e.satisfied("ns/rs", 10*time.Second+expectationsTimeout+time.Nanosecond); !ok || !strings.Contains(English(why), "expired") {
+		t.Fatalf("expectations must expire after %s: got %v (%s)", expectationsTimeout, ok, English(why))
 	}
 	c := e.clone()
 	c.deletionObserved("ns/rs", "ns/b")
