@@ -1176,7 +1176,11 @@ func (c *deploymentController) scaleReplicaSet(rs *fakeapi.Object, newScale int6
 		if newScale < oldScale {
 			code = "ScaledDown"
 		}
-		c.cur.act(code, "scaled %s %s from %d to %d", op, out, oldScale, newScale)
+		if op == "down" {
+			c.cur.act(code, "scaled down %s from %d to %d", out, oldScale, newScale)
+		} else {
+			c.cur.act(code, "scaled up %s from %d to %d", out, oldScale, newScale)
+		}
 		return true, out, nil
 	}
 	return false, out, nil

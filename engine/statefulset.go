@@ -594,10 +594,15 @@ func (s *stsSync) fn(name string) {
 }
 
 func (s *stsSync) act(code, format string, args ...any) {
+	s.actText(code, say(format, args...))
+}
+
+// actText is act with the thing done already a sentence.
+func (s *stsSync) actText(code string, t Text) {
 	if s.code == "" || s.code == "InSync" || s.code == "Waiting" || (s.code == "CreatedClaim" && code == "CreatedPod") {
 		s.code = code
 	}
-	s.did = append(s.did, say(format, args...))
+	s.did = append(s.did, t)
 }
 
 func (s *stsSync) waitFor(format string, args ...any) {
@@ -981,7 +986,7 @@ func (s *stsSync) fixClaims(p *fakeapi.Object) error {
 			s.act("ClaimUpdateFailed", "could not update claim %s for delete policy ownerRefs: %v", cl.Metadata.Name, err)
 			return err
 		}
-		s.act("ClaimOwnersUpdated", "%s %s", fakeapi.RefOf(cl), why)
+		s.actText("ClaimOwnersUpdated", why)
 	}
 	return nil
 }
@@ -1076,15 +1081,16 @@ func isClaimOwnerUpToDate(cl *fakeapi.Object, v stsView, p *fakeapi.Object) bool
 
 // updateClaimOwnerRefForSetAndPod scrubs the claim's references to the set
 // and the Pod and adds back, as controller, what the policy asks for. It
-// returns what it did, for the record.
-func updateClaimOwnerRefForSetAndPod(cl *fakeapi.Object, v stsView, p *fakeapi.Object) string {
+// returns what it did, a sentence naming the claim, for the record.
+func updateClaimOwnerRefForSetAndPod(cl *fakeapi.Object, v stsView, p *fakeapi.Object) Text {
+	claim := fakeapi.RefOf(cl)
 	unexpected := hasUnexpectedController(cl, v, p)
 	refs := slices.DeleteFunc(slices.Clone(cl.Metadata.OwnerReferences), func(r fakeapi.OwnerReference) bool {
 		return matchesRef(r, v.obj) || matchesRef(r, p)
 	})
 	if unexpected {
 		cl.Metadata.OwnerReferences = refs
-		return "has another controller: removed its references to the set and the Pod"
+		return say("%s has another controller: removed its references to the set and the Pod", claim)
 	}
 	scaledDown := !podInOrdinalRange(p, v)
 	var to []string
@@ -1099,14 +1105,15 @@ func updateClaimOwnerRefForSetAndPod(cl *fakeapi.Object, v stsView, p *fakeapi.O
 		add(v.obj)
 	}
 	cl.Metadata.OwnerReferences = refs
-	place := "in range"
-	if scaledDown {
-		place = "scaled down"
+	switch {
+	case len(to) == 0 && scaledDown:
+		return say("%s now has no owner reference (%s, scaled down): the collector will leave it", claim, v.policyPhrase())
+	case len(to) == 0:
+		return say("%s now has no owner reference (%s, in range): the collector will leave it", claim, v.policyPhrase())
+	case scaledDown:
+		return say("%s is now owned by %s (%s, scaled down): the collector deletes it once that owner is gone", claim, strings.Join(to, ", "), v.policyPhrase())
 	}
-	if len(to) == 0 {
-		return fmt.Sprintf("now has no owner reference (%s, %s): the collector will leave it", v.policyPhrase(), place)
-	}
-	return fmt.Sprintf("is now owned by %s (%s, %s): the collector deletes it once that owner is gone", strings.Join(to, ", "), v.policyPhrase(), place)
+	return say("%s is now owned by %s (%s, in range): the collector deletes it once that owner is gone", claim, strings.Join(to, ", "), v.policyPhrase())
 }
 
 // ---- status ----
