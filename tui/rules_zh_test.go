@@ -135,3 +135,29 @@ func TestRuleTextIn(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainZhPendingRule: a rule without its Chinese text yet is shown
+// in English in the zh explain view, under a note that says so; with its
+// text the note is gone and the Chinese shows.
+func TestExplainZhPendingRule(t *testing.T) {
+	explain := func() string {
+		m, err := New(Options{Width: 120, Height: 40, NoColor: true, Theme: ThemeDark, Lang: "zh"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		press(t, m, "d", "2", "s", "s", "e") // the ReplicaSet's verdict, R44(c)
+		return screen(m)
+	}
+	got := explain()
+	if strings.Contains(got, "尚未完成") || !strings.Contains(got, "决定：") {
+		t.Errorf("R44 has its Chinese text, the view should show it without a note:\n%s", got)
+	}
+	loadRules()
+	saved := rulesZh["R44"]
+	delete(rulesZh, "R44")
+	defer func() { rulesZh["R44"] = saved }()
+	got = explain()
+	if !strings.Contains(got, "（这条规则的中文译文尚未完成，下面是英文原文）") || !strings.Contains(got, "The decision:") {
+		t.Errorf("an untranslated R44 should show its English under the pending note:\n%s", got)
+	}
+}
