@@ -907,6 +907,31 @@ func (o *overlays) helpLines(m *Model, width int, keys []key.Binding) overlayTex
 	return overlayText{title: m.tr.T("help-title"), body: out, footer: footerLines(t, m.keyHints(keys...), width)}
 }
 
+// explainDetailLine is a line of a record's Detail in the playground's
+// language: its label (upstream, call, enqueue, note, error) from the
+// catalog, a note in the language's words; other lines as they are.
+func (m *Model) explainDetailLine(s string) string {
+	if v, ok := strings.CutPrefix(s, "  note: "); ok {
+		return m.tr.T("explain-note", "note", m.tr.Note(v))
+	}
+	if v, ok := strings.CutPrefix(s, "  upstream: "); ok {
+		return m.tr.T("explain-upstream", "funcs", v)
+	}
+	if v, ok := strings.CutPrefix(s, "  call: "); ok {
+		return m.tr.T("explain-call", "call", v)
+	}
+	if v, ok := strings.CutPrefix(s, "  enqueue: "); ok {
+		if i := strings.LastIndex(v, " after "); i >= 0 {
+			return m.tr.T("explain-enqueue-after", "item", v[:i], "after", v[i+len(" after "):])
+		}
+		return m.tr.T("explain-enqueue", "item", v)
+	}
+	if v, ok := strings.CutPrefix(s, "  error: "); ok {
+		return m.tr.T("explain-error", "error", v)
+	}
+	return s
+}
+
 func (o *overlays) explainLines(m *Model, width int, keys []key.Binding) overlayText {
 	t := &m.th
 	recs := m.s.h.Records()
@@ -925,11 +950,16 @@ func (o *overlays) explainLines(m *Model, width int, keys []key.Binding) overlay
 		detail = m.tr.T("explain-meaning", "code", rec.Reason.Code, "words", w) + "\n" + detail
 	}
 	for _, s := range strings.Split(detail, "\n") {
-		if note, ok := strings.CutPrefix(s, "  note: "); ok {
-			s = m.tr.T("explain-note", "note", m.tr.Note(note))
+		s = m.explainDetailLine(s)
+		// Chinese wraps between characters and drops leading spaces: a
+		// detail line keeps its indent, on each of its lines.
+		indent := ""
+		if hasWide(s) {
+			rest := strings.TrimLeft(s, " ")
+			indent, s = s[:len(s)-len(rest)], rest
 		}
-		for _, w := range wrap(s, width-1) {
-			out = append(out, t.text.Render(w))
+		for _, w := range wrap(s, width-1-len(indent)) {
+			out = append(out, t.text.Render(indent+w))
 		}
 	}
 	for _, id := range ruleIDs(rec.Reason.Rule) {
