@@ -700,7 +700,7 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 		p := replicas[target].obj
 		if p.Metadata.Labels[stsRevisionLabel] != upd.Metadata.Name && !isTerminatingPod(p) {
 			s.fn("updateStatefulSet (RollingUpdate)")
-			if err := s.deletePod(p, "it is not at update revision "+upd.Metadata.Name); err != nil {
+			if err := s.deletePod(p, say("deleted %s: it is not at update revision %s", fakeapi.RefOf(p), upd.Metadata.Name)); err != nil {
 				return err
 			}
 			return nil
@@ -792,7 +792,7 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 	p := replicas[i].obj
 	if replicas[i].created && podFinished(p) {
 		if p.Metadata.DeletionTimestamp == nil {
-			if err := s.deletePod(p, "it has finished ("+nestedString(p.Fields["status"], "phase")+") and will be recreated"); err != nil {
+			if err := s.deletePod(p, say("deleted %s: it has finished (%s) and will be recreated", fakeapi.RefOf(p), nestedString(p.Fields["status"], "phase"))); err != nil {
 				return true, err
 			}
 		}
@@ -864,12 +864,12 @@ func (s *stsSync) processCondemned(condemned []*fakeapi.Object, i int, firstUnhe
 		s.waitFor("%s to be available before it is deleted", fakeapi.RefOf(p))
 		return true, nil
 	}
-	return true, s.deletePod(p, fmt.Sprintf("scale down: ordinal %d is not below replicas %d", getOrdinal(p), s.v.replicas))
+	return true, s.deletePod(p, say("deleted %s: scale down: ordinal %d is not below replicas %d", fakeapi.RefOf(p), getOrdinal(p), s.v.replicas))
 }
 
 // deletePod is StatefulPodControl.DeleteStatefulPod: a DELETE without
-// options.
-func (s *stsSync) deletePod(p *fakeapi.Object, why string) error {
+// options; done is the sentence that says it deleted p, and why.
+func (s *stsSync) deletePod(p *fakeapi.Object, done Text) error {
 	s.fn("StatefulPodControl.DeleteStatefulPod")
 	_, err := s.c.env.api.Delete(stsClient, fakeapi.RefOf(p), nil)
 	if err != nil {
@@ -878,7 +878,7 @@ func (s *stsSync) deletePod(p *fakeapi.Object, why string) error {
 		return err
 	}
 	s.c.event(s.v.obj, "Normal", "SuccessfulDelete", fmt.Sprintf("delete Pod %s in StatefulSet %s successful", p.Metadata.Name, s.v.obj.Metadata.Name))
-	s.act("DeletedPod", "deleted %s: %s", fakeapi.RefOf(p), why)
+	s.actText("DeletedPod", done)
 	return nil
 }
 
