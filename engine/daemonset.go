@@ -831,8 +831,13 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 		}
 		texts = append(texts, d...)
 	}
-	texts = append(texts, say(" (%d of %d Node(s) should run its Pod, nodeSelector %s; %d run one of revision %d; %s)",
-		desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy()))
+	if len(v.nodeSelector) == 0 {
+		texts = append(texts, say(" (%d of %d Node(s) should run its Pod, nodeSelector (none: every Node); %d run one of revision %d; %s)",
+			desired, len(c.nodes), s.updated, revisionNumber(cur), s.strategy()))
+	} else {
+		texts = append(texts, say(" (%d of %d Node(s) should run its Pod, nodeSelector %s; %d run one of revision %d; %s)",
+			desired, len(c.nodes), selectorPhrase(v.nodeSelector), s.updated, revisionNumber(cur), s.strategy()))
+	}
 	rec.Reason = Reason{Code: s.code, Func: strings.Join(s.fns, ", ")}.Saying(texts...)
 	return aggregate(errs)
 }
