@@ -296,6 +296,9 @@ var noteValues = map[string]string{
 	"expectations (%s) expired after %s":                 `say(") expired after %s"`,
 	"still expecting %s (set %s ago, expiring after %s)": `say(" (set %s ago, expiring after %s)"`,
 	"%d creations and %d deletions":                      `say("%d creations and %d deletions"`,
+	"complete":                                           `jobComplete           = "Complete"`,
+	"failed":                                             `jobFailed             = "Failed"`,
+	"none":                                               `return "none"`,
 	"nothing":                                            `say("nothing")`,
 	"1 creation":                                         `say("1 creation")`,
 	"%d creations":                                       `say("%d creations"`,
@@ -391,6 +394,8 @@ func TestEveryNoteHasWords(t *testing.T) {
 			"删除 Pod/default/web-b：排在 Pod/default/web-a（第一个保留的 Pod）之前：未就绪的先于已就绪的"},
 		{"still expecting 2 deletions (set 1s ago, expiring after 5m0s)", "仍在等待 2 次删除（1s 前设置，5m0s 后过期）"},
 		{"claim: adopted Pod/a, released Pod/b", "认领：收养了 Pod/a，释放了 Pod/b"},
+		{"not complete yet: 2 Pod(s) still terminating", "尚未完成（Complete）：还有 2 个 Pod 正在终止"},
+		{"status: 0 active, lastScheduleTime none", "状态：0 个活跃，lastScheduleTime 无"},
 		{"a note no form matches", "a note no form matches"},
 	} {
 		if got := zh.Note(c.en); got != c.zh {
