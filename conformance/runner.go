@@ -296,6 +296,13 @@ func (x *executor) runStep(ctx context.Context, label string, st *scenario.Step)
 		if c.Status == Disagree {
 			return sr, errStop
 		}
+		if sr.Failed && x.taint == "" {
+			// The action went another way only because the real
+			// controllers were still running (a race, classify): the world
+			// after it is not the one gcplay has, so what follows it is not
+			// compared, as after a skipped step.
+			x.taint = fmt.Sprintf("follows %s, which went another way in a race", label)
+		}
 		return sr, nil
 	case actErr != nil:
 		c := CheckResult{Step: label, Line: st.Line, Key: "action", Subject: st.Describe(),
