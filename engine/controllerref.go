@@ -502,3 +502,20 @@ func aggregate(errs []error) error {
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// templateSelector reads a workload's spec.selector and checks that it is
+// not empty and selects the Pod template's labels, as the apps/v1
+// validation of a StatefulSet or DaemonSet does.
+func templateSelector(spec, template map[string]any) (labelSelector, error) {
+	sel, err := parseSelector(nestedMap(spec, "selector"))
+	if err != nil {
+		return sel, err
+	}
+	if sel.empty() {
+		return sel, fmt.Errorf("spec.selector: Required value")
+	}
+	if !sel.matches(stringMap(nestedMap(template, "metadata")["labels"])) {
+		return sel, fmt.Errorf("spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`")
+	}
+	return sel, nil
+}

@@ -407,16 +407,10 @@ type dsView struct {
 func readDaemonSet(o *fakeapi.Object) (dsView, error) {
 	spec := specOf(o)
 	v := dsView{obj: o, historyLimit: 10, maxUnavailable: int64(1), maxSurge: int64(0)}
-	sel, err := parseSelector(nestedMap(spec, "selector"))
 	v.template = nestedMap(spec, "template")
+	sel, err := templateSelector(spec, v.template)
 	if err != nil {
 		return v, err
-	}
-	if sel.empty() {
-		return v, fmt.Errorf("spec.selector: Required value")
-	}
-	if !sel.matches(stringMap(nestedMap(v.template, "metadata")["labels"])) {
-		return v, fmt.Errorf("spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`")
 	}
 	v.selector = sel
 	tspec := nestedMap(v.template, "spec")

@@ -306,15 +306,9 @@ func readStatefulSet(o *fakeapi.Object) (stsView, error) {
 			}
 		}
 	}
-	sel, err := parseSelector(nestedMap(spec, "selector"))
+	sel, err := templateSelector(spec, v.template)
 	if err != nil {
 		return v, err
-	}
-	if sel.empty() {
-		return v, fmt.Errorf("spec.selector: Required value")
-	}
-	if !sel.matches(stringMap(nestedMap(v.template, "metadata")["labels"])) {
-		return v, fmt.Errorf("spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`")
 	}
 	v.selector = sel
 	return v, nil
