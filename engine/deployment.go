@@ -114,7 +114,7 @@ func (l *syncLog) fn(name string) {
 }
 
 func newDeploymentController(e *env) controller {
-	c := &deploymentController{env: e, deployments: map[string]*fakeapi.Object{}, rss: map[string]*fakeapi.Object{}, pods: newPodIndex()}
+	c := &deploymentController{env: e, deployments: map[string]*fakeapi.Object{}, rss: map[string]*fakeapi.Object{}, pods: e.podInformer()}
 	c.setQueues(newWorkqueue[string](ControllerDeployment), newWorkqueue[string](ControllerDeployment))
 	return c
 }
@@ -159,10 +159,7 @@ func (c *deploymentController) observe(ev fakeapi.WatchEvent) {
 		}
 	case isKind(o, "v1", "Pod"):
 		if ev.Type == fakeapi.Deleted {
-			c.pods.remove(o)
 			c.deletePod(o)
-		} else {
-			c.pods.put(o)
 		}
 	}
 }
@@ -345,13 +342,12 @@ func (c *deploymentController) restart(rec *Record) {
 	c.setQueues(newWorkqueue[string](ControllerDeployment), newWorkqueue[string](ControllerDeployment))
 	c.deployments = map[string]*fakeapi.Object{}
 	c.rss = map[string]*fakeapi.Object{}
-	c.pods = newPodIndex()
 	relist(c.env, dcClient, rec, c.observe, [][2]string{{"apps/v1", "Deployment"}, {"apps/v1", "ReplicaSet"}, {"v1", "Pod"}})
 }
 
 func (c *deploymentController) clone(e *env) controller {
 	n := &deploymentController{env: e, deployments: make(map[string]*fakeapi.Object, len(c.deployments)),
-		rss: make(map[string]*fakeapi.Object, len(c.rss)), pods: c.pods.clone()}
+		rss: make(map[string]*fakeapi.Object, len(c.rss)), pods: e.podInformer()}
 	for k, v := range c.deployments {
 		n.deployments[k] = v
 	}

@@ -70,6 +70,35 @@ type env struct {
 	api   apiserver
 	clock *virtualClock
 	recorder
+	// pods is the Pod informer's cache the workload controllers share, as
+	// kube-controller-manager's shared informer factory gives every
+	// controller the same Pod cache: the world updates it once per Pod
+	// event, before any controller's handler runs (dispatch), and the first
+	// controller to list Pods fills it (relist). nil while no running
+	// controller asks for it (podInformer).
+	pods *podIndex
+	// podsListed says that a list of Pods has filled pods.
+	podsListed bool
+}
+
+// podInformer returns the shared Pod cache, starting it on first use.
+func (e *env) podInformer() *podIndex {
+	if e.pods == nil {
+		e.pods = newPodIndex()
+	}
+	return e.pods
+}
+
+// observePod keeps the shared Pod cache up to date with one watch event.
+func (e *env) observePod(ev fakeapi.WatchEvent) {
+	if e.pods == nil || !isKind(ev.Object, "v1", "Pod") {
+		return
+	}
+	if ev.Type == fakeapi.Deleted {
+		e.pods.remove(ev.Object)
+	} else {
+		e.pods.put(ev.Object)
+	}
 }
 
 func newEnv(store *fakeapi.Store, clock *virtualClock) *env {

@@ -99,7 +99,7 @@ func (c *jobController) reset() {
 	c.exp = newExpectations()
 	c.finalizerExp = map[string]map[string]bool{}
 	c.jobs = map[string]*fakeapi.Object{}
-	c.pods = newPodIndex()
+	c.pods = c.env.podInformer()
 	c.backoff = map[string]backoffRecord{}
 	c.finished = map[string]bool{}
 	c.selectors = map[string]labelSelector{}
@@ -139,17 +139,14 @@ func (c *jobController) observe(ev fakeapi.WatchEvent) {
 	case isKind(o, "v1", "Pod"):
 		switch ev.Type {
 		case fakeapi.Added:
-			c.pods.put(o)
 			c.addPod(o)
 		case fakeapi.Modified:
-			c.pods.put(o)
 			if ev.Old != nil {
 				c.updatePod(ev.Old, o)
 			} else {
 				c.addPod(o)
 			}
 		case fakeapi.Deleted:
-			c.pods.remove(o)
 			c.deletePod(o, true)
 		}
 	}
@@ -452,7 +449,7 @@ func (c *jobController) restart(rec *Record) {
 }
 
 func (c *jobController) clone(e *env) controller {
-	n := &jobController{env: e, exp: c.exp.clone(), pods: c.pods.clone(),
+	n := &jobController{env: e, exp: c.exp.clone(), pods: e.podInformer(),
 		finalizerExp: make(map[string]map[string]bool, len(c.finalizerExp)),
 		jobs:         make(map[string]*fakeapi.Object, len(c.jobs)),
 		backoff:      make(map[string]backoffRecord, len(c.backoff)),

@@ -50,7 +50,7 @@ type replicaSetController struct {
 }
 
 func newReplicaSetController(e *env) controller {
-	c := &replicaSetController{env: e, exp: newExpectations(), rss: map[string]*fakeapi.Object{}, pods: newPodIndex()}
+	c := &replicaSetController{env: e, exp: newExpectations(), rss: map[string]*fakeapi.Object{}, pods: e.podInformer()}
 	c.setQueue(newWorkqueue[string](ControllerReplicaSet))
 	return c
 }
@@ -92,17 +92,14 @@ func (c *replicaSetController) observe(ev fakeapi.WatchEvent) {
 	case isKind(o, "v1", "Pod"):
 		switch ev.Type {
 		case fakeapi.Added:
-			c.pods.put(o)
 			c.addPod(o)
 		case fakeapi.Modified:
-			c.pods.put(o)
 			if ev.Old != nil {
 				c.updatePod(ev.Old, o)
 			} else {
 				c.addPod(o)
 			}
 		case fakeapi.Deleted:
-			c.pods.remove(o)
 			c.deletePod(o)
 		}
 	}
@@ -269,7 +266,6 @@ func (c *replicaSetController) restart(rec *Record) {
 	c.setQueue(newWorkqueue[string](ControllerReplicaSet))
 	c.exp = newExpectations()
 	c.rss = map[string]*fakeapi.Object{}
-	c.pods = newPodIndex()
 	relist(c.env, rsClient, rec, c.observe, [][2]string{{"apps/v1", "ReplicaSet"}, {"v1", "Pod"}})
 }
 
@@ -282,6 +278,12 @@ func relist(e *env, client string, rec *Record, observe func(fakeapi.WatchEvent)
 			rec.Err = err.Error()
 			continue
 		}
+		if k == [2]string{"v1", "Pod"} && e.pods != nil && !e.podsListed {
+			for _, o := range objs {
+				e.pods.put(o)
+			}
+			e.podsListed = true
+		}
 		for _, o := range objs {
 			observe(fakeapi.WatchEvent{Type: fakeapi.Added, Object: o})
 		}
@@ -289,7 +291,7 @@ func relist(e *env, client string, rec *Record, observe func(fakeapi.WatchEvent)
 }
 
 func (c *replicaSetController) clone(e *env) controller {
-	n := &replicaSetController{env: e, exp: c.exp.clone(), rss: make(map[string]*fakeapi.Object, len(c.rss)), pods: c.pods.clone()}
+	n := &replicaSetController{env: e, exp: c.exp.clone(), rss: make(map[string]*fakeapi.Object, len(c.rss)), pods: e.podInformer()}
 	for k, v := range c.rss {
 		n.rss[k] = v
 	}

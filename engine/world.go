@@ -77,6 +77,7 @@ func (w *World) wire() {
 // dispatch delivers one watch event to every informer, in a fixed order.
 func (w *World) dispatch(ev fakeapi.WatchEvent) {
 	w.env.touch(ev.Object.Metadata.UID)
+	w.env.observePod(ev)
 	for _, r := range w.running {
 		r.c.observe(ev)
 	}
@@ -522,6 +523,9 @@ func (w *World) Clone() *World {
 	c := &World{cfg: w.cfg, clock: &virtualClock{now: w.clock.now}, seq: w.seq}
 	c.store = w.store.Clone(c.clock)
 	c.env = newEnv(c.store, c.clock)
+	if w.env.pods != nil {
+		c.env.pods, c.env.podsListed = w.env.pods.clone(), w.env.podsListed
+	}
 	for _, r := range w.running {
 		c.running = append(c.running, running{reg: r.reg, c: r.c.clone(c.env)})
 	}
