@@ -55,7 +55,7 @@ type daemonSetController struct {
 	env   *env
 	q     *workqueue[string]
 	dss   map[string]*fakeapi.Object
-	pods  map[string]*fakeapi.Object
+	pods  *podIndex // the shared Pod informer's cache (env.pods)
 	nodes map[string]*fakeapi.Object
 	revs  map[string]*fakeapi.Object
 	// podEvents counts the Pod events seen, so a sync can tell whether its
@@ -72,7 +72,7 @@ func newDaemonSetController(e *env) controller {
 func (c *daemonSetController) reset() {
 	c.setQueue(newWorkqueue[string](ControllerDaemonSet))
 	c.dss = map[string]*fakeapi.Object{}
-	c.pods = map[string]*fakeapi.Object{}
+	c.pods = c.env.podInformer()
 	c.nodes = map[string]*fakeapi.Object{}
 	c.revs = map[string]*fakeapi.Object{}
 }
@@ -103,13 +103,10 @@ func (c *daemonSetController) observe(ev fakeapi.WatchEvent) {
 		c.podEvents++
 		switch {
 		case ev.Type == fakeapi.Deleted:
-			delete(c.pods, key)
 			c.deletePod(o)
 		case ev.Type == fakeapi.Modified && ev.Old != nil:
-			c.pods[key] = o
 			c.updatePod(ev.Old, o)
 		default:
-			c.pods[key] = o
 			c.addPod(o)
 		}
 	case isKind(o, "apps/v1", "ControllerRevision"):
@@ -293,7 +290,8 @@ func nestedValue(v any, path ...string) any {
 // in the handler.
 func (c *daemonSetController) syncNodeUpdate(node *fakeapi.Object) {
 	podsByDS := map[string]int{}
-	for _, p := range c.pods {
+	for _, pi := range c.pods.byKey {
+		p := pi.obj
 		ref := controllerOf(p)
 		if nodeName(p) != node.Metadata.Name || ref == nil || ref.Kind != "DaemonSet" {
 			continue
@@ -371,7 +369,7 @@ func (c *daemonSetController) clone(e *env) controller {
 		}
 		return n
 	}
-	n := &daemonSetController{env: e, dss: cp(c.dss), pods: cp(c.pods), nodes: cp(c.nodes), revs: cp(c.revs)}
+	n := &daemonSetController{env: e, dss: cp(c.dss), pods: e.podInformer(), nodes: cp(c.nodes), revs: cp(c.revs)}
 	n.setQueue(c.q.clone(func(s string) string { return s }))
 	return n
 }
@@ -1073,8 +1071,8 @@ func (s *dsSync) claimPods() error {
 	m := &refManager{env: c.env, client: dsClient, owner: v.obj, selector: v.selector, rec: s.rec,
 		canAdoptFunc: recheckDeletionTimestamp(c.env, dsClient, v.obj)}
 	var errs []error
-	for _, k := range sortedKeys(c.pods) {
-		p := c.pods[k]
+	for _, k := range sortedKeys(c.pods.byKey) {
+		p := c.pods.byKey[k].obj
 		if p.Metadata.Namespace != v.obj.Metadata.Namespace {
 			continue
 		}
@@ -1094,7 +1092,8 @@ func (s *dsSync) daemonPods() []*fakeapi.Object {
 		return s.pods
 	}
 	out := []*fakeapi.Object{}
-	for _, p := range s.c.pods {
+	for _, pi := range s.c.pods.byKey {
+		p := pi.obj
 		if ref := controllerOf(p); ref != nil && ref.UID == s.v.obj.Metadata.UID && p.Metadata.Namespace == s.v.obj.Metadata.Namespace {
 			out = append(out, p)
 		}

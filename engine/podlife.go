@@ -187,12 +187,27 @@ func newPodIndex() *podIndex {
 
 func (x *podIndex) put(o *fakeapi.Object) *podInfo {
 	key := objKey(o)
-	if old, ok := x.byKey[key]; ok {
+	p := newPodInfo(o)
+	old, ok := x.byKey[key]
+	x.byKey[key] = p
+	ref := controllerOf(o)
+	if ok {
+		// An update that keeps the Pod's controller replaces it in place.
+		if oldRef := controllerOf(old.obj); ref != nil && oldRef != nil && oldRef.UID == ref.UID {
+			if set := x.byController[ref.UID]; set != nil {
+				if _, in := set.pods[key]; in {
+					set.pods[key] = p
+					if set.agg != nil {
+						set.agg.count(old, -1)
+						set.agg.count(p, 1)
+					}
+					return p
+				}
+			}
+		}
 		x.unindex(key, old)
 	}
-	p := newPodInfo(o)
-	x.byKey[key] = p
-	if ref := controllerOf(o); ref != nil {
+	if ref != nil {
 		set := x.byController[ref.UID]
 		if set == nil {
 			set = &ownedPods{pods: map[string]*podInfo{}}

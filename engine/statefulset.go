@@ -52,7 +52,7 @@ type statefulSetController struct {
 	env    *env
 	q      *workqueue[string]
 	sets   map[string]*fakeapi.Object
-	pods   map[string]*fakeapi.Object
+	pods   *podIndex // the shared Pod informer's cache (env.pods)
 	claims map[string]*fakeapi.Object
 	revs   map[string]*fakeapi.Object
 }
@@ -66,7 +66,7 @@ func newStatefulSetController(e *env) controller {
 func (c *statefulSetController) reset() {
 	c.setQueue(newWorkqueue[string](ControllerStatefulSet))
 	c.sets = map[string]*fakeapi.Object{}
-	c.pods = map[string]*fakeapi.Object{}
+	c.pods = c.env.podInformer()
 	c.claims = map[string]*fakeapi.Object{}
 	c.revs = map[string]*fakeapi.Object{}
 }
@@ -94,13 +94,10 @@ func (c *statefulSetController) observe(ev fakeapi.WatchEvent) {
 	case isKind(o, "v1", "Pod"):
 		switch ev.Type {
 		case fakeapi.Deleted:
-			delete(c.pods, key)
 			c.enqueueForPod(o)
 		case fakeapi.Modified:
-			c.pods[key] = o
 			c.updatePod(ev.Old, o)
 		default:
-			c.pods[key] = o
 			c.enqueueForPod(o)
 		}
 	case isKind(o, "v1", "PersistentVolumeClaim"):
@@ -244,7 +241,7 @@ func (c *statefulSetController) clone(e *env) controller {
 		}
 		return n
 	}
-	n := &statefulSetController{env: e, sets: cp(c.sets), pods: cp(c.pods), claims: cp(c.claims), revs: cp(c.revs)}
+	n := &statefulSetController{env: e, sets: cp(c.sets), pods: e.podInformer(), claims: cp(c.claims), revs: cp(c.revs)}
 	id := func(s string) string { return s }
 	n.setQueue(c.q.clone(id))
 	return n
@@ -530,8 +527,8 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	// getPodsForStatefulSet: claim by selector and by name.
 	var pods []*fakeapi.Object
 	var errs []error
-	for _, k := range sortedKeys(c.pods) {
-		p := c.pods[k]
+	for _, k := range sortedKeys(c.pods.byKey) {
+		p := c.pods.byKey[k].obj
 		if p.Metadata.Namespace != obj.Metadata.Namespace {
 			continue
 		}
