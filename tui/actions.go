@@ -17,6 +17,54 @@ import (
 type action struct {
 	b  key.Binding
 	do func(m *Model, msg tea.KeyPressMsg) tea.Cmd
+	// short is the action's place in the one-line help under the command
+	// bar (shortHelp); the zero value leaves it out.
+	short shortEntry
+}
+
+// shortEntry is an action's place in the one-line help: at orders the
+// entries (from 1), wide leaves it out below wideWidth, and name and desc,
+// when set, name it there more briefly. Actions with the same place are
+// one entry, answering the keys of each ("←→ time": back and forward).
+type shortEntry struct {
+	at         int
+	wide       bool
+	name, desc string
+}
+
+// shortHelp is the one-line help under the command bar in normal mode:
+// the actions that have a place there (shortEntry) among those of the
+// components that answer keys now (normalComponents), so it names only
+// keys that work. wide is for a terminal at least wideWidth wide.
+func (m *Model) shortHelp(wide bool) []key.Binding {
+	type entry struct {
+		at int
+		b  key.Binding
+	}
+	var es []entry
+	for _, acts := range m.normalComponents() {
+		for _, a := range acts {
+			s := a.short
+			if s.at == 0 || s.wide && !wide {
+				continue
+			}
+			b := a.b
+			if s.name != "" {
+				b = withHelp(b, s.name, s.desc)
+			}
+			if i := slices.IndexFunc(es, func(e entry) bool { return e.at == s.at }); i >= 0 {
+				es[i].b = merged(es[i].b, b)
+				continue
+			}
+			es = append(es, entry{s.at, b})
+		}
+	}
+	slices.SortStableFunc(es, func(a, b entry) int { return a.at - b.at })
+	out := make([]key.Binding, len(es))
+	for i, e := range es {
+		out[i] = e.b
+	}
+	return out
 }
 
 // dispatch runs the first of acts whose binding matches msg; ok is false
@@ -37,8 +85,11 @@ func do0(f func(m *Model)) func(*Model, tea.KeyPressMsg) tea.Cmd {
 
 // withDesc is b with another description (the same key, named for what it
 // does in one pane).
-func withDesc(b key.Binding, desc string) key.Binding {
-	out := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+func withDesc(b key.Binding, desc string) key.Binding { return withHelp(b, b.Help().Key, desc) }
+
+// withHelp is b named otherwise in help: the same keys.
+func withHelp(b key.Binding, name, desc string) key.Binding {
+	out := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(name, desc))
 	out.SetEnabled(b.Enabled())
 	return out
 }
@@ -67,18 +118,19 @@ func (m *Model) normalKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) globalActions() []action {
 	k := m.keys
 	return []action{
-		{k.Quit, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }},
-		{k.Esc, do0(func(m *Model) {
+		{b: k.Quit, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }, short: shortEntry{at: 11}},
+		{b: k.Esc, do: do0(func(m *Model) {
 			if m.running != nil || m.playing {
 				m.stop("stopped")
 				return
 			}
 			m.msg = ""
 		})},
-		{k.Help, do0(func(m *Model) { m.mode, m.overlayTop = modeHelp, 0 })},
-		{k.Command, do0(func(m *Model) { m.openCommand("") })},
-		{k.NextPane, do0(func(m *Model) { m.setFocus((m.focus + 1) % numPanes) })},
-		{k.PrevPane, do0(func(m *Model) { m.setFocus((m.focus + numPanes - 1) % numPanes) })},
+		{b: k.Help, do: do0(func(m *Model) { m.mode, m.overlayTop = modeHelp, 0 }), short: shortEntry{at: 10}},
+		{b: k.Command, do: do0(func(m *Model) { m.openCommand("") }), short: shortEntry{at: 8}},
+		{b: k.NextPane, do: do0(func(m *Model) { m.setFocus((m.focus + 1) % numPanes) }),
+			short: shortEntry{at: 9, name: "tab", desc: "panes"}},
+		{b: k.PrevPane, do: do0(func(m *Model) { m.setFocus((m.focus + numPanes - 1) % numPanes) })},
 	}
 }
 
@@ -129,12 +181,12 @@ func moveActions(k keyMap, upDown string) []action {
 	}
 	page := func(m *Model) int { return max(m.paneInner(m.focus)-1, 1) }
 	return []action{
-		{withDesc(k.Up, upDown), mv(func(*Model) int { return -1 })},
-		{k.Down, mv(func(*Model) int { return 1 })},
-		{k.PageUp, mv(func(m *Model) int { return -page(m) })},
-		{k.PageDown, mv(page)},
-		{k.Top, mv(func(*Model) int { return -1 << 30 })},
-		{k.Bottom, mv(func(*Model) int { return 1 << 30 })},
+		{b: withDesc(k.Up, upDown), do: mv(func(*Model) int { return -1 })},
+		{b: k.Down, do: mv(func(*Model) int { return 1 })},
+		{b: k.PageUp, do: mv(func(m *Model) int { return -page(m) })},
+		{b: k.PageDown, do: mv(page)},
+		{b: k.Top, do: mv(func(*Model) int { return -1 << 30 })},
+		{b: k.Bottom, do: mv(func(*Model) int { return 1 << 30 })},
 	}
 }
 
@@ -142,7 +194,7 @@ func moveActions(k keyMap, upDown string) []action {
 // in the inspector.
 func (w *worldTree) actions(m *Model) []action {
 	return append(moveActions(m.keys, "select"),
-		action{withDesc(m.keys.Enter, "inspect selected"), do0(func(m *Model) { m.setFocus(paneInspector) })})
+		action{b: withDesc(m.keys.Enter, "inspect selected"), do: do0(func(m *Model) { m.setFocus(paneInspector) })})
 }
 
 // actions of the collector pane: scroll.
@@ -154,7 +206,7 @@ func (i *inspectorState) actions(m *Model) []action { return moveActions(m.keys,
 // actions of the timeline: move the cursor, and enter goes there.
 func (t *timelineState) actions(m *Model) []action {
 	return append(moveActions(m.keys, "move the cursor"),
-		action{m.keys.Enter, do0(func(m *Model) {
+		action{b: m.keys.Enter, do: do0(func(m *Model) {
 			m.stop("")
 			m.timelineTo(m.tlCur)
 		})})
@@ -165,38 +217,38 @@ func (t *timelineState) actions(m *Model) []action {
 var collectorActions = func() []action {
 	k := newKeyMap()
 	return []action{
-		{k.Step, do0(func(m *Model) {
+		{b: k.Step, short: shortEntry{at: 1}, do: do0(func(m *Model) {
 			m.stop("")
 			m.doStep("")
 		})},
-		{k.StepQueue, stepQueue},
-		{k.Advance, do0(func(m *Model) {
+		{b: k.StepQueue, do: stepQueue},
+		{b: k.Advance, do: do0(func(m *Model) {
 			m.stop("")
 			m.doAdvance(-1)
 		})},
-		{k.Run, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		{b: k.Run, short: shortEntry{at: 2}, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 			if m.running != nil {
 				m.stop("stopped")
 				return nil
 			}
 			return m.startRun()
 		}},
-		{k.Play, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		{b: k.Play, short: shortEntry{at: 3, wide: true}, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 			if m.playing {
 				m.stop("paused")
 				return nil
 			}
 			return m.play()
 		}},
-		{k.Faster, do0(func(m *Model) {
+		{b: k.Faster, do: do0(func(m *Model) {
 			m.speed = min(m.speed+1, len(speeds)-1)
 			m.setMsg(msgInfo, m.tr.T("msg-speed", "speed", speedText(m.speed)))
 		})},
-		{k.Slower, do0(func(m *Model) {
+		{b: k.Slower, do: do0(func(m *Model) {
 			m.speed = max(m.speed-1, 0)
 			m.setMsg(msgInfo, m.tr.T("msg-speed", "speed", speedText(m.speed)))
 		})},
-		{k.BreakOrphan, do0((*Model).toggleBreakOrphan)},
+		{b: k.BreakOrphan, do: do0((*Model).toggleBreakOrphan)},
 	}
 }()
 
@@ -218,19 +270,19 @@ func stepQueue(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 var timelineActions = func() []action {
 	k := newKeyMap()
 	return []action{
-		{k.BackFull, do0(func(m *Model) {
+		{b: k.BackFull, short: shortEntry{at: 4, name: "←→", desc: "time"}, do: do0(func(m *Model) {
 			m.stop("")
 			m.timelineTo(m.s.h.Pos() - 1)
 		})},
-		{k.Forward, do0(func(m *Model) {
+		{b: k.Forward, short: shortEntry{at: 4}, do: do0(func(m *Model) {
 			m.stop("")
 			m.timelineTo(m.s.h.Pos() + 1)
 		})},
-		{k.Undo, do0(func(m *Model) {
+		{b: k.Undo, short: shortEntry{at: 5}, do: do0(func(m *Model) {
 			m.stop("")
 			m.doUndo()
 		})},
-		{k.Explain, do0((*Model).openExplain)},
+		{b: k.Explain, do: do0((*Model).openExplain)},
 	}
 }()
 
@@ -239,14 +291,14 @@ var timelineActions = func() []action {
 var worldActions = func() []action {
 	k := newKeyMap()
 	return []action{
-		{k.Delete, do0(func(m *Model) {
+		{b: k.Delete, short: shortEntry{at: 6}, do: do0(func(m *Model) {
 			m.stop("")
 			m.openPicker()
 		})},
-		{k.CreateDep, do0((*Model).createDependent)},
-		{k.Create, do0(func(m *Model) { m.openCommand("create ") })},
-		{k.Finalizer, do0((*Model).editFinalizer)},
-		{k.BreakWatch, do0((*Model).toggleWatch)},
+		{b: k.CreateDep, do: do0((*Model).createDependent), short: shortEntry{at: 7, wide: true}},
+		{b: k.Create, do: do0(func(m *Model) { m.openCommand("create ") })},
+		{b: k.Finalizer, do: do0((*Model).editFinalizer)},
+		{b: k.BreakWatch, do: do0((*Model).toggleWatch)},
 	}
 }()
 
@@ -291,7 +343,7 @@ func (m *Model) modeActions() []action {
 	case modeHelp, modeExplain:
 		return m.overlayActions(m.overlayScrolls())
 	case modeResume:
-		return append(resumeActions, action{m.keys.Quit, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }})
+		return append(resumeActions, action{b: m.keys.Quit, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }})
 	}
 	return nil
 }
@@ -332,7 +384,7 @@ func (m *Model) overlayActions(scrolls bool) []action {
 	k := overlayKeys
 	var acts []action
 	if m.mode == modeExplain {
-		acts = append(acts, action{k.PrevNext, do1(func(m *Model, msg tea.KeyPressMsg) {
+		acts = append(acts, action{b: k.PrevNext, do: do1(func(m *Model, msg tea.KeyPressMsg) {
 			if backwardKey(msg) && m.explainIdx > 0 {
 				m.explainIdx--
 				m.overlayTop = 0
@@ -352,9 +404,9 @@ func (m *Model) overlayActions(scrolls bool) []action {
 				}
 			})
 		}
-		acts = append(acts, action{k.Scroll, by(1)}, action{k.Page, by(10)})
+		acts = append(acts, action{b: k.Scroll, do: by(1)}, action{b: k.Page, do: by(10)})
 	}
-	return append(acts, action{k.Close, do0(func(m *Model) { m.mode = modeNormal })})
+	return append(acts, action{b: k.Close, do: do0(func(m *Model) { m.mode = modeNormal })})
 }
 
 // do1 makes an action's handler of a method that reads the key and
@@ -367,18 +419,18 @@ func do1(f func(m *Model, msg tea.KeyPressMsg)) func(*Model, tea.KeyPressMsg) te
 var pickerActions = func() []action {
 	k := pickerKeys
 	return []action{
-		{k.Delete, do0((*Model).choosePolicy)},
-		{k.Number, do1(func(m *Model, msg tea.KeyPressMsg) {
+		{b: k.Delete, do: do0((*Model).choosePolicy)},
+		{b: k.Number, do: do1(func(m *Model, msg tea.KeyPressMsg) {
 			if i := int(msg.String()[0] - '1'); i < len(m.picker.choices) {
 				m.picker.sel = i
 				m.choosePolicy()
 			}
 		})},
-		{k.Letter, do1(func(m *Model, msg tea.KeyPressMsg) {
+		{b: k.Letter, do: do1(func(m *Model, msg tea.KeyPressMsg) {
 			m.picker.sel = slices.Index(pickerKeys.Letter.Keys(), msg.String())
 			m.choosePolicy()
 		})},
-		{k.Choose, do1(func(m *Model, msg tea.KeyPressMsg) {
+		{b: k.Choose, do: do1(func(m *Model, msg tea.KeyPressMsg) {
 			n := len(m.picker.choices)
 			if s := msg.String(); s == "up" || s == "k" {
 				m.picker.sel = (m.picker.sel + n - 1) % n
@@ -386,7 +438,7 @@ var pickerActions = func() []action {
 				m.picker.sel = (m.picker.sel + 1) % n
 			}
 		})},
-		{k.Cancel, do0(func(m *Model) {
+		{b: k.Cancel, do: do0(func(m *Model) {
 			m.mode = modeNormal
 			m.setMsg(msgInfo, m.tr.T("msg-delete-cancelled"))
 		})},
@@ -401,7 +453,7 @@ var commandActions = func() []action {
 		m.compl = completion{}
 	})
 	return []action{
-		{k.Run, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		{b: k.Run, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 			line := strings.TrimSpace(m.cmd.String())
 			m.mode = modeNormal
 			m.compl = completion{}
@@ -413,8 +465,8 @@ var commandActions = func() []action {
 			}
 			return m.execute(line)
 		}},
-		{k.Complete, do0((*Model).complete)},
-		{k.History, do1(func(m *Model, msg tea.KeyPressMsg) {
+		{b: k.Complete, do: do0((*Model).complete)},
+		{b: k.History, do: do1(func(m *Model, msg tea.KeyPressMsg) {
 			if msg.String() == "up" {
 				m.historyUp()
 			} else {
@@ -422,17 +474,17 @@ var commandActions = func() []action {
 			}
 			m.compl = completion{}
 		})},
-		{k.Clear, edit},
-		{k.Cancel, do0(func(m *Model) {
+		{b: k.Clear, do: edit},
+		{b: k.Cancel, do: do0(func(m *Model) {
 			m.mode = modeNormal
 			m.compl = completion{}
 		})},
-		{k.Edit, edit},
+		{b: k.Edit, do: edit},
 	}
 }()
 
 // resumeActions is the offer to resume a kept session's keys (and quit).
 var resumeActions = []action{
-	{resumeKeys.Resume, do0((*Model).resume)},
-	{resumeKeys.Fresh, do0((*Model).startFresh)},
+	{b: resumeKeys.Resume, do: do0((*Model).resume)},
+	{b: resumeKeys.Fresh, do: do0((*Model).startFresh)},
 }

@@ -23,8 +23,8 @@ func newTest(t testing.TB, w, h int) (*Model, *MemFiles) {
 	return m, files
 }
 
-// helpOfEveryPane is the keys the help view lists with each pane
-// focused.
+// helpOfEveryPane is the keys the help view and the one-line help list
+// with each pane focused.
 func helpOfEveryPane(t testing.TB) []key.Binding {
 	m, _ := newTest(t, 80, 24)
 	var out []key.Binding
@@ -33,6 +33,8 @@ func helpOfEveryPane(t testing.TB) []key.Binding {
 		for _, g := range m.fullHelp() {
 			out = append(out, g...)
 		}
+		out = append(out, m.shortHelp(true)...)
+		out = append(out, m.shortHelp(false)...)
 	}
 	return out
 }
@@ -48,6 +50,8 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case name == "shift+tab":
 		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case name == "alt+backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace, Mod: tea.ModAlt}
 	case strings.HasPrefix(name, "ctrl+"):
 		return tea.KeyPressMsg{Code: rune(name[len(name)-1]), Mod: tea.ModCtrl}
 	}

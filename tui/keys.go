@@ -10,7 +10,8 @@ import (
 
 // keyMap is every key of the playground outside the command bar and the
 // overlays, one key map per component (components.go). The help view (?)
-// and the short help line are generated from it.
+// and the short help line are generated from the components' actions
+// (actions.go), which bind these keys.
 type keyMap struct {
 	collectorKeys
 	timelineKeys
@@ -26,7 +27,7 @@ type collectorKeys struct {
 
 // timelineKeys move along the timeline and explain its records: the timeline's keys.
 type timelineKeys struct {
-	Back, BackFull, Forward, Undo, Explain, Enter key.Binding
+	BackFull, Forward, Undo, Explain, Enter key.Binding
 }
 
 // worldKeys act on the object selected in the world tree: the world tree's keys.
@@ -37,7 +38,7 @@ type worldKeys struct {
 // paneKeys move within a pane (select in the world tree, move the timeline's
 // cursor, scroll the collector and the inspector) and between panes.
 type paneKeys struct {
-	Up, Down, PageUp, PageDown, Top, Bottom, NextPane, PrevPane, Panes key.Binding
+	Up, Down, PageUp, PageDown, Top, Bottom, NextPane, PrevPane key.Binding
 }
 
 // globalKeys work whatever pane has the focus.
@@ -61,7 +62,6 @@ func newKeyMap() keyMap {
 			BreakOrphan: b([]string{"B"}, "B", "break on attemptToOrphan"),
 		},
 		timelineKeys: timelineKeys{
-			Back:     b([]string{"left", "h", "["}, "←→", "time"),
 			BackFull: b([]string{"left", "h", "["}, "← h", "back one step"),
 			Forward:  b([]string{"right", "l", "]"}, "→ l", "forward one step"),
 			Undo:     b([]string{"u"}, "u", "undo"),
@@ -84,7 +84,6 @@ func newKeyMap() keyMap {
 			Bottom:   b([]string{"end", "G"}, "G", "bottom"),
 			NextPane: b([]string{"tab"}, "tab", "next pane"),
 			PrevPane: b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-			Panes:    b([]string{"tab"}, "tab", "panes"),
 		},
 		globalKeys: globalKeys{
 			Command: b([]string{":"}, ":", "command"),
@@ -93,16 +92,6 @@ func newKeyMap() keyMap {
 			Quit:    b([]string{"q", "ctrl+c"}, "q", "quit"),
 		},
 	}
-}
-
-// ShortHelp is the one-line help under the command bar.
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Step, k.Run, k.Play, k.Back, k.Undo, k.Delete, k.CreateDep, k.Command, k.Panes, k.Help, k.Quit}
-}
-
-// NarrowHelp is the short help for terminals narrower than wideWidth.
-func (k keyMap) NarrowHelp() []key.Binding {
-	return []key.Binding{k.Step, k.Run, k.Back, k.Undo, k.Delete, k.Command, k.Panes, k.Help, k.Quit}
 }
 
 // helpGroup is a named column of extra keys for the help view (a lesson
@@ -270,7 +259,7 @@ func (m *Model) viewKeys() []key.Binding {
 		out = append(out, g...)
 	}
 	// The short help's bindings name some keys more briefly ("←→ time").
-	return append(out, m.keys.ShortHelp()...)
+	return append(out, m.shortHelp(true)...)
 }
 
 // overlayScrolls reports whether the open overlay's text is longer than
@@ -291,6 +280,15 @@ func (m *LessonModel) viewKeys() []key.Binding {
 		return m.pg.viewKeys()
 	}
 	return append(lessonKeys.bindings(), m.pg.viewKeys()...)
+}
+
+// helpLineKeys is the keys the help line at the foot of the screen names:
+// the open overlay's, or the playground's help line.
+func (m *LessonModel) helpLineKeys() []key.Binding {
+	if m.over != overNone {
+		return m.viewKeys()
+	}
+	return m.pg.helpLineKeys(m.pg.layout().w)
 }
 
 // queueKey is the key that steps the i-th queue (from 0): StepQueue's

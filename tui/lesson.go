@@ -577,7 +577,7 @@ func (m *LessonModel) View() (v tea.View) {
 		w, _ := m.screenSize()
 		h := m.pg.help // a copy: drawing does not change the model
 		h.SetWidth(w - 1)
-		screen[len(screen)-1] = padStyled(" "+h.ShortHelpView(m.pg.trKeys(m.viewKeys())), w)
+		screen[len(screen)-1] = padStyled(" "+h.ShortHelpView(m.pg.trKeys(m.helpLineKeys())), w)
 	}
 	v = tea.NewView(strings.Join(screen, "\n"))
 	v.AltScreen = true

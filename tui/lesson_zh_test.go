@@ -122,9 +122,6 @@ func TestPlaygroundZhGolden(t *testing.T) {
 func TestKeysTranslated(t *testing.T) {
 	zh := i18n.For("zh")
 	bs := helpOfEveryPane(t)
-	k := newKeyMap()
-	bs = append(bs, k.ShortHelp()...)
-	bs = append(bs, k.NarrowHelp()...)
 	bs = append(bs, commandKeys.bindings()...)
 	bs = append(bs, pickerKeys.bindings()...)
 	bs = append(bs, overlayKeys.Scroll, overlayKeys.Page, overlayKeys.Close, overlayKeys.PrevNext)

@@ -38,22 +38,22 @@ func lessonDo(f func(m *LessonModel, msg tea.KeyPressMsg)) func(*LessonModel, te
 func (m *LessonModel) lessonActions() []lessonAction {
 	lk := lessonKeys
 	return []lessonAction{
-		{lk.Hint, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.nextHint() })},
-		{lk.Predict, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
-		{lk.Solution, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+		{b: lk.Hint, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.nextHint() })},
+		{b: lk.Predict, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
+		{b: lk.Solution, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			m.over, m.overTop = overSolution, 0
 			if !m.prog.Of(m.l.ID).SolutionSeen {
 				m.prog.Lesson(m.l.ID).SolutionSeen = true
 				m.save()
 			}
 		})},
-		{lk.Text, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
-		{lk.Restart, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+		{b: lk.Text, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
+		{b: lk.Restart, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			m.restart()
 			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
 		})},
-		{lk.Lessons, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1 })},
-		{lk.Next, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+		{b: lk.Lessons, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1 })},
+		{b: lk.Next, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			next := m.lo.Course.Next(m.l)
 			if next == nil {
 				m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
@@ -61,8 +61,8 @@ func (m *LessonModel) lessonActions() []lessonAction {
 			}
 			m.switchTo(next)
 		})},
-		{lk.HandIn, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.writeHandIn() })},
-		{m.pg.keys.Quit, func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd {
+		{b: lk.HandIn, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.writeHandIn() })},
+		{b: m.pg.keys.Quit, do: func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd {
 			// The lesson's progress is saved as it is made, but its world
 			// is not: with steps taken, q asks first.
 			if m.pg.Built() && !m.quitAsked {
@@ -84,14 +84,14 @@ func (m *LessonModel) overlayActions() []lessonAction {
 		m.after() // a goal reached meanwhile (by a prediction's run) counts now
 	})
 	scroll := []lessonAction{
-		{ok.Scroll, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+		{b: ok.Scroll, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
 			if backward(msg) {
 				m.scrollOverlay(-1)
 			} else {
 				m.scrollOverlay(1)
 			}
 		})},
-		{ok.Page, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+		{b: ok.Page, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
 			if backward(msg) {
 				m.scrollOverlay(-10)
 			} else {
@@ -103,36 +103,36 @@ func (m *LessonModel) overlayActions() []lessonAction {
 	switch m.over {
 	case overText:
 		return acts([]lessonAction{
-			{ok.Start, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
-			{lk.Predict, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
-		}, scroll, []lessonAction{{ok.Close, closeIt}, {lk.Text, closeIt}})
+			{b: ok.Start, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
+			{b: lk.Predict, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
+		}, scroll, []lessonAction{{b: ok.Close, do: closeIt}, {b: lk.Text, do: closeIt}})
 	case overPicker:
 		return m.pickerActions()
 	case overSolution:
 		return acts([]lessonAction{
-			{ok.Replay, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.replayNext() })},
-		}, scroll, []lessonAction{{ok.Close, closeIt}, {lk.Solution, closeIt}})
+			{b: ok.Replay, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.replayNext() })},
+		}, scroll, []lessonAction{{b: ok.Close, do: closeIt}, {b: lk.Solution, do: closeIt}})
 	case overPredict:
 		return m.predictActions()
 	case overResult:
-		return acts(scroll, []lessonAction{{ok.Close, closeIt}, {lk.Restart, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+		return acts(scroll, []lessonAction{{b: ok.Close, do: closeIt}, {b: lk.Restart, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			m.over = overNone
 			m.restart()
 			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
 		})}})
 	case overDone:
 		return acts([]lessonAction{
-			{ok.NextLesson, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+			{b: ok.NextLesson, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 				if next := m.lo.Course.Next(m.l); next != nil {
 					m.switchTo(next)
 					return
 				}
 				m.over = overPicker
 			})},
-			{lk.Lessons, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.pick = overPicker, m.l.Number-1 })},
+			{b: lk.Lessons, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.pick = overPicker, m.l.Number-1 })},
 			// The text, with the explanation now.
-			{lk.Text, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
-		}, scroll, []lessonAction{{ok.Close, closeIt}})
+			{b: lk.Text, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
+		}, scroll, []lessonAction{{b: ok.Close, do: closeIt}})
 	}
 	return nil
 }
@@ -144,18 +144,18 @@ func (m *LessonModel) pickerActions() []lessonAction {
 	quit := ok.Quit
 	quit.SetEnabled(m.pg.keys.Quit.Enabled()) // the page's q does not quit
 	return []lessonAction{
-		{ok.Choose, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+		{b: ok.Choose, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
 			if backward(msg) {
 				m.pick = (m.pick + n - 1) % n
 			} else {
 				m.pick = (m.pick + 1) % n
 			}
 		})},
-		{ok.Top, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = 0 })},
-		{ok.Bottom, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = n - 1 })},
-		{ok.Open, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.switchTo(m.lo.Course.Lessons[m.pick]) })},
-		{ok.Back, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
-		{quit, func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd { return m.pg.quit() }},
+		{b: ok.Top, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = 0 })},
+		{b: ok.Bottom, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = n - 1 })},
+		{b: ok.Open, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.switchTo(m.lo.Course.Lessons[m.pick]) })},
+		{b: ok.Back, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
+		{b: quit, do: func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd { return m.pg.quit() }},
 	}
 }
 
@@ -167,7 +167,7 @@ func (m *LessonModel) predictActions() []lessonAction {
 		return lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.markPrediction(o) })
 	}
 	return []lessonAction{
-		{ok.Choose, lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
+		{b: ok.Choose, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
 			// The cursor wraps, as in the lesson list and the delete picker.
 			p, n := m.pred, len(m.l.Predict.Refs())
 			if backward(msg) {
@@ -176,11 +176,11 @@ func (m *LessonModel) predictActions() []lessonAction {
 				p.sel = (p.sel + 1) % n
 			}
 		})},
-		{ok.Survives, mark(lessons.Survives)},
-		{ok.Orphaned, mark(lessons.Orphaned)},
-		{ok.Deleted, mark(lessons.Deleted)},
-		{ok.Terminating, mark(lessons.Terminating)},
-		{ok.RunPrediction, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+		{b: ok.Survives, do: mark(lessons.Survives)},
+		{b: ok.Orphaned, do: mark(lessons.Orphaned)},
+		{b: ok.Deleted, do: mark(lessons.Deleted)},
+		{b: ok.Terminating, do: mark(lessons.Terminating)},
+		{b: ok.RunPrediction, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			for _, r := range m.l.Predict.Refs() {
 				if m.pred.marks[r] == "" {
 					m.setNote(true, m.say("tui-predict-incomplete", "object", r))
@@ -190,7 +190,7 @@ func (m *LessonModel) predictActions() []lessonAction {
 			m.setNote(false, "")
 			m.runPrediction()
 		})},
-		{ok.Close, lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
+		{b: ok.Close, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
 	}
 }
 

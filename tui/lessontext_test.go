@@ -20,7 +20,6 @@ var lessonTextKeyRE = regexp.MustCompile(`(?:[Pp]ress|按) ([^\s,.，。、：:�
 func TestLessonTextKeys(t *testing.T) {
 	var bindings []key.Binding
 	bindings = append(bindings, helpOfEveryPane(t)...)
-	bindings = append(bindings, newKeyMap().ShortHelp()...)
 	bindings = append(bindings, lessonKeys.bindings()...)
 	bindings = append(bindings, pickerKeys.bindings()...)
 	bindings = append(bindings, commandKeys.bindings()...)

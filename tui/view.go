@@ -642,6 +642,16 @@ func (c *commandBar) view(m *Model, width int) string {
 	return l.render(width, nil)
 }
 
+// helpLineKeys is the keys the help line names on a terminal width
+// wide: in normal mode the short help, in the command bar and the
+// overlays every key that works there.
+func (m *Model) helpLineKeys(width int) []key.Binding {
+	if m.mode != modeNormal {
+		return m.viewKeys()
+	}
+	return m.shortHelp(width >= wideWidth)
+}
+
 func (m *Model) helpLine(width int) string {
 	c := &m.cache.help
 	// The help and explain views list their scrolling keys only when
@@ -652,17 +662,7 @@ func (m *Model) helpLine(width int) string {
 	}
 	h := m.help // a copy: drawing does not change the model
 	h.SetWidth(width - 1)
-	var s string
-	switch m.mode {
-	case modeCommand, modeDelete, modeHelp, modeExplain, modeResume:
-		s = h.ShortHelpView(m.trKeys(m.viewKeys()))
-	default:
-		if width < wideWidth {
-			s = h.ShortHelpView(m.trKeys(m.keys.NarrowHelp()))
-		} else {
-			s = h.ShortHelpView(m.trKeys(m.keys.ShortHelp()))
-		}
-	}
+	s := h.ShortHelpView(m.trKeys(m.helpLineKeys(width)))
 	c.width, c.mode, c.focus = width, m.mode, m.focus
 	c.line = padStyled(" "+s, width)
 	return c.line
