@@ -119,6 +119,7 @@ func (m *Model) globalActions() []action {
 	k := m.keys
 	return []action{
 		{b: k.Quit, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }, short: shortEntry{at: 11}},
+		m.forceQuitAction(),
 		{b: k.Esc, do: do0(func(m *Model) {
 			if m.running != nil || m.playing {
 				m.stop("stopped")
@@ -328,24 +329,34 @@ func (m *Model) fullHelp() [][]key.Binding {
 		{k.Step, k.StepQueue, k.Advance, k.Run, k.Play, merged(k.Faster, k.Slower)},
 		{k.BackFull, k.Forward, k.Undo, k.Explain, k.BreakOrphan, k.BreakWatch},
 		{k.Delete, k.CreateDep, k.Create, k.Finalizer, k.Command},
-		append(moving, k.NextPane, k.PrevPane, k.Esc, k.Help, k.Quit),
+		append(moving, k.NextPane, k.PrevPane, k.Esc, k.Help, withHelp(merged(k.Quit, k.ForceQuit), "q ctrl+c", k.Quit.Help().Desc)),
 	}
 }
 
 // modeActions is the keys of the open overlay or the command bar; nil in
 // normal mode (normalComponents has those).
 func (m *Model) modeActions() []action {
+	var acts []action
 	switch m.mode {
 	case modeCommand:
-		return commandActions
+		acts = commandActions
 	case modeDelete:
-		return pickerActions
+		acts = pickerActions
 	case modeHelp, modeExplain:
-		return m.overlayActions(m.overlayScrolls())
+		acts = m.overlayActions(m.overlayScrolls())
 	case modeResume:
-		return append(resumeActions, action{b: m.keys.Quit, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }})
+		acts = append(resumeActions, action{b: m.keys.Quit, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }})
+	default:
+		return nil
 	}
-	return nil
+	return append(slices.Clip(acts), m.forceQuitAction())
+}
+
+// forceQuitAction is Ctrl+C, which quits from every view at once (a
+// lesson's q asks first; in the command bar and the overlays q is a key
+// of theirs). The page turns it off with q (Options.NoQuitKey).
+func (m *Model) forceQuitAction() action {
+	return action{b: m.keys.ForceQuit, do: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.quit() }}
 }
 
 // modeKey is a key while the command bar or an overlay is open.

@@ -43,7 +43,7 @@ type paneKeys struct {
 
 // globalKeys work whatever pane has the focus.
 type globalKeys struct {
-	Command, Help, Esc, Quit key.Binding
+	Command, Help, Esc, Quit, ForceQuit key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -89,7 +89,10 @@ func newKeyMap() keyMap {
 			Command: b([]string{":"}, ":", "command"),
 			Help:    b([]string{"?"}, "?", "help"),
 			Esc:     b([]string{"esc"}, "esc", "close / stop"),
-			Quit:    b([]string{"q", "ctrl+c"}, "q", "quit"),
+			Quit:    b([]string{"q"}, "q", "quit"),
+			// ForceQuit works in every view, overlays and the command bar
+			// too, where q is theirs.
+			ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 		},
 	}
 }

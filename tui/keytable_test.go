@@ -14,8 +14,6 @@ import (
 
 // everyKey is the keys TestHelpListsTheKeysThatWork presses: every
 // printable ASCII character and the named keys a terminal sends.
-// (ctrl+c is left out: it quits from everywhere, the way out that needs
-// no help.)
 func everyKey() []string {
 	var out []string
 	for c := '!'; c <= '~'; c++ {
@@ -23,7 +21,7 @@ func everyKey() []string {
 	}
 	return append(out, "space", "enter", "esc", "tab", "shift+tab", "up", "down", "left", "right",
 		"pgup", "pgdown", "home", "end", "backspace", "delete",
-		"ctrl+a", "ctrl+b", "ctrl+d", "ctrl+e", "ctrl+f", "ctrl+h", "ctrl+k", "ctrl+u", "ctrl+w")
+		"ctrl+a", "ctrl+b", "ctrl+d", "ctrl+e", "ctrl+f", "ctrl+h", "ctrl+k", "ctrl+u", "ctrl+w", "ctrl+c")
 }
 
 // marker is the message on screen before a key is pressed, so that a key

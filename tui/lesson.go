@@ -260,9 +260,6 @@ func (m *LessonModel) update(msg tea.Msg) (cmd tea.Cmd) {
 		m.resize()
 		return nil
 	case tea.KeyPressMsg:
-		if msg.String() == "ctrl+c" {
-			return tea.Quit
-		}
 		if m.over != overNone {
 			return m.overlayKey(msg)
 		}

@@ -76,8 +76,18 @@ func (m *LessonModel) lessonActions() []lessonAction {
 }
 
 // overlayActions is the open overlay's keys, in the order help lists them:
-// its key handler and its help line are both drawn from them.
+// its key handler and its help line are both drawn from them. Ctrl+C
+// quits from each, as from every view of the playground.
 func (m *LessonModel) overlayActions() []lessonAction {
+	acts := m.overlayOwnActions()
+	if acts == nil {
+		return nil
+	}
+	return append(acts, lessonAction{b: m.pg.keys.ForceQuit, do: func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd { return m.pg.quit() }})
+}
+
+// overlayOwnActions is the open overlay's own keys.
+func (m *LessonModel) overlayOwnActions() []lessonAction {
 	ok, lk := lessonOverlayKeys, lessonKeys
 	closeIt := lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 		m.over = overNone

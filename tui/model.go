@@ -247,6 +247,7 @@ func newModel(opts Options, s *session) *Model {
 		right:   paneCollector, autoplay: autoplay{speed: 2},
 	}
 	m.keys.Quit.SetEnabled(!opts.NoQuitKey)
+	m.keys.ForceQuit.SetEnabled(!opts.NoQuitKey)
 	m.applyTheme()
 	m.refresh()
 	return m
@@ -414,9 +415,6 @@ func panicSite() string {
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	if msg.String() == "ctrl+c" {
-		return tea.Quit
-	}
 	if m.mode != modeNormal {
 		return m.modeKey(msg)
 	}

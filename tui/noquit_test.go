@@ -11,8 +11,8 @@ import (
 	"github.com/gcplay/gcplay/lessons"
 )
 
-// quitHint finds a hint or help line naming q as the quit key.
-var quitHint = regexp.MustCompile(`(^|\s)q\s+(quit|退出)`)
+// quitHint finds a hint or help line naming q or Ctrl+C as a quit key.
+var quitHint = regexp.MustCompile(`(^|\s)(q|ctrl\+c)(\s+ctrl\+c)?\s+(quit|退出)`)
 
 // In the browser page q and Ctrl+C do not quit (the page says why when
 // they are pressed), so with NoQuitKey no footer, help or picker names

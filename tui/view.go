@@ -684,7 +684,7 @@ func overlayBox(l layout) (w, maxH int) { return min(l.w-4, 100), l.h - 2 }
 
 // overlayContent returns the open overlay's text for an inner width.
 func (m *Model) overlayContent(width int) overlayText {
-	return m.overlayContentWith(width, m.viewKeys())
+	return m.overlayContentWith(width, bindingsOf(m.overlayActions(m.overlayScrolls())))
 }
 
 // overlayContentWith is overlayContent with keys in the footer of the
