@@ -54,14 +54,20 @@ type fastYAML struct {
 // shared (those that repeat come early in a dump).
 const internMax = 1 << 14
 
+// internLen is the longest string str shares.
+const internLen = 32
+
 // str returns b as a string, shared with an equal one read before when
 // b is short.
 func (f *fastYAML) str(b []byte) string {
+	if len(b) > internLen {
+		return string(b) // never in strs: a UID, a name with a hash
+	}
 	if s, ok := f.strs[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	if len(b) <= 32 && len(f.strs) < internMax {
+	if len(f.strs) < internMax {
 		f.strs[s] = s
 	}
 	return s
