@@ -9,7 +9,9 @@ import "github.com/gcplay/gcplay/fakeapi"
 // keys that work (TestHelpListsTheKeysThatWork presses every key).
 //
 //	component      state            keys (actions.go)       view
-//	(every pane)                    globalActions           statusLine, helpLine
+//	(every pane)                    globalActions
+//	status bar     statusBar        (esc clears its         statusBar.statusLine,
+//	                                message)                .msgLines, .helpLine
 //	world tree     worldTree        worldTree.actions,      worldTree.view
 //	                                worldActions (any pane)
 //	collector      collectorState   collectorState.actions, collectorState.view
@@ -75,6 +77,18 @@ type deletePicker struct {
 // overlays is the help and explain views' scroll offset and the record
 // explained.
 type overlays struct{ overlayTop, explainIdx int }
+
+// statusBar is the lines around the panes: the status line above them
+// (step, time, what the next step does, autoplay and breakpoints), and
+// below them the message line (the last thing said, and how) and the help
+// line (the keys of the view shown). Its state is the message; cache is a
+// memo, not state: its views fill it and draw the same with or without
+// it, so View leaves the model itself unchanged.
+type statusBar struct {
+	msg     string
+	msgKind msgKind
+	cache   *statusBarCache
+}
 
 // autoplay is autoplay and a run in progress: gen tells stale ticks from
 // current ones.

@@ -45,7 +45,7 @@ func (m *Model) layout() layout {
 		l.tooSmall = true
 		return l
 	}
-	l.msgH = min(max(len(m.msgLines(w)), 1), 3)
+	l.msgH = min(max(len(m.statusBar.msgLines(m, w)), 1), 3)
 	l.helpY = h - 1
 	l.cmdY = h - 2
 	l.msgY = l.cmdY - l.msgH

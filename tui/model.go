@@ -139,7 +139,7 @@ type Model struct {
 	overlays
 	autoplay
 	picker deletePicker
-	message
+	statusBar
 }
 
 // shared is what every component reads: the session (the world and its
@@ -167,20 +167,11 @@ type display struct {
 	th            theme
 	keys          keyMap
 	help          help.Model
-	// cache keeps what a frame draws that changes rarely. It is a
-	// memo, not state: View fills it and draws the same with or without
-	// it, so View leaves the model itself unchanged.
-	cache *frameCache
 }
 
-// message is the message line: the last thing said, and how.
-type message struct {
-	msg     string
-	msgKind msgKind
-}
-
-// frameCache is what View remembers from one frame to the next.
-type frameCache struct {
+// statusBarCache is what the status bar's views remember from one frame
+// to the next: the lines that change rarely.
+type statusBarCache struct {
 	msg struct {
 		key   msgKey
 		lines []string
@@ -290,7 +281,7 @@ func (m *Model) applyTheme() {
 	}
 	m.th = newTheme(name, dark, m.opts.NoColor)
 	m.help.Styles = m.th.helpStyles()
-	m.cache = &frameCache{}
+	m.statusBar.cache = &statusBarCache{}
 }
 
 // Init asks the terminal for its background colour, when the theme
@@ -326,7 +317,8 @@ func (m *Model) refresh() {
 	m.ensureVisible()
 }
 
-func (m *Model) setMsg(k msgKind, s string) { m.msgKind, m.msg = k, s }
+// setMsg puts s on the message line, said as k.
+func (sb *statusBar) setMsg(k msgKind, s string) { sb.msgKind, sb.msg = k, s }
 
 func (m *Model) setErr(err error) {
 	var nr *notReady

@@ -47,7 +47,7 @@ func (m *Model) render() string {
 		return tooSmall(l.w, l.h, kn(m.keys.Quit))
 	}
 	screen := make([]string, 0, l.h)
-	screen = append(screen, m.statusLine(l.w))
+	screen = append(screen, m.statusBar.statusLine(m, l.w))
 	world := m.world().view(m, l.world)
 	var right []string
 	if l.collector.h > 0 {
@@ -58,7 +58,7 @@ func (m *Model) render() string {
 	}
 	screen = append(screen, joinColumns(world, right)...)
 	screen = append(screen, m.timeline().view(m, l.timeline)...)
-	msg := m.msgLines(l.w)
+	msg := m.statusBar.msgLines(m, l.w)
 	for i := 0; i < l.msgH; i++ {
 		s := ""
 		if i < len(msg) {
@@ -66,7 +66,7 @@ func (m *Model) render() string {
 		}
 		screen = append(screen, s)
 	}
-	screen = append(screen, m.commandBar.view(m, l.w), m.helpLine(l.w))
+	screen = append(screen, m.commandBar.view(m, l.w), m.statusBar.helpLine(m, l.w))
 	switch m.mode {
 	case modeDelete, modeHelp, modeExplain, modeResume:
 		m.drawOverlay(screen, l)
@@ -76,7 +76,7 @@ func (m *Model) render() string {
 
 // statusLine: step number, virtual time, what the next step will do, and
 // the state of autoplay, breakpoints and branches.
-func (m *Model) statusLine(width int) string {
+func (sb *statusBar) statusLine(m *Model, width int) string {
 	sn := m.snap
 	t := &m.th
 	var l line
@@ -569,16 +569,16 @@ func stepLine(step int, rec *engine.Record) string {
 
 // msgLines is the message area: the last message, or while typing a
 // command, the completions and the usage of the command being typed.
-func (m *Model) msgLines(width int) []string {
-	key := msgKey{width: width, mode: m.mode, kind: m.msgKind, msg: m.msg, compl: len(m.compl.cands), complIdx: m.compl.idx}
+func (sb *statusBar) msgLines(m *Model, width int) []string {
+	key := msgKey{width: width, mode: m.mode, kind: sb.msgKind, msg: sb.msg, compl: len(m.compl.cands), complIdx: m.compl.idx}
 	if m.mode == modeCommand {
 		key.cmd = string(m.cmd.buf)
 	}
-	c := &m.cache.msg
+	c := &sb.cache.msg
 	if c.lines != nil && c.key == key {
 		return c.lines
 	}
-	lines := m.buildMsgLines(width)
+	lines := sb.buildMsgLines(m, width)
 	if lines == nil {
 		lines = []string{}
 	}
@@ -595,7 +595,7 @@ type msgKey struct {
 	compl, complIdx int
 }
 
-func (m *Model) buildMsgLines(width int) []string {
+func (sb *statusBar) buildMsgLines(m *Model, width int) []string {
 	t := &m.th
 	var text string
 	st := &t.info
@@ -603,9 +603,9 @@ func (m *Model) buildMsgLines(width int) []string {
 	case m.mode == modeCommand:
 		text = m.commandHint()
 		st = &t.dim
-	case m.msg != "":
-		text = m.msg
-		switch m.msgKind {
+	case sb.msg != "":
+		text = sb.msg
+		switch sb.msgKind {
 		case msgErr:
 			st = &t.err
 		case msgWarn:
@@ -652,8 +652,9 @@ func (m *Model) helpLineKeys(width int) []key.Binding {
 	return m.shortHelp(width >= wideWidth)
 }
 
-func (m *Model) helpLine(width int) string {
-	c := &m.cache.help
+// helpLine is the keys of the view shown, in one line.
+func (sb *statusBar) helpLine(m *Model, width int) string {
+	c := &sb.cache.help
 	// The help and explain views list their scrolling keys only when
 	// their text is longer than the window: not kept from frame to frame.
 	cached := m.mode != modeHelp && m.mode != modeExplain
