@@ -25,8 +25,16 @@ import "github.com/gcplay/gcplay/fakeapi"
 //	                                                        overlays.explainLines
 //	resume offer   Options.Resume   resumeActions           resumeLines
 //	lesson pane    LessonModel      lessonKeys              lessonKey, paneLines
-//	lesson         LessonModel      overlayActions          textOverlay,
-//	overlays                        (lessonkeys.go)         pickerOverlay, ...
+//	lesson text    textOverlay      textOverlay.actions     textOverlay.draw
+//	lesson list    pickerOverlay    pickerOverlay.actions   pickerOverlay.draw
+//	solution       solutionOverlay  solutionOverlay.actions solutionOverlay.draw
+//	prediction     predictOverlay   predictOverlay.actions  predictOverlay.draw
+//	its result     resultOverlay    resultOverlay.actions   resultOverlay.draw
+//	goal reached   doneOverlay      doneOverlay.actions     doneOverlay.draw
+//
+// The lesson's overlays are the lessonOverlayComponent interface
+// (lessonoverlays.go): LessonModel composes them (lessonOverlays) and
+// adds Ctrl+C to the open one's keys (overlayActions).
 //
 // The four panes are the component interface (actions.go): Model.pane
 // returns the one with the focus.

@@ -49,9 +49,9 @@ type LessonModel struct {
 
 	width, height int
 
-	over    lessonOverlay
-	overTop int
-	pick    int
+	// lessonOverlays is the lesson's overlays (lessonoverlays.go), each
+	// a component with its own state, and the one open.
+	lessonOverlays
 
 	hints int
 	// grade is the goal's grade at gradedAt (the session version and
@@ -61,8 +61,6 @@ type LessonModel struct {
 	done     bool
 
 	pred *prediction
-	// replayed counts the solution steps replayed (-1: none yet).
-	replayed int
 
 	note     string
 	noteWarn bool
@@ -134,8 +132,7 @@ func NewLesson(opts Options, lo LessonOptions) (*LessonModel, error) {
 		return nil, err
 	}
 	if lo.Lesson == nil {
-		m.over = overPicker
-		m.pick = l.Number - 1
+		m.showPicker()
 	}
 	return m, nil
 }
@@ -191,8 +188,8 @@ func (m *LessonModel) open(l *lessons.Lesson) error {
 	m.pg, m.l, m.text, m.startRecs = pg, l, l.T(m.lo.Locale), run.Records
 	m.pg.extraHelp = lessonHelp
 	m.hints = m.prog.Of(l.ID).Hints
-	m.grade, m.gradedAt, m.done, m.pred, m.replayed = nil, [2]int{-1, -1}, false, nil, -1
-	m.over, m.overTop = overText, 0
+	m.grade, m.gradedAt, m.done, m.pred, m.solution.replayed = nil, [2]int{-1, -1}, false, nil, -1
+	m.show(overText)
 	m.note, m.noteWarn = "", false
 	m.resize()
 	pg.selectFirst("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "ReplicationController", "ConfigMap")
@@ -320,7 +317,7 @@ func (m *LessonModel) after() {
 		m.done = true
 		m.prog.MarkDone(m.l.ID, m.lo.Now())
 		m.save()
-		m.over, m.overTop = overDone, 0
+		m.show(overDone)
 	}
 }
 
@@ -389,7 +386,7 @@ func (m *LessonModel) restart() {
 	m.pg.stop("")
 	m.pg.s.reset()
 	m.pg.refresh()
-	m.pred, m.replayed = nil, -1
+	m.pred, m.solution.replayed = nil, -1
 	m.regrade()
 }
 
@@ -434,7 +431,7 @@ func (m *LessonModel) openPredict() {
 	if m.pred == nil || m.pred.result != nil || m.pred.running {
 		m.pred = &prediction{marks: map[string]lessons.Outcome{}}
 	}
-	m.over, m.overTop = overPredict, 0
+	m.show(overPredict)
 }
 
 func remove(s []string, x string) []string {
@@ -504,7 +501,7 @@ func (m *LessonModel) scorePrediction() {
 	p.result = m.grader.Score(m.l, lessons.Prediction{Outcomes: p.marks, Order: p.order}, m.pg.s.world(), m.records())
 	m.prog.Lesson(m.l.ID).Prediction = p.result.Score()
 	m.save()
-	m.over, m.overTop = overResult, 0
+	m.show(overResult)
 }
 
 // Overlays.
@@ -521,18 +518,19 @@ func (m *LessonModel) unboundInOverlay(msg tea.KeyPressMsg) string {
 // first replay starts the lesson over.
 func (m *LessonModel) replayNext() {
 	m.over = overNone
-	if m.replayed < 0 || m.replayed >= len(m.l.Solution) {
+	so := &m.solution
+	if so.replayed < 0 || so.replayed >= len(m.l.Solution) {
 		m.restart()
-		m.replayed = 0
+		so.replayed = 0
 	}
-	st := &m.l.Solution[m.replayed]
+	st := &m.l.Solution[so.replayed]
 	_, err := lessons.Apply(&stopDoer{s: m.pg.s}, st)
 	m.pg.refresh()
-	m.replayed++
+	so.replayed++
 	if err != nil {
 		m.pg.setErr(err)
 	} else {
-		m.pg.setMsg(msgOK, m.say("tui-replayed", "n", fmt.Sprint(m.replayed), "of", fmt.Sprint(len(m.l.Solution)), "step", st.Describe()))
+		m.pg.setMsg(msgOK, m.say("tui-replayed", "n", fmt.Sprint(so.replayed), "of", fmt.Sprint(len(m.l.Solution)), "step", st.Describe()))
 	}
 	m.after()
 }
@@ -801,7 +799,7 @@ func (m *LessonModel) drawLessonOverlay(screen []string, ll lessonLayout) {
 	t := &m.pg.th
 	W, H := m.screenSize()
 	w, room, title, lines, foot, keep := m.overlayFrame(W, H)
-	top := m.overTop
+	top := *m.overlay().scrollTop()
 	if keep[1] > keep[0] {
 		top = keepInView(keep, room, len(lines))
 	}
@@ -849,22 +847,22 @@ func (m *LessonModel) overlayFrame(W, H int) (w, room int, title string, lines, 
 func (m *LessonModel) scrollOverlay(d int) {
 	W, H := m.screenSize()
 	_, room, _, lines, _, _ := m.overlayFrame(W, H)
-	m.overTop = max(min(m.overTop+d, len(lines)-room), 0)
+	if c := m.overlay(); c != nil {
+		top := c.scrollTop()
+		*top = max(min(*top+d, len(lines)-room), 0)
+	}
 }
 
 // overlayContent returns the open overlay's title, lines and footer, and
 // the lines to keep in view (the picker's cursor). Each overlay draws
-// itself (textOverlay, pickerOverlay, ...).
+// itself (lessonOverlayComponent.draw).
 func (m *LessonModel) overlayContent(width int) (string, []string, []string, [2]int) {
-	draw := map[lessonOverlay]func(*lessonPage) (string, []string){
-		overText: m.textOverlay, overPicker: m.pickerOverlay, overSolution: m.solutionOverlay,
-		overPredict: m.predictOverlay, overResult: m.resultOverlay, overDone: m.doneOverlay,
-	}[m.over]
-	if draw == nil {
+	c := m.overlay()
+	if c == nil {
 		return "", nil, nil, [2]int{}
 	}
 	p := &lessonPage{t: &m.pg.th, width: width}
-	title, footer := draw(p)
+	title, footer := c.draw(m, p)
 	return title, p.out, footer, p.keep
 }
 
@@ -890,170 +888,6 @@ func (p *lessonPage) heading(s string) {
 		p.out = append(p.out, "")
 	}
 	p.out = append(p.out, p.t.bold.Render(s))
-}
-
-// textOverlay draws the lesson's text: introduction, goal, what to predict, and once done why.
-func (m *LessonModel) textOverlay(p *lessonPage) (title string, footer []string) {
-	t, tx := p.t, m.text
-	p.para(&t.text, tx.Intro)
-	p.heading(m.say("tui-goal"))
-	p.para(&t.text, tx.Goal)
-	if m.l.Predict != nil {
-		p.heading(m.say("tui-predict-heading"))
-		p.para(&t.text, tx.Predict+" "+m.say("tui-predict-how"))
-	}
-	if m.done {
-		p.heading(m.say("tui-why"))
-		p.para(&t.text, tx.Explanation)
-		if tx.Simplified != "" {
-			p.heading(m.say("tui-simplified"))
-			p.para(&t.dim, tx.Simplified)
-		}
-	}
-	return m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", tx.Title), []string{"", m.say("tui-text-footer")}
-}
-
-// pickerOverlay draws the list of lessons, with the learner's progress.
-func (m *LessonModel) pickerOverlay(p *lessonPage) (title string, footer []string) {
-	t := p.t
-	var ids []string
-	for _, l := range m.lo.Course.Lessons {
-		ids = append(ids, l.ID)
-	}
-	p.para(&t.dim, m.say("tui-picker-head", "done", fmt.Sprint(m.prog.Done(ids)), "all", fmt.Sprint(len(ids))))
-	p.out = append(p.out, "")
-	for i, l := range m.lo.Course.Lessons {
-		mark := "  "
-		if m.prog.Of(l.ID).Done {
-			mark = "✓ "
-		}
-		var ln line
-		cur := "  "
-		if i == m.pick {
-			cur = "▸ "
-		}
-		ln.add(&t.text, cur).add(&t.ok, mark).add(&t.text, fmt.Sprintf("%2d  %s", l.Number, l.T(m.lo.Locale).Title)).add(&t.dim, "  "+m.say("cli-minutes", "n", fmt.Sprint(l.Minutes)))
-		var over *ink
-		if i == m.pick {
-			over = &t.sel
-			p.keep = [2]int{len(p.out), len(p.out) + 1}
-		}
-		p.out = append(p.out, ln.render(p.width, over))
-	}
-	foot := []string{"", m.say("tui-picker-footer")}
-	if m.note != "" {
-		foot = append(foot, m.note)
-	}
-	return m.say("tui-picker-title"), foot
-}
-
-// solutionOverlay draws the solution, step by step, replayable.
-func (m *LessonModel) solutionOverlay(p *lessonPage) (title string, footer []string) {
-	t, tx := p.t, m.text
-	p.para(&t.text, tx.Solution)
-	p.out = append(p.out, "")
-	for i, st := range m.l.Solution {
-		mark := "  "
-		if i < m.replayed {
-			mark = "✓ "
-		}
-		p.out = append(p.out, t.text.Render(fmt.Sprintf("%s%d. %s", mark, i+1, st.Describe())))
-	}
-	p.heading(m.say("tui-why"))
-	p.para(&t.text, tx.Explanation)
-	return m.say("tui-solution-title"), []string{"", m.say("tui-solution-footer")}
-}
-
-// predictOverlay draws the prediction being marked.
-func (m *LessonModel) predictOverlay(p *lessonPage) (title string, footer []string) {
-	t, tx := p.t, m.text
-	p.para(&t.text, tx.Predict)
-	p.out = append(p.out, "")
-	var steps []string
-	for _, st := range m.l.Predict.Steps {
-		steps = append(steps, st.Describe())
-	}
-	p.para(&t.dim, m.say("tui-predict-action", "steps", strings.Join(steps, "; ")))
-	p.out = append(p.out, "")
-	pr := m.pred
-	for i, ref := range m.l.Predict.Refs() {
-		mk := "?"
-		if pr.marks[ref] != "" {
-			mk = m.outcome(pr.marks[ref])
-		}
-		if pr.marks[ref] == lessons.Deleted && m.l.Predict.Order {
-			mk += fmt.Sprintf(" #%d", indexOf(pr.order, ref)+1)
-		}
-		var ln line
-		cur := "  "
-		if i == pr.sel {
-			cur = "▸ "
-		}
-		ln.add(&t.text, fmt.Sprintf("%s%-40s ", cur, ref)).add(&t.bold, mk)
-		var over *ink
-		if i == pr.sel {
-			over = &t.sel
-		}
-		p.out = append(p.out, ln.render(p.width, over))
-	}
-	foot := []string{"", m.say("tui-predict-keys")}
-	if m.l.Predict.Order {
-		foot = append(foot, m.say("tui-predict-order"))
-	}
-	if m.note != "" {
-		foot = append(foot, m.note)
-	}
-	return m.say("tui-predict-title"), foot
-}
-
-// resultOverlay draws the prediction's result, object by object.
-func (m *LessonModel) resultOverlay(p *lessonPage) (title string, footer []string) {
-	t := p.t
-	r := m.pred.result
-	p.para(&t.bold, m.say("tui-result-score", "score", m.say("tui-score", "right", fmt.Sprint(r.Right), "total", fmt.Sprint(r.Total))))
-	for _, o := range r.Objects {
-		p.out = append(p.out, "")
-		mark, st := "✓", &t.ok
-		if !o.Right {
-			mark, st = "✗", &t.err
-		}
-		var ln line
-		ln.add(st, mark+" ").add(&t.bold, o.Ref).add(&t.text, ": "+m.outcome(o.Actual))
-		if !o.Right {
-			ln.add(&t.warn, " "+m.say("tui-result-you-said", "said", m.outcome(o.Predicted)))
-		}
-		p.out = append(p.out, ln.render(p.width, nil))
-		p.para(&t.dim, o.Why)
-	}
-	if r.Order != nil {
-		p.out = append(p.out, "")
-		mark, st := "✓", &t.ok
-		if !r.Order.Right {
-			mark, st = "✗", &t.err
-		}
-		p.out = append(p.out, st.Render(mark+" "+m.say("tui-result-order", "actual", strings.Join(r.Order.Actual, " → "))))
-		if !r.Order.Right {
-			p.para(&t.warn, m.say("tui-result-you-said", "said", strings.Join(r.Order.Predicted, " → ")))
-		}
-	}
-	return m.say("tui-result-title"), []string{"", m.say("tui-result-footer")}
-}
-
-// doneOverlay draws the goal reached, and why.
-func (m *LessonModel) doneOverlay(p *lessonPage) (title string, footer []string) {
-	t, tx := p.t, m.text
-	p.para(&t.ok, m.say("tui-done-head"))
-	p.heading(m.say("tui-why"))
-	p.para(&t.text, tx.Explanation)
-	if tx.Simplified != "" {
-		p.heading(m.say("tui-simplified"))
-		p.para(&t.dim, tx.Simplified)
-	}
-	foot := m.say("tui-done-footer")
-	if m.lo.Course.Next(m.l) == nil {
-		foot = m.say("tui-done-footer-last")
-	}
-	return m.say("tui-done-title", "title", tx.Title), []string{"", foot}
 }
 
 func indexOf(s []string, x string) int {

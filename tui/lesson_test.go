@@ -177,8 +177,8 @@ func TestLessonSolutionReplay(t *testing.T) {
 		t.Errorf("seeing the solution is not recorded")
 	}
 	lsPress(t, m, "enter") // replay step 1: the delete
-	if m.replayed != 1 || m.done {
-		t.Fatalf("replayed %d, done %v", m.replayed, m.done)
+	if m.solution.replayed != 1 || m.done {
+		t.Fatalf("replayed %d, done %v", m.solution.replayed, m.done)
 	}
 	lsPress(t, m, "A", "enter") // step 2: settle
 	if !m.done {

@@ -41,18 +41,18 @@ func (m *LessonModel) lessonActions() []lessonAction {
 		{b: lk.Hint, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.nextHint() })},
 		{b: lk.Predict, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
 		{b: lk.Solution, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-			m.over, m.overTop = overSolution, 0
+			m.show(overSolution)
 			if !m.prog.Of(m.l.ID).SolutionSeen {
 				m.prog.Lesson(m.l.ID).SolutionSeen = true
 				m.save()
 			}
 		})},
-		{b: lk.Text, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
+		{b: lk.Text, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.show(overText) })},
 		{b: lk.Restart, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			m.restart()
 			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
 		})},
-		{b: lk.Lessons, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1 })},
+		{b: lk.Lessons, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.showPicker() })},
 		{b: lk.Next, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			next := m.lo.Course.Next(m.l)
 			if next == nil {
@@ -79,129 +79,11 @@ func (m *LessonModel) lessonActions() []lessonAction {
 // its key handler and its help line are both drawn from them. Ctrl+C
 // quits from each, as from every view of the playground.
 func (m *LessonModel) overlayActions() []lessonAction {
-	acts := m.overlayOwnActions()
-	if acts == nil {
+	c := m.overlay()
+	if c == nil {
 		return nil
 	}
-	return append(acts, lessonAction{b: m.pg.keys.ForceQuit, do: func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd { return m.pg.quit() }})
-}
-
-// overlayOwnActions is the open overlay's own keys.
-func (m *LessonModel) overlayOwnActions() []lessonAction {
-	ok, lk := lessonOverlayKeys, lessonKeys
-	closeIt := lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-		m.over = overNone
-		m.after() // a goal reached meanwhile (by a prediction's run) counts now
-	})
-	scroll := []lessonAction{
-		{b: ok.Scroll, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
-			if backward(msg) {
-				m.scrollOverlay(-1)
-			} else {
-				m.scrollOverlay(1)
-			}
-		})},
-		{b: ok.Page, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
-			if backward(msg) {
-				m.scrollOverlay(-10)
-			} else {
-				m.scrollOverlay(10)
-			}
-		})},
-	}
-	acts := func(groups ...[]lessonAction) []lessonAction { return slices.Concat(groups...) }
-	switch m.over {
-	case overText:
-		return acts([]lessonAction{
-			{b: ok.Start, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
-			{b: lk.Predict, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
-		}, scroll, []lessonAction{{b: ok.Close, do: closeIt}, {b: lk.Text, do: closeIt}})
-	case overPicker:
-		return m.pickerActions()
-	case overSolution:
-		return acts([]lessonAction{
-			{b: ok.Replay, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.replayNext() })},
-		}, scroll, []lessonAction{{b: ok.Close, do: closeIt}, {b: lk.Solution, do: closeIt}})
-	case overPredict:
-		return m.predictActions()
-	case overResult:
-		return acts(scroll, []lessonAction{{b: ok.Close, do: closeIt}, {b: lk.Restart, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-			m.over = overNone
-			m.restart()
-			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
-		})}})
-	case overDone:
-		return acts([]lessonAction{
-			{b: ok.NextLesson, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-				if next := m.lo.Course.Next(m.l); next != nil {
-					m.switchTo(next)
-					return
-				}
-				m.over = overPicker
-			})},
-			{b: lk.Lessons, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.pick = overPicker, m.l.Number-1 })},
-			// The text, with the explanation now.
-			{b: lk.Text, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.overTop = overText, 0 })},
-		}, scroll, []lessonAction{{b: ok.Close, do: closeIt}})
-	}
-	return nil
-}
-
-// pickerActions is the lesson list's keys.
-func (m *LessonModel) pickerActions() []lessonAction {
-	ok := lessonOverlayKeys
-	n := len(m.lo.Course.Lessons)
-	quit := ok.Quit
-	quit.SetEnabled(m.pg.keys.Quit.Enabled()) // the page's q does not quit
-	return []lessonAction{
-		{b: ok.Choose, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
-			if backward(msg) {
-				m.pick = (m.pick + n - 1) % n
-			} else {
-				m.pick = (m.pick + 1) % n
-			}
-		})},
-		{b: ok.Top, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = 0 })},
-		{b: ok.Bottom, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.pick = n - 1 })},
-		{b: ok.Open, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.switchTo(m.lo.Course.Lessons[m.pick]) })},
-		{b: ok.Back, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
-		{b: quit, do: func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd { return m.pg.quit() }},
-	}
-}
-
-// predictActions is the prediction's keys: choose an object, mark what
-// becomes of it, run.
-func (m *LessonModel) predictActions() []lessonAction {
-	ok := lessonOverlayKeys
-	mark := func(o lessons.Outcome) func(*LessonModel, tea.KeyPressMsg) tea.Cmd {
-		return lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.markPrediction(o) })
-	}
-	return []lessonAction{
-		{b: ok.Choose, do: lessonDo(func(m *LessonModel, msg tea.KeyPressMsg) {
-			// The cursor wraps, as in the lesson list and the delete picker.
-			p, n := m.pred, len(m.l.Predict.Refs())
-			if backward(msg) {
-				p.sel = (p.sel + n - 1) % n
-			} else {
-				p.sel = (p.sel + 1) % n
-			}
-		})},
-		{b: ok.Survives, do: mark(lessons.Survives)},
-		{b: ok.Orphaned, do: mark(lessons.Orphaned)},
-		{b: ok.Deleted, do: mark(lessons.Deleted)},
-		{b: ok.Terminating, do: mark(lessons.Terminating)},
-		{b: ok.RunPrediction, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-			for _, r := range m.l.Predict.Refs() {
-				if m.pred.marks[r] == "" {
-					m.setNote(true, m.say("tui-predict-incomplete", "object", r))
-					return
-				}
-			}
-			m.setNote(false, "")
-			m.runPrediction()
-		})},
-		{b: ok.Close, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
-	}
+	return append(slices.Clip(c.actions(m)), lessonAction{b: m.pg.keys.ForceQuit, do: func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd { return m.pg.quit() }})
 }
 
 // markPrediction marks the chosen object's outcome and moves to the next.

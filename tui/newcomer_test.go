@@ -89,7 +89,7 @@ func TestNewcomerLessons(t *testing.T) {
 				if c.name == "picker-g" {
 					// One lesson done, so the picker opens on lesson 2.
 					m.prog.MarkDone("owners-and-dependents", m.lo.Now())
-					m.pick = 1
+					m.picker.pick = 1
 				}
 				lsPress(t, m, c.keys...)
 				s := lsScreenTrim(m)

@@ -119,7 +119,7 @@ func (m *LessonModel) PickerOpen() bool { return m.over == overPicker }
 
 // OpenPicker shows the lesson picker on the lesson shown (the L key).
 func (m *LessonModel) OpenPicker() {
-	m.over, m.overTop, m.pick = overPicker, 0, m.l.Number-1
+	m.showPicker()
 }
 
 // NextLesson opens the course's next lesson (the N key).
