@@ -25,11 +25,13 @@ func (s *Store) Restore(in *Object) error {
 	if !info.Namespaced() {
 		obj.Metadata.Namespace = ""
 	}
-	fields, err := canonicalFields(obj.Fields)
-	if err != nil {
-		return NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
+	if !isStoredForm(obj.Fields) {
+		fields, err := canonicalFields(obj.Fields)
+		if err != nil {
+			return NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
+		}
+		obj.Fields = fields
 	}
-	obj.Fields = fields
 	obj.APIVersion = s.storageVersion(info)
 	obj.Kind = info.Kind
 	m := &obj.Metadata
@@ -64,4 +66,23 @@ func (s *Store) Restore(in *Object) error {
 	s.keysChanged()
 	s.byUID.Set(m.UID, uidEntry{obj: obj, created: s.rv})
 	return nil
+}
+
+// isStoredForm reports whether fields is already what canonicalFields
+// makes of it, so that Restore, which keeps the object it is given, can
+// keep its fields too instead of copying them.
+func isStoredForm(fields map[string]any) bool {
+	if len(fields) == 0 {
+		return fields == nil
+	}
+	for k, v := range fields {
+		switch k {
+		case "apiVersion", "kind", "metadata":
+			return false
+		}
+		if !isJSONValue(v) {
+			return false
+		}
+	}
+	return true
 }

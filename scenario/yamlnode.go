@@ -38,6 +38,8 @@ type parser struct {
 	// exhausted is set once the node budget ran out, so the error is
 	// reported only once.
 	exhausted bool
+	// pairStack holds the entries of the mappings value() is inside.
+	pairStack []pair
 }
 
 func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
@@ -116,11 +118,19 @@ func isMergeKey(k *yaml.Node) bool {
 // merge keys (<<) expanded: explicit keys first, then merged ones not
 // already present. Duplicate and non-scalar keys are reported.
 func (p *parser) pairs(n *yaml.Node, path string, depth int) []pair {
+	return p.appendPairs(nil, n, path, depth)
+}
+
+// appendPairs is pairs appending to out.
+func (p *parser) appendPairs(out []pair, n *yaml.Node, path string, depth int) []pair {
 	n = deref(n)
 	if !p.visit(n, depth) {
-		return nil
+		return out
 	}
-	out := make([]pair, 0, len(n.Content)/2)
+	base := len(out)
+	if out == nil {
+		out = make([]pair, 0, len(n.Content)/2)
+	}
 	// Duplicates are found by a scan of what came before in a small
 	// mapping, by a map in a large one: most mappings of a manifest have
 	// a few keys, and a map each was a third of the allocations.
@@ -132,7 +142,7 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) []pair {
 		if seenMap != nil {
 			return seenMap[k]
 		}
-		for _, e := range out {
+		for _, e := range out[base:] {
 			if e.Key == k {
 				return true
 			}
@@ -294,13 +304,20 @@ func (p *parser) value(n *yaml.Node, path string, depth int) (any, bool) {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		m := map[string]any{}
+		// The entries go on a stack that the nested mappings share, not
+		// in a slice of their own (a tenth of what a dump's reading
+		// allocated).
+		mark := len(p.pairStack)
+		p.pairStack = p.appendPairs(p.pairStack, n, path, depth)
+		m := make(map[string]any, len(p.pairStack)-mark)
 		ok := true
-		for _, e := range p.pairs(n, path, depth) {
+		for _, e := range p.pairStack[mark:len(p.pairStack):len(p.pairStack)] {
 			v, good := p.entry(e.Value, path, e.Key, -1, depth+1)
 			ok = ok && good
 			m[e.Key] = v
 		}
+		clear(p.pairStack[mark:])
+		p.pairStack = p.pairStack[:mark]
 		return m, ok
 	case yaml.SequenceNode:
 		l := make([]any, 0, len(n.Content))
