@@ -124,28 +124,49 @@ func TestWebBench(t *testing.T) {
 		return st.Size()
 	}
 
-	// Key → render: from the keydown reaching the page to the frame that
-	// shows its effect (xterm's onRender with the expected text on screen).
+	// Key → render: from the keydown reaching the browser (its event's time
+	// stamp) to the frame that shows its effect, two ways: drawn, when
+	// xterm.js has put the frame into the page (its onRender, with the
+	// expected text in the buffer), and on screen, when the browser
+	// presented the frame that followed the key's handling (the Event
+	// Timing API's duration for the keydown: the key's handler calls Go,
+	// which writes the frame, and xterm draws it in the next animation
+	// frame; the browser rounds it to 8 ms and reports only keys of 16 ms
+	// or more, so a key without an entry counts as 16).
 	p := newPage(t, 1280, 800)
 	p.load(srv.URL)
-	measure := func(key, expect string) float64 {
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__shown = new Map();
+		new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'keydown') window.__shown.set(e.startTime, e.duration); })
+			.observe({ type: 'event', durationThreshold: 16 })`))
+	measure := func(key, expect string) (drawn, shown float64) {
 		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__expect = %q; window.__hitAt = null; window.__t.keyAt = undefined`, expect)))
 		p.press(key)
 		p.waitJS(`window.__hitAt != null`, 5*time.Second)
-		return eval[float64](p, `window.__hitAt - window.__t.keyAt`)
+		drawn = eval[float64](p, `window.__hitAt - window.__t.keyAt`)
+		// Event Timing entries come once the frame is presented.
+		shown = 16
+		for deadline := time.Now().Add(500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if d := eval[float64](p, `([...window.__shown].find(([at]) => Math.abs(at - window.__t.keyAt) < 1) || [0, 0])[1]`); d > 0 {
+				shown = d
+				break
+			}
+		}
+		return drawn, shown
 	}
 	p.command("delete deploy/web --cascade=foreground")
 	p.waitText("Deployment/web terminating")
 	time.Sleep(200 * time.Millisecond)
 	first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
-	var step, back []float64
+	var step, back, stepShown, backShown []float64
 	const n = 10
 	for i := 1; i <= n; i++ {
-		step = append(step, measure("s", fmt.Sprintf(" gcplay │ step %d │", first+i)))
+		d, s := measure("s", fmt.Sprintf(" gcplay │ step %d │", first+i))
+		step, stepShown = append(step, d), append(stepShown, s)
 	}
 	time.Sleep(200 * time.Millisecond)
 	for i := 1; i <= n; i++ {
-		back = append(back, measure("ArrowLeft", fmt.Sprintf("step %d of %d (rewound)", first+n-i, first+n)))
+		d, s := measure("ArrowLeft", fmt.Sprintf("step %d of %d (rewound)", first+n-i, first+n))
+		back, backShown = append(back, d), append(backShown, s)
 	}
 	p.checkExceptions()
 
@@ -174,8 +195,10 @@ func TestWebBench(t *testing.T) {
 		row("first frame, 20 Mbit/s 40 ms (goal ≤ 1000)", col(throttled, firstFrame)),
 		row("main.wasm compiled, loopback", col(loopback, compiled)),
 		row("first frame, loopback (goal ≤ 600)", col(loopback, firstFrame)),
-		keyRow("s, a step of a Foreground delete (goal median ≤ 16)", step),
-		keyRow("←, a step back (goal median ≤ 16)", back),
+		keyRow("s, a step of a Foreground delete, drawn (goal median ≤ 16)", step)+
+			keyRow("s, on screen (presented; 8 ms steps)", stepShown),
+		keyRow("←, a step back, drawn (goal median ≤ 16)", back)+
+			keyRow("←, on screen (presented; 8 ms steps)", backShown),
 		loadBefore, loadavg())
 	fmt.Print(out)
 }
