@@ -190,6 +190,74 @@ const term = (window.term = new Terminal({
 const fit = new FitAddon();
 term.loadAddon(fit);
 term.open($('terminal'));
+t.rowsOnly = drawChangedRowsOnly(term);
+
+// xterm.js's DOM renderer redraws every row from the first to the last one
+// a frame wrote to: a key that changes the status line and the key bar
+// rebuilds the elements of the whole screen, and the browser then lays out
+// and paints them all; when the frame scrolls a region, xterm draws the
+// whole screen a second time for the (empty) selection. The playground's
+// frames change a third to a half of the rows. This redraws only the rows
+// whose cells differ from what their element shows (each row element
+// remembers the cells it was drawn from), and the cursor's row.
+// Anything that changes how a row is drawn without changing its cells (the
+// cell size, the selection, the renderer itself) draws every row again.
+// It reaches into xterm's renderer (pinned in package.json): should that
+// change shape, it does nothing and xterm draws as it always did.
+function drawChangedRowsOnly(term) {
+  const core = term._core;
+  const r = core?._renderService?._renderer?.value;
+  if (!r || typeof r.renderRows !== 'function' || !Array.isArray(r._rowElements) || !r._rowFactory || !r.dimensions) return false;
+  const line0 = core.buffer?.lines?.get(0);
+  if (!(line0?._data instanceof Uint32Array) || typeof line0._combined !== 'object' || typeof line0._extendedAttrs !== 'object') return false;
+  const drawn = new WeakMap(); // row element -> { how, cells } it was drawn from
+  const draw = r.renderRows.bind(r);
+  const empty = (o) => { for (const _ in o) return false; return true; };
+  let cursorWas = -1;
+  r.renderRows = (start, end) => {
+    const buf = core.buffer;
+    const f = r._rowFactory;
+    // How rows are drawn apart from their cells.
+    const how = `${r.dimensions.css.cell.width}x${r.dimensions.css.cell.height} ${f._selectionStart} ${f._selectionEnd} ${f._columnSelectMode} ${r._coreBrowserService?.isFocused}`;
+    // The cursor's row (Bubble Tea hides the cursor; shown, it is drawn
+    // where it is and removed where it was).
+    const cursor = r._coreService?.isCursorHidden === true ? -1 : buf.ybase + buf.y - buf.ydisp;
+    let from = -1;
+    for (let y = start; y <= end + 1; y++) {
+      if (y <= end) {
+        const el = r._rowElements[y];
+        const line = buf.lines.get(y + buf.ydisp);
+        const was = el && drawn.get(el);
+        let same = !!(was && line) && y !== cursor && y !== cursorWas && was.how === how &&
+          empty(line._combined) && empty(line._extendedAttrs);
+        if (same) {
+          const cells = line._data, n = line.length * 3;
+          same = was.cells.length === n;
+          for (let i = 0; same && i < n; i++) same = was.cells[i] === cells[i];
+        }
+        if (!same) {
+          if (el && line) drawn.set(el, { how, cells: line._data.slice(0, line.length * 3) });
+          if (from < 0) from = y;
+          continue;
+        }
+      }
+      if (from >= 0) {
+        draw(from, y - 1);
+        from = -1;
+      }
+    }
+    cursorWas = cursor;
+  };
+  // A link's underline is drawn into the row elements apart from renderRows.
+  if (typeof r._setCellUnderline === 'function') {
+    const underline = r._setCellUnderline.bind(r);
+    r._setCellUnderline = (...args) => {
+      for (const el of r._rowElements) drawn.delete(el);
+      return underline(...args);
+    };
+  }
+  return true;
+}
 
 // The playground needs MIN_COLS×MIN_ROWS cells (tui's minWidth and
 // minHeight). A small window (a phone, half a laptop screen, a zoomed

@@ -1,0 +1,120 @@
+package webtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// rowsJS is what each screen row holds, cell by cell (characters, colours
+// and attributes, through xterm's public buffer API), and what its element
+// in the page shows: the page draws a row when, and only when, these change.
+const rowsJS = `(() => {
+	const b = term.buffer.active, cell = b.getNullCell(), held = [], shown = [];
+	const els = document.querySelectorAll('.xterm-rows > div');
+	for (let y = 0; y < term.rows; y++) {
+		const line = b.getLine(b.viewportY + y);
+		let s = '';
+		for (let x = 0; x < term.cols; x++) {
+			line.getCell(x, cell);
+			s += [cell.getChars(), cell.getWidth(), cell.getFgColorMode(), cell.getFgColor(), cell.getBgColorMode(), cell.getBgColor(),
+				cell.isBold(), cell.isItalic(), cell.isDim(), cell.isUnderline(), cell.isInverse(), cell.isInvisible(), cell.isStrikethrough()].join(',') + ';';
+		}
+		held.push(s);
+		shown.push([line.translateToString(true), (els[y]?.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()]);
+	}
+	return { Held: held, Shown: shown };
+})()`
+
+type screenRows struct {
+	Held  []string
+	Shown [][2]string
+}
+
+// TestKeyRedrawsChangedRows: a key's frame rebuilds the elements of the
+// rows it changed, not of every row between the first and the last (xterm's
+// DOM renderer alone rebuilds the whole screen for a frame that changes the
+// status line and the key bar), and what each row shows is what the
+// terminal holds, after steps, steps back (whose frames scroll a region)
+// and a resize.
+func TestKeyRedrawsChangedRows(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	srv := serve(t, site(t))
+	p.load(srv.URL)
+	p.command("delete deploy/web --cascade=foreground")
+	p.waitText("Deployment/web terminating")
+	// Which row elements a frame rebuilds: xterm replaces a row's children.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__rebuilt = new Set();
+		new MutationObserver((ms) => { for (const m of ms) { const row = m.target.closest?.('.xterm-rows > div');
+			if (row) window.__rebuilt.add([...row.parentNode.children].indexOf(row)); } })
+			.observe(document.querySelector('.xterm-rows'), { childList: true, subtree: true, characterData: true })`))
+	settle := func() {
+		// Two animation frames: xterm draws in the first after the write.
+		p.do(chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
+	}
+	check := func(what string, before, after screenRows) {
+		t.Helper()
+		for y, r := range after.Shown {
+			if r[0] != r[1] {
+				t.Errorf("%s: row %d shows %q, the terminal holds %q", what, y, r[1], r[0])
+			}
+		}
+		if before.Held == nil || len(before.Held) != len(after.Held) {
+			return
+		}
+		rebuilt := eval[[]int](p, `[...window.__rebuilt]`)
+		cursor := eval[int](p, `term._core.coreService.isCursorHidden ? -1 : term.buffer.active.cursorY`)
+		var changed []int
+		for y := range after.Held {
+			if after.Held[y] != before.Held[y] {
+				changed = append(changed, y)
+				if !slices.Contains(rebuilt, y) {
+					t.Errorf("%s: row %d changed but its element was not redrawn", what, y)
+				}
+			}
+		}
+		var needless []int
+		for _, y := range rebuilt {
+			if !slices.Contains(changed, y) && y != cursor {
+				needless = append(needless, y)
+			}
+		}
+		slices.Sort(needless)
+		if len(needless) > 0 {
+			t.Errorf("%s: %d rows changed (%v), but %d unchanged rows were redrawn too: %v", what, len(changed), changed, len(needless), needless)
+		}
+		if len(changed) == 0 {
+			t.Errorf("%s: no row changed", what)
+		}
+	}
+	step := func(key, expect string) {
+		t.Helper()
+		settle()
+		before := eval[screenRows](p, rowsJS)
+		p.do(chromedp.Evaluate[chromedp.Void](`window.__rebuilt.clear()`))
+		p.press(key)
+		p.waitText(expect)
+		settle()
+		check(fmt.Sprintf("%s (%s)", key, strings.TrimSpace(expect)), before, eval[screenRows](p, rowsJS))
+	}
+	first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
+	for i := 1; i <= 4; i++ {
+		step("s", fmt.Sprintf(" gcplay │ step %d │", first+i))
+	}
+	for i := 1; i <= 3; i++ {
+		step("ArrowLeft", fmt.Sprintf("step %d of %d (rewound)", first+4-i, first+4))
+	}
+	// A resize makes new row elements; each shows its row.
+	cols := eval[int](p, `term.cols`)
+	p.do(chromedp.EmulateViewport(1100, 700))
+	p.waitJS(fmt.Sprintf(`term.cols < %d`, cols), 10*time.Second)
+	p.waitJS(`(() => { const l = window.bufferText().split('\n'); return l[l.length-1].includes('? help') })()`, 10*time.Second)
+	settle()
+	check("after a resize", screenRows{}, eval[screenRows](p, rowsJS))
+	step("ArrowRight", fmt.Sprintf("step %d of %d (rewound)", first+2, first+4))
+	p.checkExceptions()
+}
