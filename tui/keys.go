@@ -289,7 +289,7 @@ func (m *LessonModel) viewKeys() []key.Binding {
 // the open overlay's, or the playground's help line.
 func (m *LessonModel) helpLineKeys() []key.Binding {
 	if m.over != overNone {
-		return m.viewKeys()
+		return joinSameDesc(m.viewKeys())
 	}
 	return m.pg.helpLineKeys(m.pg.layout().w)
 }

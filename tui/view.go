@@ -647,12 +647,26 @@ func (c *commandBar) view(m *Model, width int) string {
 // overlays every key that works there.
 func (m *Model) helpLineKeys(width int) []key.Binding {
 	if m.mode != modeNormal {
-		return m.viewKeys()
+		return joinSameDesc(m.viewKeys())
 	}
 	return m.shortHelp(width >= wideWidth)
 }
 
 // helpLine is the keys of the view shown, in one line.
+// joinSameDesc joins two keys next to each other that do the same ("q
+// quit", "ctrl+c quit") into one entry ("q ctrl+c quit").
+func joinSameDesc(bs []key.Binding) []key.Binding {
+	out := make([]key.Binding, 0, len(bs))
+	for _, b := range bs {
+		if n := len(out); n > 0 && b.Enabled() && out[n-1].Enabled() && out[n-1].Help().Desc == b.Help().Desc {
+			out[n-1] = withHelp(merged(out[n-1], b), out[n-1].Help().Key+" "+b.Help().Key, b.Help().Desc)
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
 func (sb *statusBar) helpLine(m *Model, width int) string {
 	c := &sb.cache.help
 	// The help and explain views list their scrolling keys only when
