@@ -106,15 +106,51 @@ func (p *parser) checkTypedFields(n *yaml.Node, path string, info fakeapi.KindIn
 	if len(fields) == 0 {
 		return
 	}
-	// A fixed order keeps the errors of one line stable (they are
-	// sorted by line afterwards).
-	for _, fp := range slices.Sorted(maps.Keys(fields)) {
-		v := lookupPath(n, strings.Split(fp, "."))
+	for _, f := range typedFieldOrder[info.Kind] {
+		v := lookupPath(n, f.keys)
 		if isNull(v) {
 			continue
 		}
-		p.checkField(v, joinPath(path, fp), fields[fp], info.Kind)
+		if typedFieldOK(v, fields[f.path]) {
+			continue // the path is built only for a problem
+		}
+		p.checkField(v, joinPath(path, f.path), fields[f.path], info.Kind)
 	}
+}
+
+// typedFieldOrder lists each kind's typed fields in a fixed order, which
+// keeps the errors of one line stable (they are sorted by line
+// afterwards), with their keys split once.
+var typedFieldOrder = func() map[string][]typedFieldPath {
+	out := map[string][]typedFieldPath{}
+	for kind, fields := range typedFields {
+		for _, fp := range slices.Sorted(maps.Keys(fields)) {
+			out[kind] = append(out[kind], typedFieldPath{path: fp, keys: strings.Split(fp, ".")})
+		}
+	}
+	return out
+}()
+
+type typedFieldPath struct {
+	path string
+	keys []string
+}
+
+// typedFieldOK reports the common cases checkField accepts: a string
+// where a string is wanted, a small decimal integer in range.
+func typedFieldOK(v *yaml.Node, t fieldType) bool {
+	if v.Kind != yaml.ScalarNode {
+		return false
+	}
+	tag := v.ShortTag()
+	if t.kind == "string" {
+		return tag == "!!str"
+	}
+	if val := v.Value; tag == "!!int" && len(val) < 10 && allDigits(val) && (val[0] != '0' || len(val) == 1) {
+		i, _ := strconv.ParseInt(val, 10, 64) // below 10^9: within int32
+		return i <= math.MaxInt32
+	}
+	return false
 }
 
 // lookupPath follows mapping keys from n; nil when a step is missing or

@@ -105,7 +105,7 @@ func (p *parser) metadata(n *yaml.Node, path string, reg *fakeapi.Registry, info
 		if !ok || isNull(e.Value) {
 			return "", nil
 		}
-		s, _ := p.str(e.Value, path+"."+k)
+		s, _ := p.strAt(e.Value, path, k)
 		return s, deref(e.Value)
 	}
 	name, _ := strField("name")
@@ -144,9 +144,10 @@ func (p *parser) metadata(n *yaml.Node, path string, reg *fakeapi.Registry, info
 			p.errorf(v, path+"."+k, "expected a mapping of strings, found %s", kindName(v))
 			continue
 		}
-		for _, kv := range p.pairs(v, path+"."+k, 1) {
+		at := path + "." + k
+		for _, kv := range p.pairs(v, at, 1) {
 			if !isNull(kv.Value) {
-				p.str(kv.Value, path+"."+k+"."+kv.Key)
+				p.strAt(kv.Value, at, kv.Key)
 			}
 		}
 	}
@@ -173,12 +174,12 @@ func (p *parser) ownerReference(n *yaml.Node, path string, reg *fakeapi.Registry
 	vals := map[string]string{}
 	for _, k := range []string{"apiVersion", "kind", "name", "uid"} {
 		if e, ok := f[k]; ok && !isNull(e.Value) {
-			vals[k], _ = p.str(e.Value, path+"."+k)
+			vals[k], _ = p.strAt(e.Value, path, k)
 		}
 	}
 	for _, k := range []string{"controller", "blockOwnerDeletion"} {
 		if e, ok := f[k]; ok && !isNull(e.Value) {
-			p.boolean(e.Value, path+"."+k)
+			p.booleanAt(e.Value, path, k)
 		}
 	}
 	if vals["uid"] != "" {

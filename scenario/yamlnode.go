@@ -242,10 +242,38 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 	return n.Value, true
 }
 
+// strAt is str for the value of key under path: the path is built only
+// when there is a problem to report.
+func (p *parser) strAt(n *yaml.Node, path, key string) (string, bool) {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!str" {
+		return d.Value, true
+	}
+	return p.str(n, path+"."+key)
+}
+
+// booleanAt is boolean for the value of key under path, as strAt.
+func (p *parser) booleanAt(n *yaml.Node, path, key string) (bool, bool) {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool" {
+		switch d.Value {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	}
+	return p.boolean(n, path+"."+key)
+}
+
 // boolean reads a boolean scalar.
 func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 	n = deref(n)
 	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
+		switch n.Value { // what Decode gives, without a decoder for each
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
 		var b bool
 		if err := n.Decode(&b); err == nil {
 			return b, true
@@ -259,6 +287,10 @@ func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
 	n = deref(n)
 	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
+		if v := n.Value; len(v) < 19 && allDigits(v) && (v[0] != '0' || len(v) == 1) {
+			i, _ := strconv.ParseInt(v, 10, 64) // what Decode gives, without a decoder
+			return i, true
+		}
 		var i int64
 		if err := n.Decode(&i); err == nil {
 			return i, true
