@@ -48,6 +48,10 @@ type fastYAML struct {
 	// of one text: a dump repeats its keys and most values (kinds,
 	// labels, images) thousands of times, and each is then stored once.
 	strs map[string]string
+	// recent holds the strings of the last List entry in the order they
+	// were read; nth counts the strings of the current one.
+	recent []string
+	nth    int
 }
 
 // internMax bounds strs: once full, only the strings already in it are
@@ -60,6 +64,30 @@ const internLen = 32
 // str returns b as a string, shared with an equal one read before when
 // b is short.
 func (f *fastYAML) str(b []byte) string {
+	// The n-th string of a List entry is most often the n-th string of
+	// the entry before (the same key, kind, label or image): compared
+	// there first, it needs no hashing.
+	n := f.nth
+	f.nth++
+	if n < len(f.recent) && f.recent[n] == string(b) {
+		return f.recent[n]
+	}
+	s := f.shared(b)
+	switch {
+	case n < len(f.recent):
+		f.recent[n] = s
+	case n == len(f.recent) && n < recentMax:
+		f.recent = append(f.recent, s)
+	}
+	return s
+}
+
+// recentMax bounds recent: the strings of an entry past it are not
+// compared with the entry before's.
+const recentMax = 1024
+
+// shared returns b as a string, the one in strs when b is short.
+func (f *fastYAML) shared(b []byte) string {
 	if len(b) > internLen {
 		return string(b) // never in strs: a UID, a name with a hash
 	}
@@ -271,7 +299,7 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 // own, so that the chunks it takes hold nothing else; endEntry, once the
 // entry is handed over, gives them to the next one.
 func (f *fastYAML) startEntry() int {
-	f.slab = nil
+	f.slab, f.nth = nil, 0
 	return len(f.chunks)
 }
 
