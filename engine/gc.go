@@ -29,9 +29,6 @@ type garbageCollector struct {
 	informer objtable.Table[*fakeapi.Object]
 	// kinds remembers the REST mappings last looked up.
 	kinds fakeapi.KindCache
-	// spareEvents are graphChanges items already processed, for reuse
-	// (see newGraphEvent).
-	spareEvents []*graphEvent
 }
 
 const gcClient = ControllerGC
@@ -250,34 +247,30 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 			Say("%s has no ownerReferences: nothing to collect", item.identity.ref())
 		return nil
 	}
-	var solidBuf, danglingBuf, waitingBuf [2]fakeapi.OwnerReference // most objects have one owner
-	solid, dangling, waiting, err := g.classifyReferences(item, refs, solidBuf[:0], danglingBuf[:0], waitingBuf[:0])
+	solid, dangling, waiting, err := g.classifyReferences(item, refs)
 	if err != nil {
 		return err
 	}
-	// The reasons start with the classes of the references; the objects
-	// of one owner share the sentence (see textCache).
-	var buf [256]byte
-	classes := rec.shared(appendClassPhrase(buf[:0], solid, dangling, waiting))
+	classes := refClasses{solid, dangling, waiting}
 	switch {
 	case len(solid) != 0:
 		if len(dangling) == 0 && len(waiting) == 0 {
 			rec.Reason = rec.reason(Reason{Code: "SolidOwner", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
-				classes, refClasses{solid, dangling, waiting}, say(": kept, it has an owner that exists"))
+				classes, say(": kept, it has an owner that exists"))
 			return nil
 		}
 		uids := append(refUIDs(dangling), refUIDs(waiting)...)
 		rec.Reason = rec.reason(Reason{Code: "SolidOwnerRemoveRefs", Rule: "R44(a)", Func: "GarbageCollector.attemptToDeleteItem"},
-			classes, refClasses{solid, dangling, waiting}, say(": kept, it has an owner that exists; the references to its absent or deleting owners are patched away"))
+			classes, say(": kept, it has an owner that exists; the references to its absent or deleting owners are patched away"))
 		_, err := g.patch(item, deleteOwnerRefPatch(item.identity.UID, uids), func(n *node) ([]byte, error) {
 			return g.deleteOwnerRefJSONMergePatch(n, uids...)
 		})
 		return err
 	case len(waiting) != 0 && len(item.dependents) != 0:
-		why := rec.reason(Reason{}, classes, refClasses{solid, dangling, waiting}, say("; it has dependents of its own: deleted with Foreground"))
+		why := rec.reason(Reason{}, classes, say("; it has dependents of its own: deleted with Foreground"))
 		for _, dep := range item.getDependents() {
 			if dep.deletingDependents {
-				why = Reason{}.Saying(append(refClasses{solid, dangling, waiting}.texts(),
+				why = Reason{}.Saying(append(classes.texts(),
 					say("; its dependent %s is itself deleting dependents, so to avoid a cycle its blocking references are set to blockOwnerDeletion=false first; then deleted with Foreground", dep.identity.ref()))...)
 				if _, err := g.patch(item, unblockOwnerRefsPatch(item), g.unblockOwnerReferencesJSONMergePatch); err != nil {
 					rec.Reason = Reason{Code: "CycleBreaker", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem"}.Saying(why.Texts...)
@@ -302,7 +295,7 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 			verdict = say("no owner keeps it (its owners are being deleted in the foreground) and it has no dependents of its own")
 		}
 		rec.Reason = rec.reason(Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem"},
-			classes, refClasses{solid, dangling, waiting}, say(": "), verdict, say("; deleted with "), why)
+			classes, say(": "), verdict, say("; deleted with "), why)
 		return g.deleteItem(item, latest, policy, rec)
 	}
 }
@@ -318,9 +311,8 @@ func (g *garbageCollector) deleteItem(item *node, latest *fakeapi.Object, policy
 }
 
 // classifyReferences sorts the live owner references into solid, dangling
-// and waitingForDependentsDeletion (R43), appending to the three lists
-// given (empty; the caller's buffers).
-func (g *garbageCollector) classifyReferences(item *node, refs, solid, dangling, waiting []fakeapi.OwnerReference) (_, _, _ []fakeapi.OwnerReference, err error) {
+// and waitingForDependentsDeletion (R43).
+func (g *garbageCollector) classifyReferences(item *node, refs []fakeapi.OwnerReference) (solid, dangling, waiting []fakeapi.OwnerReference, err error) {
 	for _, r := range refs {
 		isDangling, owner, err := g.isDangling(r, item)
 		if err != nil {
@@ -626,7 +618,7 @@ func refUIDs(refs []fakeapi.OwnerReference) []string {
 // refClasses are an object's owner references by class (R43).
 type refClasses struct{ solid, dangling, waiting []fakeapi.OwnerReference }
 
-// texts is appendClassPhrase in its one text form: a sentence per class
+// texts are the classes in their one text form: a sentence per class
 // ("solid %s", "dangling %s", "waitingForDependentsDeletion %s") with
 // its references, "; " between them.
 func (c refClasses) texts() []Text {
@@ -638,55 +630,24 @@ func (c refClasses) texts() []Text {
 		out = append(out, t)
 	}
 	if len(c.solid) > 0 {
-		add(say("solid %s", string(appendRefs(nil, c.solid))))
+		add(say("solid %s", refList(c.solid)))
 	}
 	if len(c.dangling) > 0 {
-		add(say("dangling %s", string(appendRefs(nil, c.dangling))))
+		add(say("dangling %s", refList(c.dangling)))
 	}
 	if len(c.waiting) > 0 {
-		add(say("waitingForDependentsDeletion %s", string(appendRefs(nil, c.waiting))))
+		add(say("waitingForDependentsDeletion %s", refList(c.waiting)))
 	}
 	return out
 }
 
-func appendRefs(b []byte, refs []fakeapi.OwnerReference) []byte {
+// refList is "Kind/name, Kind/name" of refs.
+func refList(refs []fakeapi.OwnerReference) string {
+	names := make([]string, len(refs))
 	for i, r := range refs {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, r.Kind...)
-		b = append(b, '/')
-		b = append(b, r.Name...)
+		names[i] = r.Kind + "/" + r.Name
 	}
-	return b
-}
-
-// appendClassPhrase appends the classes of the references to b: "solid
-// A/a, B/b; dangling C/c; waitingForDependentsDeletion D/d".
-func appendClassPhrase(b []byte, solid, dangling, waiting []fakeapi.OwnerReference) []byte {
-	start := len(b)
-	add := func(label string, refs []fakeapi.OwnerReference) {
-		if len(refs) == 0 {
-			return
-		}
-		if len(b) > start {
-			b = append(b, "; "...)
-		}
-		b = append(b, label...)
-		b = append(b, ' ')
-		for i, r := range refs {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = append(b, r.Kind...)
-			b = append(b, '/')
-			b = append(b, r.Name...)
-		}
-	}
-	add("solid", solid)
-	add("dangling", dangling)
-	add("waitingForDependentsDeletion", waiting)
-	return b
+	return strings.Join(names, ", ")
 }
 
 // deleteCode is the reason code of an R44(c) delete: "Delete" + policy.

@@ -3,10 +3,8 @@ package engine
 import (
 	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/gcplay/gcplay/fakeapi"
-	"github.com/gcplay/gcplay/internal/strarena"
 )
 
 type eventType int
@@ -29,8 +27,7 @@ func (t eventType) String() string {
 }
 
 // graphEvent is one item of graphChanges: an informer event, or a virtual
-// delete event queued by a worker. Events are immutable once queued, and
-// reused once processed (see doneWithEvent).
+// delete event queued by a worker.
 type graphEvent struct {
 	eventType eventType
 	virtual   bool
@@ -43,12 +40,8 @@ type graphEvent struct {
 	// virtual delete, a stand-in carrying only the identity.
 	obj    *fakeapi.Object
 	oldObj *fakeapi.Object
-	// label is String, computed once when the event is made.
+	// label is String, written once when the event is made.
 	label string
-	// said is the object's reference followed by the sentence processing
-	// the event most likely writes, written with the label so that they
-	// share the reference's bytes (see sentence); or "".
-	said string
 }
 
 // The sentences that most update and delete events end with, after the
@@ -59,75 +52,17 @@ const (
 	absentSentence  = " verified absent by a worker: node removed"
 )
 
-// newGraphEvent makes a graphChanges item, reusing one already processed
-// when there is one: a cascade makes two for every object it collects.
 func (g *garbageCollector) newGraphEvent(t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
-	var e *graphEvent
-	if n := len(g.spareEvents); n > 0 {
-		e = g.spareEvents[n-1]
-		g.spareEvents = g.spareEvents[:n-1]
+	e := &graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
+	if virtual {
+		e.label = g.env.Sprintf("virtual %s %s (%s)", t, obj, obj.Metadata.UID)
 	} else {
-		e = new(graphEvent)
+		e.label = g.env.Sprintf("%s %s", t, obj)
 	}
-	*e = graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
-	e.label, e.said = e.describe(&g.env.text)
 	return e
 }
 
-// sentence returns id's reference followed by suffix, as env.around does.
-// When ev was labelled with exactly that sentence, it returns those bytes
-// rather than writing them again: a cascade writes one such sentence for
-// each of its 200,000 events.
-func (g *garbageCollector) sentence(ev *graphEvent, id objectReference, suffix string) string {
-	s, k, n := ev.said, len(id.Kind), len(id.Name)
-	if len(s) == k+1+n+len(suffix) && !fakeapi.ShowNamespace(id.Namespace) &&
-		s[:k] == id.Kind && s[k] == '/' && s[k+1:k+1+n] == id.Name && s[k+1+n:] == suffix {
-		return s
-	}
-	return g.env.around("", id, suffix)
-}
-
-// maxSpareEvents bounds spareEvents: items are made and processed a few
-// steps apart, so a handful of spares is enough.
-const maxSpareEvents = 64
-
-// doneWithEvent ends the processing of ev and keeps it for reuse once no
-// queue holds it. Nothing else keeps a graphChanges item: records copy its
-// label, nodes its object's owners, and a cloned world its own copies.
-func (g *garbageCollector) doneWithEvent(ev *graphEvent) {
-	g.graphChanges.Done(ev)
-	if ev.queued == 0 && len(g.spareEvents) < maxSpareEvents && !g.graphChanges.holds(ev) {
-		*ev = graphEvent{}
-		g.spareEvents = append(g.spareEvents, ev)
-	}
-}
-
 func (e *graphEvent) String() string { return e.label }
-
-// describe returns the event's label and what it said (see said).
-func (e *graphEvent) describe(text *strarena.Arena) (label, said string) {
-	m := &e.obj.Metadata
-	if e.virtual {
-		return "virtual " + e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name) + " (" + m.UID + ")", ""
-	}
-	if fakeapi.ShowNamespace(m.Namespace) {
-		return e.eventType.String() + " " + fakeapi.RefString(e.obj.Kind, m.Namespace, m.Name), ""
-	}
-	var likely string
-	switch e.eventType {
-	case updateEvent:
-		likely = updatedSentence
-	case deleteEvent:
-		likely = removedSentence
-	}
-	t := e.eventType.String()
-	s := text.Join(t, " ", e.obj.Kind, "/", m.Name, likely)
-	label = s[:len(s)-len(likely)]
-	if likely != "" {
-		said = s[len(t)+1:]
-	}
-	return label, said
-}
 
 // identityFromEvent is the identity an event shows: its apiVersion/kind and
 // the object's name, namespace and UID.
@@ -153,7 +88,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 	if !ok {
 		return
 	}
-	defer g.doneWithEvent(ev)
+	defer g.graphChanges.Done(ev)
 	rec.Item = ev.String()
 	obj := ev.obj
 	uid := obj.Metadata.UID
@@ -187,14 +122,11 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			deletingDependents: beingDeleted(obj) && hasDeleteDependentsFinalizer(obj),
 		}
 		g.insertNode(n)
-		owners := ownersPhrase(n.owners)
-		msg := g.env.around("new node ", n.identity, owners)
-		ref := msg[len("new node ") : len(msg)-len(owners)]
-		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode", Message: msg}
+		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode"}
 		if len(n.owners) > 0 {
-			rec.Reason.Texts = rec.said("new node %s owned by %s", ref, owners[len(" owned by "):])
+			rec.Reason = rec.Because(rec.Reason, "new node %s owned by %s", n, ownersPhrase(n.owners))
 		} else {
-			rec.Reason.Texts = rec.said("new node %s with no owners", ref)
+			rec.Reason = rec.Because(rec.Reason, "new node %s with no owners", n)
 		}
 		g.processTransitions(ev.oldObj, obj, n, rec)
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
@@ -205,9 +137,8 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			g.replaceNode(existing, c)
 			existing = c
 		}
-		msg := g.sentence(ev, existing.identity, updatedSentence)
-		rec.Reason = Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges", Message: msg,
-			Texts: rec.said("%s"+updatedSentence, msg[:len(msg)-len(updatedSentence)])}
+		rec.Reason = rec.Because(Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges"},
+			"%s"+updatedSentence, existing)
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -298,33 +229,17 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 		waiting++
 		g.attemptToDelete.Add(owner)
 	}
-	what, form, rule := removedSentence, "%s"+removedSentence, "R30"
+	form, rule := "%s"+removedSentence, "R30"
 	if ev.virtual {
-		what, form, rule = absentSentence, "%s"+absentSentence, "R31"
+		form, rule = "%s"+absentSentence, "R31"
 	}
-	rec.Reason = Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode"}
-	if len(deps) == 0 && waiting == 0 {
-		msg := g.sentence(ev, existing.identity, what)
-		rec.Reason.Message, rec.Reason.Texts = msg, rec.said(form, msg[:len(msg)-len(what)])
-		return
-	}
-	// The sentences and their values in one allocation: a cascade writes
-	// this for every object that has dependents.
-	p := &struct {
-		t [3]Text
-		a [3]string
-	}{}
-	p.a[0] = existing.identity.ref()
-	ts := append(p.t[:0], Text{Form: form, Args: p.a[0:1:1]})
+	rec.Reason = rec.Because(Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode"}, form, existing)
 	if len(deps) > 0 {
-		p.a[1] = strconv.Itoa(len(deps))
-		ts = append(ts, Text{Form: "; its identity is now in absentOwnerCache and its %d dependent(s) are queued to attemptToDelete", Args: p.a[1:2:2]})
+		rec.Reason.and("; its identity is now in absentOwnerCache and its %d dependent(s) are queued to attemptToDelete", len(deps))
 	}
 	if waiting > 0 {
-		p.a[2] = strconv.Itoa(waiting)
-		ts = append(ts, Text{Form: "; %d owner(s) waiting for their dependents are queued again", Args: p.a[2:3:3]})
+		rec.Reason.and("; %d owner(s) waiting for their dependents are queued again", waiting)
 	}
-	rec.Reason.Texts, rec.Reason.Message = ts, English(ts)
 }
 
 // insertNode adds n to uidToNode and to its owners' dependents.
@@ -623,14 +538,9 @@ func getAlternateOwnerIdentity(deps []*node, absent objectReference) *objectRefe
 	return &candidates[0]
 }
 
+// ownersPhrase lists owner references as "Kind/name, Kind/name".
 func ownersPhrase(refs []fakeapi.OwnerReference) string {
-	switch len(refs) {
-	case 0:
-		return " with no owners"
-	case 1:
-		return " owned by " + refs[0].Kind + "/" + refs[0].Name
-	}
-	s := " owned by "
+	s := ""
 	for i, r := range refs {
 		if i > 0 {
 			s += ", "

@@ -12,7 +12,8 @@ import (
 )
 
 // recorder writes the records of a world's steps. The controllers write
-// a plain Record: they set its Item and Reason, call rec.Note for a
+// a plain Record: they set its Item and Reason (rec.Because words a
+// one-sentence reason from its form and values), call rec.Note for a
 // secondary decision and rec.Sprintf for a sentence, and the world tells
 // the recorder of each API request, enqueued item and changed object.
 //
@@ -50,9 +51,13 @@ type recorder struct {
 	text   strarena.Arena
 	recent [recentSentences]string
 	buf    []byte
-	// texts shares the collector's reasons and sentences that repeat
-	// (see textCache); slab holds the graph builder's one-sentence
-	// reasons (see textSlab).
+	// spans and vals are because's scratch: where each value of a
+	// sentence starts and ends, and the values.
+	spans []int
+	vals  []string
+	// texts shares the collector's reasons that repeat (see textCache);
+	// slab holds the one-sentence reasons written by because (see
+	// textSlab).
 	texts textCache
 	slab  textSlab
 }
@@ -149,15 +154,24 @@ func (r *Record) Sprintf(format string, args ...any) string {
 	return r.w.sprintf(format, args)
 }
 
+// Because is reason saying the one sentence form filled with args, as
+// Reason.Say words it. The recorder writes the sentence while the record
+// is being written, and its values are the parts of it they fill.
+func (r *Record) Because(reason Reason, form string, args ...any) Reason {
+	if r == nil || r.w == nil {
+		return reason.Say(form, args...)
+	}
+	return r.w.because(reason, form, args)
+}
+
 // reason is r saying the classes of an object's owner references, then
 // the sentences more (which have no values), shared with an earlier equal
 // reason while the record is being written (see textCache.reason).
-func (r *Record) reason(reason Reason, classes string, refs refClasses, more ...Text) Reason {
+func (r *Record) reason(reason Reason, classes refClasses, more ...Text) Reason {
 	if r == nil || r.w == nil {
-		var c textCache
-		return c.reason(reason, classes, refs, more...)
+		return reason.Saying(append(classes.texts(), more...)...)
 	}
-	return r.w.texts.reason(reason, classes, refs, more...)
+	return r.w.texts.reason(reason, classes, more...)
 }
 
 // said is the one sentence form with the values args, already written,
@@ -171,19 +185,31 @@ func (r *Record) said(form string, args ...string) []Text {
 	return r.w.slab.said(form, args...)
 }
 
-// shared returns b as a string, the same one as for an earlier equal b
-// (see textCache.get).
-func (r *Record) shared(b []byte) string {
-	if r == nil || r.w == nil {
-		return string(b)
-	}
-	return r.w.texts.get(b)
-}
-
 func (w *recorder) sprintf(format string, args []any) string {
 	w.buf = appendf(w.buf[:0], format, args)
 	return w.keep(w.buf)
 }
+
+func (w *recorder) because(r Reason, form string, args []any) Reason {
+	w.spans = w.spans[:0]
+	b, ok := appendArgs(w.buf[:0], form, args, &w.spans)
+	w.buf = b
+	if !ok {
+		return r.Say(form, args...)
+	}
+	msg := w.keep(b)
+	vals := w.vals[:0]
+	for i := 0; i < len(w.spans); i += 2 {
+		vals = append(vals, msg[w.spans[i]:w.spans[i+1]])
+	}
+	w.vals = vals
+	r.Message, r.Texts = msg, w.slab.said(form, vals...)
+	return r
+}
+
+// Sprintf is Record.Sprintf for what is written between steps too (the
+// labels of graphChanges items).
+func (w *recorder) Sprintf(format string, args ...any) string { return w.sprintf(format, args) }
 
 // keep returns b as a string: one of the recent sentences when it is
 // equal to it, else a copy in the text arena. recent is kept in order of
@@ -202,12 +228,25 @@ func (w *recorder) keep(b []byte) string {
 	return s
 }
 
-// appendf appends what fmt.Appendf would. The verbs of the sentences
-// written for every collected object are written here: %s of a string, a
-// node, an object or an event type, and %d of an int; a format with any
-// other verb, flag or argument goes to fmt whole.
+// appendf appends what fmt.Appendf would (see appendArgs).
 func appendf(b []byte, format string, args []any) []byte {
+	out, ok := appendArgs(b, format, args, nil)
+	if !ok {
+		return fmt.Appendf(b, format, args...)
+	}
+	return out
+}
+
+// appendArgs appends format filled with args, as fmt.Appendf would, and
+// appends to *spans (unless spans is nil) where each value starts and
+// ends in b. It writes the
+// verbs of the sentences written for every collected object itself: %s of
+// a string, a node, an object, an event type or a graph event, and %d of
+// an int; a format with any other verb, flag or argument reports ok
+// false, and b is then left as it was given.
+func appendArgs(b []byte, format string, args []any, spans *[]int) (_ []byte, ok bool) {
 	start, arg := len(b), 0
+	fail := func() ([]byte, bool) { return b[:start], false }
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		if c != '%' {
@@ -215,45 +254,49 @@ func appendf(b []byte, format string, args []any) []byte {
 			continue
 		}
 		if i+1 == len(format) || arg == len(args) {
-			return fmt.Appendf(b[:start], format, args...)
+			return fail()
 		}
 		verb := format[i+1]
+		from := len(b)
 		switch v := args[arg].(type) {
 		case string:
 			if verb != 's' {
-				return fmt.Appendf(b[:start], format, args...)
+				return fail()
 			}
 			b = append(b, v...)
 		case int:
 			if verb != 'd' {
-				return fmt.Appendf(b[:start], format, args...)
+				return fail()
 			}
 			b = strconv.AppendInt(b, int64(v), 10)
 		case *node:
 			if verb != 's' || v == nil {
-				return fmt.Appendf(b[:start], format, args...)
+				return fail()
 			}
 			b = appendRef(b, v.identity.Kind, v.identity.Namespace, v.identity.Name)
 		case *fakeapi.Object:
 			if verb != 's' || v == nil {
-				return fmt.Appendf(b[:start], format, args...)
+				return fail()
 			}
 			b = appendRef(b, v.Kind, v.Metadata.Namespace, v.Metadata.Name)
 		case eventType:
 			if verb != 's' {
-				return fmt.Appendf(b[:start], format, args...)
+				return fail()
 			}
 			b = append(b, v.String()...)
 		default:
-			return fmt.Appendf(b[:start], format, args...)
+			return fail()
+		}
+		if spans != nil {
+			*spans = append(*spans, from, len(b))
 		}
 		i++
 		arg++
 	}
 	if arg != len(args) {
-		return fmt.Appendf(b[:start], format, args...)
+		return fail()
 	}
-	return b
+	return b, true
 }
 
 // appendRef appends what fakeapi.RefString returns.
@@ -283,90 +326,51 @@ func (w *recorder) around(prefix string, r objectReference, suffix string) strin
 // ref is r.ref(), carved from the world's text arena.
 func (w *recorder) ref(r objectReference) string { return w.around("", r, "") }
 
-// textCache shares sentences that repeat: the 1,000 Pods of one
-// ReplicaSet get the same reason and the same note, and each such
-// sentence is allocated once. It holds at most textCacheSize sentences,
-// and starts again when full.
+// textCache shares the collector's reasons that repeat: the 1,000 Pods of
+// one ReplicaSet get the same reason, and its sentences are written once.
+// It holds at most textCacheSize reasons, and starts again when full.
 type textCache struct {
-	m map[string]string
-	// recent are the sentences returned last: the collector's reason
-	// and note for the Pods of one owner alternate, and comparing with
-	// them is cheaper than hashing.
-	recent [2]string
-	// reasons are shared reasons (see reason).
-	reasons map[reasonKey]sharedReason
+	// reasons are the shared reasons by their key (see reason).
+	reasons map[string]sharedReason
+	// key is the scratch the key is written in.
+	key []byte
 }
 
 const textCacheSize = 1024
-
-// get returns b as a string, the same one as for an earlier equal b.
-func (c *textCache) get(b []byte) string {
-	for _, s := range c.recent {
-		if s == string(b) {
-			return s
-		}
-	}
-	s := c.lookup(b)
-	c.recent[1], c.recent[0] = c.recent[0], s
-	return s
-}
-
-func (c *textCache) lookup(b []byte) string {
-	if s, ok := c.m[string(b)]; ok {
-		return s
-	}
-	if c.m == nil || len(c.m) >= textCacheSize {
-		c.m = make(map[string]string)
-	}
-	s := string(b)
-	c.m[s] = s
-	return s
-}
-
-// around is recorder.around for a sentence that repeats, shared.
-func (c *textCache) around(prefix string, r objectReference, suffix string) string {
-	var buf [192]byte
-	b := append(buf[:0], prefix...)
-	b = append(b, r.Kind...)
-	b = append(b, '/')
-	if fakeapi.ShowNamespace(r.Namespace) {
-		b = append(b, r.Namespace...)
-		b = append(b, '/')
-	}
-	b = append(b, r.Name...)
-	return c.get(append(b, suffix...))
-}
-
-// reasonKey names a reason's sentences that repeat: the classes of an
-// object's owner references (appendClassPhrase), and up to four
-// sentences without values after them.
-type reasonKey struct {
-	classes string
-	more    [4]string
-}
 
 type sharedReason struct {
 	message string
 	texts   []Text
 }
 
-// reason is r saying the classes of an object's owner references (the
-// phrase classes, from refs), then the sentences more (which have no
-// values), shared with an earlier equal reason: the objects of one owner
-// get the same sentences, allocated once.
-func (c *textCache) reason(r Reason, classes string, refs refClasses, more ...Text) Reason {
-	k := reasonKey{classes: classes}
-	for i, t := range more {
-		k.more[i] = t.Form
+// reason is r saying the classes of an object's owner references, then
+// the sentences more (which have no values), shared with an earlier equal
+// reason: the objects of one owner get the same sentences, allocated once.
+// The key is the classes with their references, then the forms of more.
+func (c *textCache) reason(r Reason, classes refClasses, more ...Text) Reason {
+	k := c.key[:0]
+	for i, refs := range [...][]fakeapi.OwnerReference{classes.solid, classes.dangling, classes.waiting} {
+		k = append(k, byte(2+i)) // names never hold control bytes
+		for _, ref := range refs {
+			k = append(k, ref.Kind...)
+			k = append(k, '/')
+			k = append(k, ref.Name...)
+			k = append(k, 0)
+		}
 	}
-	s, ok := c.reasons[k]
+	for _, t := range more {
+		k = append(k, 1)
+		k = append(k, t.Form...)
+	}
+	c.key = k
+	s, ok := c.reasons[string(k)]
 	if !ok {
 		if c.reasons == nil || len(c.reasons) >= textCacheSize {
-			c.reasons = make(map[reasonKey]sharedReason)
+			c.reasons = make(map[string]sharedReason)
 		}
-		ts := append(refs.texts(), more...)
-		s = sharedReason{message: c.get([]byte(English(ts))), texts: ts[:len(ts):len(ts)]}
-		c.reasons[k] = s
+		ts := append(classes.texts(), more...)
+		s = sharedReason{message: English(ts), texts: ts[:len(ts):len(ts)]}
+		c.reasons[string(k)] = s
 	}
 	r.Message, r.Texts = s.message, s.texts
 	return r

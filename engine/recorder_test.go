@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -206,23 +207,40 @@ func BenchmarkRecorderStep(b *testing.B) {
 	}
 }
 
-// Equal sentences come back as one string; the cache stays bounded.
-func TestTextCache_SharesEqualSentences(t *testing.T) {
+// Reasons with the same classes of references and the same sentences
+// after them are one reason; others are worded each as Saying words it;
+// the cache stays bounded.
+func TestTextCache_SharesEqualReasons(t *testing.T) {
 	var c textCache
-	a := c.get([]byte("dangling ReplicaSet/web-1: garbage"))
-	b := c.get([]byte("dangling ReplicaSet/web-1: garbage"))
-	if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
-		t.Fatalf("equal sentences were not shared: %q %q", a, b)
+	rs := func(kind, name string) []fakeapi.OwnerReference {
+		return []fakeapi.OwnerReference{{Kind: kind, Name: name}}
+	}
+	more := []Text{say(": "), say("no owner exists any more, so it is garbage")}
+	for _, tt := range []refClasses{
+		{dangling: rs("ReplicaSet", "web-1")},
+		{dangling: rs("ReplicaSet", "web-2")},
+		{solid: rs("ReplicaSet", "web-1")},
+		{solid: rs("ReplicaSet", "web-1"), waiting: rs("Deployment", "web")},
+		{solid: append(rs("ReplicaSet", "web-1"), rs("Deployment", "web")...)},
+	} {
+		a := c.reason(Reason{Code: "A"}, tt, more...)
+		b := c.reason(Reason{Code: "B"}, tt, more...)
+		want := Reason{Code: "A"}.Saying(append(tt.texts(), more...)...)
+		if a.Message != want.Message || !reflect.DeepEqual(a.Texts, want.Texts) {
+			t.Errorf("%v: got %q %v, want %q %v", tt, a.Message, a.Texts, want.Message, want.Texts)
+		}
+		if b.Code != "B" || unsafe.StringData(a.Message) != unsafe.StringData(b.Message) || &a.Texts[0] != &b.Texts[0] {
+			t.Errorf("%v: equal reasons were not shared", tt)
+		}
+	}
+	if a, b := c.reason(Reason{}, refClasses{dangling: rs("ReplicaSet", "web-1")}, more[1]), c.reason(Reason{}, refClasses{dangling: rs("ReplicaSet", "web-1")}, more...); a.Message == b.Message {
+		t.Errorf("reasons with other sentences were shared: %q", a.Message)
 	}
 	for i := range 3 * textCacheSize {
-		c.get([]byte{byte(i), byte(i >> 8)})
+		c.reason(Reason{}, refClasses{solid: rs("Pod", strconv.Itoa(i))})
 	}
-	if len(c.m) > textCacheSize {
-		t.Fatalf("the cache holds %d sentences", len(c.m))
-	}
-	r := objectReference{Kind: "Pod", Namespace: "other", Name: "p"}
-	if got, want := c.around("owner ", r, " x"), "owner Pod/other/p x"; got != want {
-		t.Fatalf("around = %q, want %q", got, want)
+	if len(c.reasons) > textCacheSize {
+		t.Fatalf("the cache holds %d reasons", len(c.reasons))
 	}
 }
 

@@ -24,6 +24,7 @@ var formArg = map[string]int{
 	"errSay":  0, // say.go: kubectl's errors
 	"act":     1, // syncLog.act, stsSync.act (code, form, ...)
 	"waitFor": 0, // stsSync.waitFor
+	"Because": 1, // Record.Because (reason, form, ...)
 }
 
 // sourceTexts reads the engine's source for the reason codes it can give
