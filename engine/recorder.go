@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -197,7 +198,7 @@ func (w *recorder) because(r Reason, form string, args []any) Reason {
 	if !ok {
 		return r.Say(form, args...)
 	}
-	msg := w.keep(b)
+	msg := w.text.String(b) // most name an object: few repeat
 	vals := w.vals[:0]
 	for i := 0; i < len(w.spans); i += 2 {
 		vals = append(vals, msg[w.spans[i]:w.spans[i+1]])
@@ -207,9 +208,13 @@ func (w *recorder) because(r Reason, form string, args []any) Reason {
 	return r
 }
 
-// Sprintf is Record.Sprintf for what is written between steps too (the
-// labels of graphChanges items).
-func (w *recorder) Sprintf(format string, args ...any) string { return w.sprintf(format, args) }
+// Sprintf is fmt.Sprintf for sentences that name one object and so do
+// not repeat (the labels of graphChanges items), written between steps
+// too: kept in the text arena.
+func (w *recorder) Sprintf(format string, args ...any) string {
+	w.buf = appendf(w.buf[:0], format, args)
+	return w.text.String(w.buf)
+}
 
 // keep returns b as a string: one of the recent sentences when it is
 // equal to it, else a copy in the text arena. recent is kept in order of
@@ -248,10 +253,14 @@ func appendArgs(b []byte, format string, args []any, spans *[]int) (_ []byte, ok
 	start, arg := len(b), 0
 	fail := func() ([]byte, bool) { return b[:start], false }
 	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' {
-			b = append(b, c)
-			continue
+		if format[i] != '%' {
+			j := strings.IndexByte(format[i:], '%')
+			if j < 0 {
+				b = append(b, format[i:]...)
+				break
+			}
+			b = append(b, format[i:i+j]...)
+			i += j
 		}
 		if i+1 == len(format) || arg == len(args) {
 			return fail()

@@ -185,6 +185,43 @@ func TestRecorderSprintfIsFmt(t *testing.T) {
 
 // BenchmarkRecorderStep writes the record of a collector step of a
 // cascade, as a step writes it: an item, a reason, a note, two calls and
+
+// Because words a reason as Reason.Say does, its sentence and its values,
+// whether the recorder writes it or hands it to Say.
+func TestRecorderBecauseIsSay(t *testing.T) {
+	e := newEnv(nil, &virtualClock{})
+	pod := &node{identity: objectReference{Kind: "Pod", Namespace: "prod", Name: "web-1"}}
+	obj := &fakeapi.Object{Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "web-2", Namespace: "default"}}
+	for _, tt := range []struct {
+		format string
+		args   []any
+	}{
+		{"plain", nil},
+		{"%s" + updatedSentence, []any{pod}},
+		{"%s" + removedSentence, []any{obj}},
+		{"new node %s owned by %s", []any{pod, "ReplicaSet/web, Deployment/web"}},
+		{"%s event: %d of %d", []any{deleteEvent, 3, -1}},
+		{"100%% %s", []any{"done"}},
+		{"%q and %v", []any{"quoted", 2 * time.Second}},
+		{"%s %s", []any{"too few"}},
+		{"%d", []any{"a string for %d"}},
+		{"%5d|%-4s|", []any{3, "x"}},
+		{"%s", []any{objectReference{Kind: "Pod", Name: "p"}}},
+	} {
+		want := Reason{Code: "X", Rule: "R1"}.Say(tt.format, tt.args...)
+		r := e.begin("step")
+		got := r.Because(Reason{Code: "X", Rule: "R1"}, tt.format, tt.args...)
+		e.end()
+		sameTexts := slices.EqualFunc(got.Texts, want.Texts, func(a, b Text) bool { return a.Form == b.Form && slices.Equal(a.Args, b.Args) })
+		if got.Code != "X" || got.Rule != "R1" || got.Message != want.Message || !sameTexts {
+			t.Errorf("Because(%q, %v) = %q %q, want %q %q", tt.format, tt.args, got.Message, got.Texts, want.Message, want.Texts)
+		}
+		if err := got.checkTexts(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // an enqueued item (docs/BENCHMARKS.md).
 func BenchmarkRecorderStep(b *testing.B) {
 	e := newEnv(nil, &virtualClock{})
