@@ -175,17 +175,6 @@ func (r *Record) reason(reason Reason, classes refClasses, more ...Text) Reason 
 	return r.w.texts.reason(reason, classes, more...)
 }
 
-// said is the one sentence form with the values args, already written,
-// kept in the recorder's slab while the record is being written (see
-// textSlab).
-func (r *Record) said(form string, args ...string) []Text {
-	if r == nil || r.w == nil {
-		var s textSlab
-		return s.said(form, args...)
-	}
-	return r.w.slab.said(form, args...)
-}
-
 func (w *recorder) sprintf(format string, args []any) string {
 	w.buf = appendf(w.buf[:0], format, args)
 	return w.keep(w.buf)

@@ -244,21 +244,6 @@ func (q *workqueue[T]) backoffLimit() time.Duration {
 	return backoffMax
 }
 
-// holds reports whether item waits for a delay or has a failure count.
-func (q *workqueue[T]) holds(item T) bool {
-	if len(q.waitingAt) > 0 {
-		if _, ok := q.waitingAt[item]; ok {
-			return true
-		}
-	}
-	if len(q.failures) > 0 {
-		if _, ok := q.failures[item]; ok {
-			return true
-		}
-	}
-	return false
-}
-
 // Forget clears item's failure count.
 func (q *workqueue[T]) Forget(item T) { delete(q.failures, item) }
 
