@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,17 @@ func TestPredictions(t *testing.T) {
 		if res := g.Score(l, right, r.World, r.Records); res.Right != res.Total {
 			t.Errorf("%s: a right prediction scores %s", l.ID, res.Score())
 		}
+	}
+}
+
+// TestBuiltinIDs: the ids read from the course files' names are the
+// course's lessons, in order.
+func TestBuiltinIDs(t *testing.T) {
+	var want []string
+	for _, l := range Builtin().Lessons {
+		want = append(want, l.ID)
+	}
+	if got := BuiltinIDs(); !slices.Equal(got, want) {
+		t.Errorf("BuiltinIDs() = %v\nthe course's lessons: %v", got, want)
 	}
 }

@@ -397,12 +397,16 @@ type courseState struct {
 }
 
 func (a *app) courseState() courseState {
+	// In the playground only the lessons' ids are needed: the page asks
+	// right after its first frame, and reading the whole course then
+	// would hold the first keys back.
+	var ids []string
 	if a.course == nil {
-		a.course = lessons.Builtin()
-	}
-	ids := make([]string, len(a.course.Lessons))
-	for i, l := range a.course.Lessons {
-		ids[i] = l.ID
+		ids = lessons.BuiltinIDs()
+	} else {
+		for _, l := range a.course.Lessons {
+			ids = append(ids, l.ID)
+		}
 	}
 	s := courseState{Total: len(ids)}
 	if p, _ := (&lessons.KVStore{KV: localKV{}, Key: progressKey}).Load(); p != nil {
