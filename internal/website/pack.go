@@ -30,11 +30,15 @@ var (
 	cacheLine = regexp.MustCompile(`(?m)^const CACHE = '[^']*';`)
 )
 
+// wasmPreload is how index.html's preload link names main.wasm.
+const wasmPreload = `href="main.wasm"`
+
 // Pack turns a freshly built site in dir into what Handler serves:
 //
 //   - main.wasm is renamed main.HASH.wasm (HASH from its content), and
 //     the line `const WASM = {...};` of index.html and the file list and
-//     cache name of sw.js are rewritten to name it; index.html also learns
+//     cache name of sw.js are rewritten to name it, and so is the preload
+//     link (href="main.wasm") of index.html; index.html also learns
 //     main.wasm's size, for its loading bar;
 //   - every page file gets a brotli (NAME.br, quality 11) and a gzip copy
 //     (NAME.gz, level 9) beside it, when that copy is smaller.
@@ -65,6 +69,10 @@ func Pack(dir, cacheDir string, log io.Writer) error {
 		if !wasmLine.MatchString(s) {
 			return "", fmt.Errorf("no line `const WASM = {...};` to name main.wasm in")
 		}
+		if !strings.Contains(s, wasmPreload) {
+			return "", fmt.Errorf("no %s to start fetching main.wasm with the page", wasmPreload)
+		}
+		s = strings.ReplaceAll(s, wasmPreload, `href="`+name+`"`)
 		return wasmLine.ReplaceAllLiteralString(s, fmt.Sprintf("const WASM = { url: '%s', bytes: %d }; // written by make web (internal/website.Pack)", name, len(wasm))), nil
 	}); err != nil {
 		return err

@@ -19,7 +19,7 @@ func packed(t *testing.T) (dir, wasm string) {
 	t.Helper()
 	dir = t.TempDir()
 	files := map[string]string{
-		"index.html":      "<!doctype html><script>\nconst WASM = { url: 'main.wasm', bytes: 0 };\n</script>" + strings.Repeat("<p>gcplay</p>", 200),
+		"index.html":      "<!doctype html><link rel=\"preload\" href=\"main.wasm\" as=\"fetch\" crossorigin><script>\nconst WASM = { url: 'main.wasm', bytes: 0 };\n</script>" + strings.Repeat("<p>gcplay</p>", 200),
 		"sw.js":           "const CACHE = 'gcplay-v1';\nconst FILES = ['main.wasm'];\n" + strings.Repeat("// x\n", 300),
 		"main.wasm":       "\x00asm\x01\x00\x00\x00" + strings.Repeat("\x00\x01\x02\x03", 5000),
 		"xterm/xterm.mjs": "export {}\n" + strings.Repeat("const a = 1;\n", 300),
@@ -53,6 +53,9 @@ func TestPackNamesTheVersionedWasm(t *testing.T) {
 	if !strings.Contains(string(index), "const WASM = { url: '"+wasm+"', bytes: 20008 };") {
 		t.Errorf("index.html does not name %s and its size:\n%s", wasm, index[:120])
 	}
+	if !strings.Contains(string(index), `<link rel="preload" href="`+wasm+`"`) {
+		t.Errorf("index.html's preload link does not name %s:\n%s", wasm, index[:120])
+	}
 	sw, _ := os.ReadFile(filepath.Join(dir, "sw.js"))
 	if !strings.Contains(string(sw), "['"+wasm+"']") || strings.Contains(string(sw), "gcplay-v1") {
 		t.Errorf("sw.js does not list %s or keeps its old cache name:\n%s", wasm, sw[:80])
@@ -62,7 +65,7 @@ func TestPackNamesTheVersionedWasm(t *testing.T) {
 	}
 	// Packing again (a rebuild into the same folder) leaves one version.
 	os.WriteFile(filepath.Join(dir, "main.wasm"), []byte("\x00asm\x01\x00\x00\x00 another"), 0o644)
-	os.WriteFile(filepath.Join(dir, "index.html"), []byte("const WASM = { url: 'main.wasm', bytes: 0 };\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<link rel=\"preload\" href=\"main.wasm\">\nconst WASM = { url: 'main.wasm', bytes: 0 };\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "sw.js"), []byte("const CACHE = 'gcplay-v1';\n['main.wasm']\n"), 0o644)
 	if err := Pack(dir, "", io.Discard); err != nil {
 		t.Fatal(err)
