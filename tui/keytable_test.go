@@ -78,11 +78,6 @@ func TestHelpListsTheKeysThatWork(t *testing.T) {
 func TestShortHelpKeysAct(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 40}} {
 		for _, c := range keyViews(size[0], size[1]) {
-			if size[0] > 80 && strings.HasPrefix(c.name, "lesson-") && c.name != "lesson-picker" && c.name != "lesson-predict" {
-				// A lesson overlay lists its scrolling keys even when its
-				// text fits, as its footer's words do: not yet truthful.
-				continue
-			}
 			t.Run(fmt.Sprintf("%s-%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
 				var shown []key.Binding
 				for _, b := range helpLineKeysOf(c.open(t)) {

@@ -151,13 +151,30 @@ func (m *LessonModel) firstUndone() *lessons.Lesson {
 // key-step, ...): the words come from the key maps, so a sentence always
 // names the key that works.
 func (m *LessonModel) say(key string, pairs ...string) string {
-	return m.lo.Course.Say(m.lo.Locale, key, append(pairs, phraseKeys()...)...)
+	return m.lo.Course.Say(m.lo.Locale, key, append(pairs, phraseKeys(true)...)...)
+}
+
+// sayFooter words an overlay's footer: its keys, the scrolling keys only
+// when the overlay scrolls ({scroll} is " · " and their words then, in a
+// phrase that names them on its own).
+func (m *LessonModel) sayFooter(p *lessonPage, key string) string {
+	scroll := ""
+	if p.scrolls {
+		scroll = " · " + m.say("tui-scroll-hint")
+	}
+	return m.lo.Course.Say(m.lo.Locale, key, append([]string{"scroll", scroll}, phraseKeys(p.scrolls)...)...)
 }
 
 // phraseKeys are the {key-NAME} placeholders of the phrases, from the
-// key maps.
-func phraseKeys() []string {
+// key maps; the {keys-...} groups of an overlay's keys name the scrolling
+// keys only when scrolls is set.
+func phraseKeys(scrolls bool) []string {
 	pk, lk, ok := newKeyMap(), lessonKeys, lessonOverlayKeys
+	scroll := ok.Scroll
+	if !scrolls {
+		scroll = key.NewBinding(key.WithDisabled()) // keyHints leaves it out
+		scroll.SetKeys("up")
+	}
 	return []string{
 		"key-hint", kn(lk.Hint), "key-predict", kn(lk.Predict), "key-solution", kn(lk.Solution),
 		"key-text", kn(lk.Text), "key-restart", kn(lk.Restart), "key-lessons", kn(lk.Lessons),
@@ -167,13 +184,13 @@ func phraseKeys() []string {
 		"key-choose", kn(ok.Choose), "key-scroll", kn(ok.Scroll), "key-enter", kn(ok.Open), "key-esc", kn(ok.Close),
 		"key-quit", kn(ok.Quit), "key-first", kn(ok.Top), "key-last", kn(ok.Bottom),
 		"key-survives", kn(ok.Survives), "key-orphaned", kn(ok.Orphaned), "key-deleted", kn(ok.Deleted), "key-terminating", kn(ok.Terminating),
-		"keys-text", keyHints(ok.Start, bind(kn(lk.Predict), "predict first"), ok.Scroll, ok.Close),
+		"keys-text", keyHints(ok.Start, bind(kn(lk.Predict), "predict first")), "keys-close", keyHints(ok.Close),
 		"keys-picker", keyHints(ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit),
-		"keys-solution", keyHints(ok.Replay, ok.Scroll, ok.Close),
+		"keys-solution", keyHints(ok.Replay, scroll, ok.Close),
 		"keys-predict", keyHints(ok.Choose, ok.Survives, ok.Orphaned, ok.Deleted, ok.Terminating, ok.RunPrediction, ok.Close),
-		"keys-result", keyHints(ok.Scroll, ok.Close, bind(kn(lk.Restart), "restart the lesson")),
-		"keys-done", keyHints(ok.NextLesson, bind(kn(lk.Lessons), "lessons"), ok.Scroll, ok.Close),
-		"keys-done-last", keyHints(bind(kn(lk.Lessons), "lessons"), ok.Scroll, ok.Close),
+		"keys-result", keyHints(scroll, ok.Close, bind(kn(lk.Restart), "restart the lesson")),
+		"keys-done", keyHints(ok.NextLesson, bind(kn(lk.Lessons), "lessons"), scroll, ok.Close),
+		"keys-done-last", keyHints(bind(kn(lk.Lessons), "lessons"), scroll, ok.Close),
 		"keys-lesson", keyHints(lk.Hint, lk.Predict, lk.Solution, lk.Text, lk.Restart, lk.Lessons, lk.Next, lk.HandIn),
 	}
 }
@@ -825,11 +842,30 @@ func (m *LessonModel) screenSize() (int, int) {
 
 // overlayFrame lays out the open overlay for a W×H screen: its width, the
 // rows its body has, its title, body and footer lines, and the body lines
-// to keep in view.
+// to keep in view. Its footer names the scrolling keys only when its text
+// is longer than its window.
 func (m *LessonModel) overlayFrame(W, H int) (w, room int, title string, lines, foot []string, keep [2]int) {
+	if !m.overlayScrolls() {
+		return m.overlayFrameWith(W, H, false)
+	}
+	return m.overlayFrameWith(W, H, true)
+}
+
+// overlayScrolls reports whether the open overlay's text is longer than
+// its window (with the footer naming the scrolling keys): its scrolling
+// keys work only then. A text that fits with them named fits without.
+func (m *LessonModel) overlayScrolls() bool {
+	W, H := m.screenSize()
+	_, room, _, lines, _, _ := m.overlayFrameWith(W, H, true)
+	return len(lines) > room
+}
+
+// overlayFrameWith is overlayFrame, its footer naming the scrolling keys
+// or not.
+func (m *LessonModel) overlayFrameWith(W, H int, scrolls bool) (w, room int, title string, lines, foot []string, keep [2]int) {
 	t := &m.pg.th
 	w = min(W-4, 96)
-	title, lines, footer, keep := m.overlayContent(w - 4)
+	title, lines, footer, keep := m.overlayContent(w-4, scrolls)
 	for _, f := range footer {
 		if f == "" {
 			foot = append(foot, "")
@@ -856,12 +892,12 @@ func (m *LessonModel) scrollOverlay(d int) {
 // overlayContent returns the open overlay's title, lines and footer, and
 // the lines to keep in view (the picker's cursor). Each overlay draws
 // itself (lessonOverlayComponent.draw).
-func (m *LessonModel) overlayContent(width int) (string, []string, []string, [2]int) {
+func (m *LessonModel) overlayContent(width int, scrolls bool) (string, []string, []string, [2]int) {
 	c := m.overlay()
 	if c == nil {
 		return "", nil, nil, [2]int{}
 	}
-	p := &lessonPage{t: &m.pg.th, width: width}
+	p := &lessonPage{t: &m.pg.th, width: width, scrolls: scrolls}
 	title, footer := c.draw(m, p)
 	return title, p.out, footer, p.keep
 }
@@ -870,7 +906,9 @@ func (m *LessonModel) overlayContent(width int) (string, []string, []string, [2]
 type lessonPage struct {
 	t     *theme
 	width int
-	out   []string
+	// scrolls is set when the footer names the scrolling keys.
+	scrolls bool
+	out     []string
 	// keep is the lines to keep in view.
 	keep [2]int
 }

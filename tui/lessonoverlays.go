@@ -92,6 +92,15 @@ var closeOverlay = lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 	m.after()
 })
 
+// scrollKeys is the scrolling keys of an overlay whose text is longer
+// than its window, none otherwise.
+func (m *LessonModel) scrollKeys() []lessonAction {
+	if m.overlayScrolls() {
+		return scrollActions
+	}
+	return nil
+}
+
 // scrollActions scroll an overlay's text.
 var scrollActions = func() []lessonAction {
 	ok := lessonOverlayKeys
@@ -119,12 +128,12 @@ var scrollActions = func() []lessonAction {
 // and once done why.
 type textOverlay struct{ scrolled }
 
-func (*textOverlay) actions(*LessonModel) []lessonAction {
+func (*textOverlay) actions(m *LessonModel) []lessonAction {
 	ok, lk := lessonOverlayKeys, lessonKeys
 	return slices.Concat([]lessonAction{
 		{b: ok.Start, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
 		{b: lk.Predict, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
-	}, scrollActions, []lessonAction{{b: ok.Close, do: closeOverlay}, {b: lk.Text, do: closeOverlay}})
+	}, m.scrollKeys(), []lessonAction{{b: ok.Close, do: closeOverlay}, {b: lk.Text, do: closeOverlay}})
 }
 
 func (*textOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer []string) {
@@ -144,7 +153,7 @@ func (*textOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer []
 			p.para(&t.dim, tx.Simplified)
 		}
 	}
-	return m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", tx.Title), []string{"", m.say("tui-text-footer")}
+	return m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", tx.Title), []string{"", m.sayFooter(p, "tui-text-footer")}
 }
 
 // The lesson list.
@@ -219,11 +228,11 @@ type solutionOverlay struct {
 	replayed int
 }
 
-func (*solutionOverlay) actions(*LessonModel) []lessonAction {
+func (*solutionOverlay) actions(m *LessonModel) []lessonAction {
 	ok, lk := lessonOverlayKeys, lessonKeys
 	return slices.Concat([]lessonAction{
 		{b: ok.Replay, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.replayNext() })},
-	}, scrollActions, []lessonAction{{b: ok.Close, do: closeOverlay}, {b: lk.Solution, do: closeOverlay}})
+	}, m.scrollKeys(), []lessonAction{{b: ok.Close, do: closeOverlay}, {b: lk.Solution, do: closeOverlay}})
 }
 
 func (o *solutionOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer []string) {
@@ -239,7 +248,7 @@ func (o *solutionOverlay) draw(m *LessonModel, p *lessonPage) (title string, foo
 	}
 	p.heading(m.say("tui-why"))
 	p.para(&t.text, tx.Explanation)
-	return m.say("tui-solution-title"), []string{"", m.say("tui-solution-footer")}
+	return m.say("tui-solution-title"), []string{"", m.sayFooter(p, "tui-solution-footer")}
 }
 
 // The prediction.
@@ -327,9 +336,9 @@ func (*predictOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer
 // resultOverlay is the prediction's result, object by object.
 type resultOverlay struct{ scrolled }
 
-func (*resultOverlay) actions(*LessonModel) []lessonAction {
+func (*resultOverlay) actions(m *LessonModel) []lessonAction {
 	ok, lk := lessonOverlayKeys, lessonKeys
-	return slices.Concat(scrollActions, []lessonAction{{b: ok.Close, do: closeOverlay}, {b: lk.Restart, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
+	return slices.Concat(m.scrollKeys(), []lessonAction{{b: ok.Close, do: closeOverlay}, {b: lk.Restart, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 		m.over = overNone
 		m.restart()
 		m.pg.setMsg(msgInfo, m.say("tui-restarted"))
@@ -365,7 +374,7 @@ func (*resultOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer 
 			p.para(&t.warn, m.say("tui-result-you-said", "said", strings.Join(r.Order.Predicted, " → ")))
 		}
 	}
-	return m.say("tui-result-title"), []string{"", m.say("tui-result-footer")}
+	return m.say("tui-result-title"), []string{"", m.sayFooter(p, "tui-result-footer")}
 }
 
 // The goal reached.
@@ -373,7 +382,7 @@ func (*resultOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer 
 // doneOverlay is the goal reached, and why.
 type doneOverlay struct{ scrolled }
 
-func (*doneOverlay) actions(*LessonModel) []lessonAction {
+func (*doneOverlay) actions(m *LessonModel) []lessonAction {
 	ok, lk := lessonOverlayKeys, lessonKeys
 	return slices.Concat([]lessonAction{
 		{b: ok.NextLesson, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
@@ -386,7 +395,7 @@ func (*doneOverlay) actions(*LessonModel) []lessonAction {
 		{b: lk.Lessons, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over, m.picker.pick = overPicker, m.l.Number-1 })},
 		// The text, with the explanation now.
 		{b: lk.Text, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.show(overText) })},
-	}, scrollActions, []lessonAction{{b: ok.Close, do: closeOverlay}})
+	}, m.scrollKeys(), []lessonAction{{b: ok.Close, do: closeOverlay}})
 }
 
 func (*doneOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer []string) {
@@ -398,9 +407,9 @@ func (*doneOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer []
 		p.heading(m.say("tui-simplified"))
 		p.para(&t.dim, tx.Simplified)
 	}
-	foot := m.say("tui-done-footer")
+	foot := m.sayFooter(p, "tui-done-footer")
 	if m.lo.Course.Next(m.l) == nil {
-		foot = m.say("tui-done-footer-last")
+		foot = m.sayFooter(p, "tui-done-footer-last")
 	}
 	return m.say("tui-done-title", "title", tx.Title), []string{"", foot}
 }
