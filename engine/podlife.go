@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -90,6 +91,26 @@ func newPodInfo(o *fakeapi.Object) *podInfo {
 		}
 	}
 	return p
+}
+
+// withMeta is newPodInfo(o) for an o whose fields are p's object's own
+// map (an update of metadata only, such as a deletion's
+// deletionTimestamp): what comes from spec and status is p's.
+func (p *podInfo) withMeta(o *fakeapi.Object) *podInfo {
+	n := *p
+	n.obj, n.terminating, n.cost = o, o.Metadata.DeletionTimestamp != nil, 0
+	if v, ok := o.Metadata.Annotations[podDeletionCostAnnotation]; ok {
+		if c, err := strconv.ParseInt(v, 10, 32); err == nil {
+			n.cost = c
+		}
+	}
+	return &n
+}
+
+// sameMap reports whether a and b are one map (stored objects are
+// immutable, so an update that kept the map kept what is in it).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 func nestedSlice(v any, path ...string) ([]any, bool) {
@@ -187,8 +208,13 @@ func newPodIndex() *podIndex {
 
 func (x *podIndex) put(o *fakeapi.Object) *podInfo {
 	key := objKey(o)
-	p := newPodInfo(o)
 	old, ok := x.byKey[key]
+	var p *podInfo
+	if ok && sameMap(old.obj.Fields, o.Fields) {
+		p = old.withMeta(o)
+	} else {
+		p = newPodInfo(o)
+	}
 	x.byKey[key] = p
 	ref := controllerOf(o)
 	if ok {
