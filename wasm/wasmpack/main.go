@@ -1,6 +1,8 @@
 // Command wasmpack rewrites the data section of a WebAssembly module built
-// by Go so that the module compresses better: wasmpack IN.wasm [OUT.wasm]
-// (OUT defaults to IN).
+// by Go so that the module compresses better: wasmpack [-traces] IN.wasm
+// [OUT.wasm] (OUT defaults to IN). It joins data segments (below) and,
+// unless -traces, clears what the runtime's function table holds only for
+// stack traces (TrimFuncTables).
 //
 // Go's linker leaves out every run of 8 or more zero bytes in the program's
 // data and starts a new data segment after it, which makes the raw file
@@ -22,6 +24,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -38,19 +41,35 @@ const (
 )
 
 func main() {
-	if len(os.Args) < 2 || len(os.Args) > 3 {
-		fmt.Fprintln(os.Stderr, "usage: wasmpack IN.wasm [OUT.wasm]")
+	keepTraces := flag.Bool("traces", false, "keep every function's name and its file and line tables (see TrimFuncTables): a build whose panics print full stack traces")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: wasmpack [-traces] IN.wasm [OUT.wasm]")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() < 1 || flag.NArg() > 2 {
+		flag.Usage()
 		os.Exit(2)
 	}
-	in, out := os.Args[1], os.Args[len(os.Args)-1]
+	in, out := flag.Arg(0), flag.Arg(flag.NArg()-1)
 	b, err := os.ReadFile(in)
 	if err == nil {
 		var packed []byte
 		var before, after int
 		packed, before, after, err = Pack(b, MaxGap)
 		if err == nil {
-			err = os.WriteFile(out, packed, 0o644)
 			fmt.Printf("wasmpack: %d data segments joined into %d\n", before, after)
+		}
+		if err == nil && !*keepTraces {
+			var st TrimStats
+			packed, st, err = trimModule(packed, keepName)
+			if err == nil {
+				fmt.Printf("wasmpack: %d functions: %d names (%d bytes) and %d bytes of file, line and unsafe-point tables cleared\n",
+					st.Funcs, st.Names, st.NameBytes, st.TableBytes)
+			}
+		}
+		if err == nil {
+			err = os.WriteFile(out, packed, 0o644)
 		}
 	}
 	if err != nil {
