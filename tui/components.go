@@ -42,7 +42,10 @@ import "github.com/gcplay/gcplay/fakeapi"
 // The focused pane's actions (moving its cursor, enter) come first in
 // help's "Move around" column, named for what they do there. viewKeys
 // (Model's and LessonModel's) lists the keys of the view shown; help (?),
-// the help line and every hint on screen are drawn from them. Update
+// the help line and every hint on screen are drawn from them. In normal
+// mode the help line is the one-line help: the actions that carry a place
+// in it (shortEntry), so it names only keys that work
+// (TestShortHelpKeysAct). Ctrl+C is an action of every view. Update
 // changes the model; View only draws it (TestViewIsPure).
 
 // worldTree is the world tree's selection and scroll.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -154,9 +155,10 @@ func (m *LessonModel) say(key string, pairs ...string) string {
 	return m.lo.Course.Say(m.lo.Locale, key, append(pairs, phraseKeys(true)...)...)
 }
 
-// sayFooter words an overlay's footer: its keys, the scrolling keys only
-// when the overlay scrolls ({scroll} is " · " and their words then, in a
-// phrase that names them on its own).
+// sayFooter words an overlay's footer, which names the scrolling keys
+// only when the overlay's text scrolls (p.scrolls): in the {keys-...}
+// groups, and as {scroll} (" · ↑↓ scroll", or nothing) in a phrase that
+// names its keys one by one.
 func (m *LessonModel) sayFooter(p *lessonPage, key string) string {
 	scroll := ""
 	if p.scrolls {
@@ -170,11 +172,13 @@ func (m *LessonModel) sayFooter(p *lessonPage, key string) string {
 // keys only when scrolls is set.
 func phraseKeys(scrolls bool) []string {
 	pk, lk, ok := newKeyMap(), lessonKeys, lessonOverlayKeys
-	scroll := ok.Scroll
-	if !scrolls {
-		scroll = key.NewBinding(key.WithDisabled()) // keyHints leaves it out
-		scroll.SetKeys("up")
+	var scroll []key.Binding
+	if scrolls {
+		scroll = []key.Binding{ok.Scroll}
 	}
+	// group is keyHints of the bindings and the scrolling keys, in order.
+	group := func(bs ...[]key.Binding) string { return keyHints(slices.Concat(bs...)...) }
+	one := func(bs ...key.Binding) []key.Binding { return bs }
 	return []string{
 		"key-hint", kn(lk.Hint), "key-predict", kn(lk.Predict), "key-solution", kn(lk.Solution),
 		"key-text", kn(lk.Text), "key-restart", kn(lk.Restart), "key-lessons", kn(lk.Lessons),
@@ -186,11 +190,11 @@ func phraseKeys(scrolls bool) []string {
 		"key-survives", kn(ok.Survives), "key-orphaned", kn(ok.Orphaned), "key-deleted", kn(ok.Deleted), "key-terminating", kn(ok.Terminating),
 		"keys-text", keyHints(ok.Start, bind(kn(lk.Predict), "predict first")), "keys-close", keyHints(ok.Close),
 		"keys-picker", keyHints(ok.Choose, ok.Top, ok.Bottom, ok.Open, ok.Back, ok.Quit),
-		"keys-solution", keyHints(ok.Replay, scroll, ok.Close),
+		"keys-solution", group(one(ok.Replay), scroll, one(ok.Close)),
 		"keys-predict", keyHints(ok.Choose, ok.Survives, ok.Orphaned, ok.Deleted, ok.Terminating, ok.RunPrediction, ok.Close),
-		"keys-result", keyHints(scroll, ok.Close, bind(kn(lk.Restart), "restart the lesson")),
-		"keys-done", keyHints(ok.NextLesson, bind(kn(lk.Lessons), "lessons"), scroll, ok.Close),
-		"keys-done-last", keyHints(bind(kn(lk.Lessons), "lessons"), scroll, ok.Close),
+		"keys-result", group(scroll, one(ok.Close, bind(kn(lk.Restart), "restart the lesson"))),
+		"keys-done", group(one(ok.NextLesson, bind(kn(lk.Lessons), "lessons")), scroll, one(ok.Close)),
+		"keys-done-last", group(one(bind(kn(lk.Lessons), "lessons")), scroll, one(ok.Close)),
 		"keys-lesson", keyHints(lk.Hint, lk.Predict, lk.Solution, lk.Text, lk.Restart, lk.Lessons, lk.Next, lk.HandIn),
 	}
 }
