@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"regexp"
 	"strings"
 	"sync"
@@ -63,13 +61,6 @@ func loadRules() {
 		}
 		rulesZh = parseRules(rulesZhText)
 	})
-}
-
-// ruleHash is the short hash of an English rule's text that its
-// translation records.
-func ruleHash(english string) string {
-	sum := sha256.Sum256([]byte(english))
-	return hex.EncodeToString(sum[:4])
 }
 
 // ruleText returns the text of rule id ("R44").
