@@ -90,9 +90,9 @@ func (c *daemonSetController) setQueue(q *workqueue[string]) {
 // (addNode, updateNode, then syncNodeUpdate; there is no delete handler).
 func (c *daemonSetController) observe(ev fakeapi.WatchEvent) {
 	o := ev.Object
-	key := objKey(o)
 	switch {
 	case isKind(o, "apps/v1", "DaemonSet"):
+		key := objKey(o)
 		if ev.Type == fakeapi.Deleted {
 			delete(c.dss, key)
 		} else {
@@ -110,6 +110,7 @@ func (c *daemonSetController) observe(ev fakeapi.WatchEvent) {
 			c.addPod(o)
 		}
 	case isKind(o, "apps/v1", "ControllerRevision"):
+		key := objKey(o)
 		switch {
 		case ev.Type == fakeapi.Deleted:
 			delete(c.revs, key)

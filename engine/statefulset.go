@@ -82,9 +82,9 @@ func (c *statefulSetController) setQueue(q *workqueue[string]) {
 
 func (c *statefulSetController) observe(ev fakeapi.WatchEvent) {
 	o := ev.Object
-	key := objKey(o)
 	switch {
 	case isKind(o, "apps/v1", "StatefulSet"):
+		key := objKey(o)
 		if ev.Type == fakeapi.Deleted {
 			delete(c.sets, key)
 		} else {
@@ -101,12 +101,14 @@ func (c *statefulSetController) observe(ev fakeapi.WatchEvent) {
 			c.enqueueForPod(o)
 		}
 	case isKind(o, "v1", "PersistentVolumeClaim"):
+		key := objKey(o)
 		if ev.Type == fakeapi.Deleted {
 			delete(c.claims, key)
 		} else {
 			c.claims[key] = o
 		}
 	case isKind(o, "apps/v1", "ControllerRevision"):
+		key := objKey(o)
 		if ev.Type == fakeapi.Deleted {
 			delete(c.revs, key)
 		} else {
