@@ -44,14 +44,8 @@ type graphEvent struct {
 	label string
 }
 
-// The sentences that most update and delete events end with, after the
-// object's reference.
-const (
-	updatedSentence = " updated; owners unchanged"
-	removedSentence = " removed from storage: node removed"
-	absentSentence  = " verified absent by a worker: node removed"
-)
-
+// newGraphEvent makes a graphChanges item; a cascade makes two for every
+// object it collects.
 func (g *garbageCollector) newGraphEvent(t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
 	e := &graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
 	if virtual {
@@ -138,7 +132,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 			existing = c
 		}
 		rec.Reason = rec.Because(Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges"},
-			"%s"+updatedSentence, existing)
+			"%s updated; owners unchanged", existing)
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
 		if len(added)+len(removed)+len(changed) > 0 {
 			g.addUnblockedOwnersToDeleteQueue(removed, changed, rec)
@@ -229,9 +223,9 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 		waiting++
 		g.attemptToDelete.Add(owner)
 	}
-	form, rule := "%s"+removedSentence, "R30"
+	form, rule := "%s removed from storage: node removed", "R30"
 	if ev.virtual {
-		form, rule = "%s"+absentSentence, "R31"
+		form, rule = "%s verified absent by a worker: node removed", "R31"
 	}
 	rec.Reason = rec.Because(Reason{Code: "GraphNodeRemoved", Rule: rule, Func: "GraphBuilder.processGraphChanges, removeNode"}, form, existing)
 	if len(deps) > 0 {

@@ -197,8 +197,8 @@ func TestRecorderBecauseIsSay(t *testing.T) {
 		args   []any
 	}{
 		{"plain", nil},
-		{"%s" + updatedSentence, []any{pod}},
-		{"%s" + removedSentence, []any{obj}},
+		{"%s updated; owners unchanged", []any{pod}},
+		{"%s removed from storage: node removed", []any{obj}},
 		{"new node %s owned by %s", []any{pod, "ReplicaSet/web, Deployment/web"}},
 		{"%s event: %d of %d", []any{deleteEvent, 3, -1}},
 		{"100%% %s", []any{"done"}},
