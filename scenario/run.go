@@ -18,6 +18,11 @@ type RunOptions struct {
 	// CheckInvariants verifies the collector's graph invariant (R35) after
 	// every engine action; a broken invariant fails the step.
 	CheckInvariants bool
+	// ReleaseRestore says the caller is done with s.Restore: Run empties
+	// it once the world has the objects, as Start does, so that the
+	// world holds a dump's objects alone and frees those the run removes
+	// (else every object a delete removes stays in memory to the end).
+	ReleaseRestore bool
 }
 
 // Result is the outcome of running one scenario. Every list in it is in
@@ -155,6 +160,13 @@ func Run(s *Scenario, opts RunOptions) (res *Result) {
 	for i := range s.Restore {
 		restore[i] = s.Restore[i].Object
 	}
+	restored, restoreLine := len(s.Restore), 0
+	if restored > 0 {
+		restoreLine = s.Restore[0].Line
+	}
+	if opts.ReleaseRestore {
+		s.Restore = nil
+	}
 	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers, CheckInvariants: opts.CheckInvariants, Restore: restore})
 	if err != nil {
 		res.Failure = &Failure{Step: "world", Messages: []string{fmt.Sprintf("%s: cannot start the world: %v", s.File, err)}}
@@ -163,9 +175,9 @@ func Run(s *Scenario, opts RunOptions) (res *Result) {
 	res.World = w
 	r := &runner{s: s, w: w, opts: opts}
 	ok := true
-	if len(s.Restore) > 0 {
-		res.Steps = append(res.Steps, StepResult{Step: "restore", Line: s.Restore[0].Line, Action: "restore",
-			Summary: "restore " + plural(len(s.Restore), "object") + " as the dump has them", Passed: true,
+	if restored > 0 {
+		res.Steps = append(res.Steps, StepResult{Step: "restore", Line: restoreLine, Action: "restore",
+			Summary: "restore " + plural(restored, "object") + " as the dump has them", Passed: true,
 			Outcome: "the controllers start from a fresh list, as after a restart"})
 	}
 	for i := range s.Objects {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -331,4 +332,32 @@ func snapshot(t *testing.T, objs []*fakeapi.Object) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestRunReleaseRestore: with ReleaseRestore, Run lets go of the dump's
+// objects (the world holds them alone) and reports the same run.
+func TestRunReleaseRestore(t *testing.T) {
+	data, err := os.ReadFile("../examples/dumps/web.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results [2]*Result
+	for i, release := range []bool{false, true} {
+		s, err := ParseDump("web.yaml", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(s.Restore)
+		s.AddCommandSteps(nil, "")
+		results[i] = Run(s, RunOptions{ReleaseRestore: release})
+		if kept := len(s.Restore); release && kept != 0 || !release && kept != n {
+			t.Errorf("ReleaseRestore %v: the scenario keeps %d of its %d restored objects", release, kept, n)
+		}
+		if !results[i].Passed || results[i].Steps[0].Summary != fmt.Sprintf("restore %d objects as the dump has them", n) {
+			t.Errorf("ReleaseRestore %v: %+v", release, results[i].Steps[0])
+		}
+	}
+	if a, b := strings.Join(results[0].Trace(false), "\n"), strings.Join(results[1].Trace(false), "\n"); a != b {
+		t.Errorf("the traces differ:\n%s\n---\n%s", a, b)
+	}
 }

@@ -243,7 +243,7 @@ func (o *RunOptions) runFile(file string) *fileReport {
 	}
 	r.restored, r.Notes = len(s.Restore), s.Notes
 	data = nil // a dump's text is not needed once it is read
-	res := scenario.Run(s, scenario.RunOptions{Records: o.Trace})
+	res := scenario.Run(s, scenario.RunOptions{Records: o.Trace, ReleaseRestore: true})
 	r.Result = res
 	switch {
 	case res.InternalError != "":
