@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -83,7 +82,11 @@ func TestTrimmedModuleRuns(t *testing.T) {
 		}
 		t.Skip("node is not installed: cannot run a WebAssembly module")
 	}
-	runner := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec_node.js")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
 	if _, err := os.Stat(runner); err != nil {
 		t.Skip("no wasm_exec_node.js in this Go installation")
 	}
