@@ -289,6 +289,29 @@ function fitTerminal() {
 }
 fitTerminal();
 term.focus();
+warmCharWidths();
+
+// xterm.js's DOM renderer measures a character's width the first time it
+// draws it, with a forced layout each time: drawing the first frame, while
+// it rebuilds every row, that took 80-150 ms in headless Chromium here. The
+// characters the playground draws are measured now, while the page is
+// otherwise still (each alone, 0.1-0.2 ms, 40-70 ms in all here, in the
+// shadow of main.wasm's download on a slow link); others are measured as
+// they are drawn, as before. It reaches into xterm's width cache (pinned
+// in package.json): should that change shape, it does nothing.
+function warmCharWidths() {
+  const cache = term._core?._renderService?._renderer?.value?._widthCache;
+  if (!cache || typeof cache.get !== 'function') return;
+  const todo = [];
+  for (let c = 32; c < 127; c++) {
+    const ch = String.fromCharCode(c);
+    todo.push([ch, false, false], [ch, true, false], [ch, false, true]);
+  }
+  for (const ch of '─│╭╮╰╯├└┌┐┘┬┴┼▸▶▷•◇◆◷●○…—←→↑↓·✓✗▾▴⏵') todo.push([ch, false, false], [ch, true, false]);
+  const start = performance.now();
+  for (const args of todo) cache.get(...args);
+  t.widthsWarmed = performance.now() - start;
+}
 
 // Ctrl+C (and Cmd+C) copy the selection, as everywhere else on a page
 // (Shift+drag selects while the playground has the mouse). With nothing

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -116,5 +117,43 @@ func TestKeyRedrawsChangedRows(t *testing.T) {
 	settle()
 	check("after a resize", screenRows{}, eval[screenRows](p, rowsJS))
 	step("ArrowRight", fmt.Sprintf("step %d of %d (rewound)", first+2, first+4))
+	p.checkExceptions()
+}
+
+// TestFirstFrameMeasuresNoCharacter: xterm.js measures a character's width
+// (a forced layout) the first time it draws it; the page measures the
+// characters the playground draws while it waits for main.wasm, so that
+// drawing the first frame, which rebuilds every row, measures none of the
+// starter world's characters.
+func TestFirstFrameMeasuresNoCharacter(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	srv := serve(t, site(t))
+	// Before the page's own scripts: count what is written into xterm's
+	// measuring elements, and how much of it came after Go's first write.
+	if _, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.__measured = []; window.__atFirstWrite = -1;
+		new MutationObserver((ms) => { for (const m of ms) {
+			const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+			if (el?.classList?.contains('xterm-char-measure-element')) window.__measured.push(1);
+		} }).observe(document, { subtree: true, childList: true, characterData: true });
+		let write;
+		Object.defineProperty(window, 'goTermWrite', { configurable: true,
+			get: () => write && ((u8) => { if (window.__atFirstWrite < 0) window.__atFirstWrite = window.__measured.length; return write(u8); }),
+			set: (f) => { write = f; } });`}); err != nil {
+		t.Fatal(err)
+	}
+	p.load(srv.URL)
+	p.do(chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => setTimeout(r)))`, chromedp.EvalAwaitPromise))
+	type counts struct {
+		Measured []int
+		At       int
+	}
+	c := eval[counts](p, `({ Measured: window.__measured, At: window.__atFirstWrite })`)
+	if c.At < 0 {
+		t.Fatalf("Go never wrote through goTermWrite")
+	}
+	if during := c.Measured[c.At:]; len(during) > 0 {
+		t.Errorf("drawing the first frame measured characters %d times; %d measurements were made before it", len(during), c.At)
+	}
 	p.checkExceptions()
 }
