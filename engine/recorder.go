@@ -50,8 +50,12 @@ type recorder struct {
 	// a sentence equal to one of them shares (the 1,000 Pods of one
 	// ReplicaSet get the same reason and the same note).
 	text   strarena.Arena
-	recent [recentSentences]string
+	recent recentTexts
 	buf    []byte
+	// refs are the references ref wrote last, kept in the same way: an
+	// owner named in a note of each of its dependents is written once.
+	refs     [4]refText
+	refsNext int
 	// spans and vals are because's scratch: where each value of a
 	// sentence starts and ends, and the values.
 	spans []int
@@ -206,20 +210,47 @@ func (w *recorder) Sprintf(format string, args ...any) string {
 }
 
 // keep returns b as a string: one of the recent sentences when it is
-// equal to it, else a copy in the text arena. recent is kept in order of
-// use, so that a sentence that repeats stays while others come and go.
+// equal to it, else a copy in the text arena.
 func (w *recorder) keep(b []byte) string {
-	for i, s := range w.recent {
-		if s == string(b) {
-			copy(w.recent[1:i+1], w.recent[:i])
-			w.recent[0] = s
-			return s
-		}
+	if s, ok := w.recent.find(b); ok {
+		return s
 	}
 	s := w.text.String(b)
-	copy(w.recent[1:], w.recent[:len(w.recent)-1])
-	w.recent[0] = s
+	w.recent.add(s)
 	return s
+}
+
+// recentTexts are the last sentences written. The one found last is kept
+// first, where no new sentence replaces it; the others give way to new
+// ones in turn. So a sentence that repeats (the note each of an owner's
+// 1,000 dependents gets) stays while sentences that name one object come
+// and go, and nothing is moved but the one found.
+type recentTexts struct {
+	s    [recentSentences]string
+	next int // the slot the next new sentence takes, 1 to recentSentences-1
+}
+
+func (t *recentTexts) find(b []byte) (string, bool) {
+	for i := range t.s {
+		if t.s[i] == string(b) && t.s[i] != "" {
+			if i > 0 {
+				t.s[0], t.s[i] = t.s[i], t.s[0]
+			}
+			return t.s[0], true
+		}
+	}
+	return "", false
+}
+
+func (t *recentTexts) add(s string) {
+	if t.next == 0 {
+		t.next = 1
+	}
+	t.s[t.next] = s
+	t.next++
+	if t.next == len(t.s) {
+		t.next = 1
+	}
 }
 
 // appendf appends what fmt.Appendf would (see appendArgs).
@@ -321,8 +352,31 @@ func (w *recorder) around(prefix string, r objectReference, suffix string) strin
 	return w.text.Join(prefix, r.Kind, "/", r.Namespace, "/", r.Name, suffix)
 }
 
-// ref is r.ref(), carved from the world's text arena.
-func (w *recorder) ref(r objectReference) string { return w.around("", r, "") }
+// ref is r.ref(), carved from the world's text arena, or the same string
+// as a recent equal reference's (see refs).
+func (w *recorder) ref(r objectReference) string {
+	for i := range w.refs {
+		if e := &w.refs[i]; e.text != "" && e.name == r.Name && e.kind == r.Kind && e.namespace == r.Namespace {
+			if i > 0 {
+				w.refs[0], w.refs[i] = w.refs[i], w.refs[0]
+			}
+			return w.refs[0].text
+		}
+	}
+	s := w.around("", r, "")
+	if w.refsNext == 0 {
+		w.refsNext = 1
+	}
+	w.refs[w.refsNext] = refText{kind: r.Kind, namespace: r.Namespace, name: r.Name, text: s}
+	w.refsNext++
+	if w.refsNext == len(w.refs) {
+		w.refsNext = 1
+	}
+	return s
+}
+
+// refText is a reference as ref wrote it.
+type refText struct{ kind, namespace, name, text string }
 
 // textCache shares the collector's reasons that repeat: the 1,000 Pods of
 // one ReplicaSet get the same reason, and its sentences are written once.

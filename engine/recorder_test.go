@@ -298,3 +298,46 @@ func TestRecorderAroundAndRef(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderRefSharesARepeatedOwner: an owner named between its
+// dependents, as the absentOwnerCache note names it for each of them, is
+// written once, and every reference reads as ref() does.
+func TestRecorderRefSharesARepeatedOwner(t *testing.T) {
+	var w recorder
+	w.init()
+	owner := objectReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-1", Namespace: "default"}
+	first := w.ref(owner)
+	for i := range 50 {
+		pod := objectReference{APIVersion: "v1", Kind: "Pod", Name: "web-1-" + strconv.Itoa(i), Namespace: "team-a"}
+		if got := w.ref(pod); got != pod.ref() {
+			t.Fatalf("ref(%v) = %q, want %q", pod, got, pod.ref())
+		}
+		got := w.ref(owner)
+		if got != owner.ref() || unsafe.StringData(got) != unsafe.StringData(first) {
+			t.Fatalf("after %d dependents the owner reads %q, written again: %v", i+1, got, unsafe.StringData(got) != unsafe.StringData(first))
+		}
+	}
+	other := owner
+	other.Namespace = "team-a"
+	if got := w.ref(other); got != other.ref() {
+		t.Errorf("ref(%v) = %q, want %q", other, got, other.ref())
+	}
+}
+
+// TestRecorderKeepSharesARepeatedNote: a sentence that repeats between
+// sentences that do not is written once.
+func TestRecorderKeepSharesARepeatedNote(t *testing.T) {
+	var w recorder
+	w.init()
+	note := []byte("owner ReplicaSet/web-1 is in absentOwnerCache: dangling, no lookup")
+	first := w.keep(note)
+	for i := range 50 {
+		other := "delete Pod/web-1-" + strconv.Itoa(i)
+		if got := w.keep([]byte(other)); got != other {
+			t.Fatalf("keep(%q) = %q", other, got)
+		}
+		if got := w.keep(note); got != string(note) || unsafe.StringData(got) != unsafe.StringData(first) {
+			t.Fatalf("after %d other sentences the note was written again", i+1)
+		}
+	}
+}
