@@ -490,18 +490,20 @@ func (c *chunks[T]) clone(list []T) []T {
 // call is an API request as a record keeps it; Record.Calls gives it back
 // as a fakeapi.Request. What repeats from one request to the next (verb,
 // client, apiVersion, kind, namespace and status code) is one shared
-// callKind, and the details of the rare failure are kept apart.
+// callKind; the rare failure has one of its own that also holds the
+// answer.
 type call struct {
 	kind   *callKind
 	name   string
 	detail string
-	fail   *callFailure
 }
 
 // callKind is what many requests share. It is never modified once made.
+// A request that failed has a callKind of its own, with fail set.
 type callKind struct {
 	verb, client, apiVersion, kind, namespace string
 	code                                      int
+	fail                                      *callFailure
 }
 
 // callFailure is the answer of a request that failed.
@@ -520,7 +522,7 @@ func (c *call) request() fakeapi.Request {
 		Detail: c.detail,
 		Code:   k.code,
 	}
-	if f := c.fail; f != nil {
+	if f := k.fail; f != nil {
 		r.Reason, r.Message, r.Injected = f.reason, f.message, f.injected
 	}
 	return r
@@ -559,7 +561,9 @@ func (t *callKinds) get(r *fakeapi.Request) *callKind {
 func (t *callKinds) compact(r *fakeapi.Request) call {
 	c := call{kind: t.get(r), name: r.Ref.Name, detail: r.Detail}
 	if r.Reason != "" || r.Message != "" || r.Injected {
-		c.fail = &callFailure{reason: r.Reason, message: r.Message, injected: r.Injected}
+		failed := *c.kind
+		failed.fail = &callFailure{reason: r.Reason, message: r.Message, injected: r.Injected}
+		c.kind = &failed
 	}
 	return c
 }

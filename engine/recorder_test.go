@@ -61,8 +61,13 @@ func TestCompactCallRoundTrip(t *testing.T) {
 	if rec.calls[0].kind == rec.calls[4].kind || rec.calls[5].kind == rec.calls[6].kind {
 		t.Error("calls with another status code or namespace share a callKind")
 	}
-	if rec.calls[0].fail != nil || rec.calls[4].fail == nil {
+	if rec.calls[0].kind.fail != nil || rec.calls[4].kind.fail == nil {
 		t.Error("only a failed call should keep failure details")
+	}
+	for _, k := range kinds.all {
+		if k.fail != nil {
+			t.Errorf("the shared kind %+v holds a failure", *k)
+		}
 	}
 }
 
