@@ -24,7 +24,7 @@ import "github.com/gcplay/gcplay/fakeapi"
 //	help, explain  overlays         overlayActions          overlays.helpLines,
 //	                                                        overlays.explainLines
 //	resume offer   Options.Resume   resumeActions           resumeLines
-//	lesson pane    LessonModel      lessonKeys              lessonKey, paneLines
+//	lesson pane    lessonPane       lessonPane.actions      lessonPane.view
 //	lesson text    textOverlay      textOverlay.actions     textOverlay.draw
 //	lesson list    pickerOverlay    pickerOverlay.actions   pickerOverlay.draw
 //	solution       solutionOverlay  solutionOverlay.actions solutionOverlay.draw
@@ -32,9 +32,11 @@ import "github.com/gcplay/gcplay/fakeapi"
 //	its result     resultOverlay    resultOverlay.actions   resultOverlay.draw
 //	goal reached   doneOverlay      doneOverlay.actions     doneOverlay.draw
 //
-// The lesson's overlays are the lessonOverlayComponent interface
-// (lessonoverlays.go): LessonModel composes them (lessonOverlays) and
-// adds Ctrl+C to the open one's keys (overlayActions).
+// The lesson pane (lessonpane.go) and the lesson's overlays (the
+// lessonOverlayComponent interface, lessonoverlays.go) take their keys as
+// lessonActions: LessonModel composes them (pane, lessonOverlays), offers
+// the pane the keys of the playground's normal mode and adds Ctrl+C to
+// the open overlay's keys (overlayActions).
 //
 // The four panes are the component interface (actions.go): Model.pane
 // returns the one with the focus.

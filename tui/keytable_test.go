@@ -148,8 +148,8 @@ func unboundSaid(m tea.Model) bool {
 			said = true
 		}
 	}
-	if lm, ok := m.(*LessonModel); ok && strings.Contains(lm.note, " is not a key in the lesson list") {
-		lm.note = ""
+	if lm, ok := m.(*LessonModel); ok && strings.Contains(lm.pane.note, " is not a key in the lesson list") {
+		lm.pane.note = ""
 		said = true
 	}
 	return said

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gcplay/gcplay/engine"
-	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/internal/locale"
 	"github.com/gcplay/gcplay/lessons"
 	"github.com/gcplay/gcplay/scenario"
@@ -54,7 +53,10 @@ type LessonModel struct {
 	// a component with its own state, and the one open.
 	lessonOverlays
 
-	hints int
+	// pane is the lesson pane (lessonpane.go), a component with its own
+	// state: the hints shown, the lesson's note, q's question.
+	pane lessonPane
+
 	// grade is the goal's grade at gradedAt (the session version and
 	// timeline position it was computed for).
 	grade    *lessons.Grade
@@ -62,12 +64,6 @@ type LessonModel struct {
 	done     bool
 
 	pred *prediction
-
-	note     string
-	noteWarn bool
-	// quitAsked is set once q has asked whether to leave a lesson with
-	// steps taken; a second q quits.
-	quitAsked bool
 }
 
 type lessonOverlay int
@@ -122,7 +118,7 @@ func NewLesson(opts Options, lo LessonOptions) (*LessonModel, error) {
 			m.prog = p
 		}
 		if err != nil {
-			m.setNote(true, err.Error())
+			m.pane.setNote(true, err.Error())
 		}
 	}
 	l := lo.Lesson
@@ -208,10 +204,10 @@ func (m *LessonModel) open(l *lessons.Lesson) error {
 	pg := newModel(m.opts, newSession(l.World, run.World))
 	m.pg, m.l, m.text, m.startRecs = pg, l, l.T(m.lo.Locale), run.Records
 	m.pg.extraHelp = lessonHelp
-	m.hints = m.prog.Of(l.ID).Hints
+	m.pane.hints = m.prog.Of(l.ID).Hints
 	m.grade, m.gradedAt, m.done, m.pred, m.solution.replayed = nil, [2]int{-1, -1}, false, nil, -1
 	m.show(overText)
-	m.note, m.noteWarn = "", false
+	m.pane.setNote(false, "")
 	m.resize()
 	pg.selectFirst("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "ReplicationController", "ConfigMap")
 	pg.setMsg(msgInfo, m.say("tui-opened", "n", fmt.Sprint(l.Number), "title", m.text.Title))
@@ -259,7 +255,7 @@ func (m *LessonModel) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	defer func() {
 		if p := recover(); p != nil {
 			m.over = overNone
-			m.setNote(true, fmt.Sprintf("internal error in the lesson, please report it: %v (at %s)", p, panicSite()))
+			m.pane.setNote(true, fmt.Sprintf("internal error in the lesson, please report it: %v (at %s)", p, panicSite()))
 			cmd = nil
 		}
 	}()
@@ -282,10 +278,7 @@ func (m *LessonModel) update(msg tea.Msg) (cmd tea.Cmd) {
 			return m.overlayKey(msg)
 		}
 		if m.pg.mode == modeNormal {
-			if !key.Matches(msg, m.pg.keys.Quit) {
-				m.quitAsked = false
-			}
-			if cmd, ok := m.lessonKey(msg); ok {
+			if cmd, ok := m.pane.handle(m, msg); ok {
 				return cmd
 			}
 		}
@@ -373,32 +366,19 @@ func (m *LessonModel) regrade() {
 	m.gradedAt = at
 }
 
-func (m *LessonModel) setNote(warn bool, s string) { m.note, m.noteWarn = s, warn }
-
 // save writes the progress, saying so when it cannot.
 func (m *LessonModel) save() {
 	if m.lo.Progress == nil {
 		return
 	}
 	if err := m.lo.Progress.Save(m.prog); err != nil {
-		m.setNote(true, m.say("tui-save-failed", "error", err.Error()))
+		m.pane.setNote(true, m.say("tui-save-failed", "error", err.Error()))
 	}
-}
-
-// lessonKey handles a lesson key in normal mode; ok is false for keys that
-// belong to the playground.
-func (m *LessonModel) lessonKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	for _, a := range m.lessonActions() {
-		if key.Matches(msg, a.b) {
-			return a.do(m, msg), true
-		}
-	}
-	return nil, false
 }
 
 func (m *LessonModel) switchTo(l *lessons.Lesson) {
 	if err := m.open(l); err != nil {
-		m.setNote(true, err.Error())
+		m.pane.setNote(true, err.Error())
 	}
 }
 
@@ -409,22 +389,6 @@ func (m *LessonModel) restart() {
 	m.pg.refresh()
 	m.pred, m.solution.replayed = nil, -1
 	m.regrade()
-}
-
-func (m *LessonModel) nextHint() {
-	hs := m.text.Hints
-	if len(hs) == 0 {
-		m.pg.setMsg(msgInfo, m.say("tui-no-hints"))
-		return
-	}
-	if m.hints < len(hs) {
-		m.hints++
-		if lp := m.prog.Lesson(m.l.ID); m.hints > lp.Hints {
-			lp.Hints = m.hints
-			m.save()
-		}
-	}
-	m.pg.setMsg(msgInfo, m.say("tui-hint", "n", fmt.Sprint(m.hints), "of", fmt.Sprint(len(hs)), "hint", reflow(hs[m.hints-1])))
 }
 
 func (m *LessonModel) writeHandIn() {
@@ -574,7 +538,7 @@ func (m *LessonModel) View() (v tea.View) {
 	for i, s := range pgLines {
 		pgLines[i] = padStyled(s, ll.pgW)
 	}
-	pane := m.paneLines(ll)
+	pane := m.pane.view(m, ll)
 	if m.pg.mode != modeNormal && m.pg.mode != modeCommand {
 		// The playground's overlay is modal: the lesson pane's keys do not
 		// work while it is open.
@@ -605,192 +569,6 @@ func (m *LessonModel) View() (v tea.View) {
 		v.Cursor = &c
 	}
 	return v
-}
-
-// paneLines draws the lesson pane.
-func (m *LessonModel) paneLines(ll lessonLayout) []string {
-	t := &m.pg.th
-	w := ll.pane.w
-	inner := w - 3
-	title := m.say("tui-pane-title", "n", fmt.Sprint(m.l.Number), "of", fmt.Sprint(len(m.lo.Course.Lessons)), "title", m.text.Title)
-	var body []string
-	addWrapped := func(st *ink, s string) {
-		for _, l := range wrap(s, inner) {
-			var ln line
-			ln.add(st, l)
-			body = append(body, ln.render(inner, nil))
-		}
-	}
-	g := m.grade
-	status := func() (string, *ink) {
-		switch {
-		case m.done || g.Passed:
-			return m.say("tui-goal-reached"), &t.ok
-		case g.NeedsSettled && !g.Settled && g.Held() == len(g.Checks):
-			return m.say("tui-goal-wait"), &t.warn
-		}
-		return m.say("tui-goal-progress", "held", fmt.Sprint(g.Held()), "all", fmt.Sprint(len(g.Checks))), &t.text
-	}
-	st, stInk := status()
-	keys := m.say("tui-keys")
-	action, actionShort := "", ""
-	if !m.done && !g.Passed {
-		action, actionShort = m.actionHint()
-	}
-	if !ll.side {
-		// A band: the goal in one line, the first difference, what to do,
-		// the keys.
-		footer := wrap(keys, inner)
-		if len(footer) > 1 {
-			footer = []string{firstLine(m.say("tui-keys-short"), inner)}
-		}
-		room := ll.pane.h - 2 - len(footer)
-		addWrapped(&t.bold, firstLine(locale.JoinLines(m.say("tui-goal"), oneLine(m.text.Goal)), inner))
-		var ln line
-		ln.add(stInk, st)
-		body = append(body, ln.render(inner, nil))
-		if m.note != "" {
-			st := &t.info
-			if m.noteWarn {
-				st = &t.warn
-			}
-			addWrapped(st, firstLine(m.note, inner))
-		}
-		if actionShort != "" {
-			addWrapped(&t.info, firstLine(actionShort, inner))
-		}
-		for _, c := range g.Checks {
-			if !c.Passed && len(body) < room {
-				var d line
-				d.add(&t.err, "✗ ").add(&t.text, checkText(c)).add(&t.dim, " · "+m.labelSpace(m.say("tui-now"))).add(&t.warn, c.Got)
-				body = append(body, d.render(inner, nil))
-			}
-		}
-		body = body[:min(len(body), max(room, 1))]
-		for len(body) < room {
-			body = append(body, strings.Repeat(" ", inner))
-		}
-		for _, f := range footer {
-			var fl line
-			fl.add(&t.dim, f)
-			body = append(body, fl.render(inner, nil))
-		}
-		return box(t, title, false, body, w, ll.pane.h)
-	}
-	addWrapped(&t.bold, m.say("tui-goal"))
-	addWrapped(&t.text, oneLine(m.text.Goal))
-	body = append(body, strings.Repeat(" ", inner))
-	var head line
-	head.add(stInk, st)
-	body = append(body, head.render(inner, nil))
-	for _, c := range g.Checks {
-		var ln line
-		if c.Passed {
-			ln.add(&t.ok, "✓ ")
-		} else {
-			ln.add(&t.err, "✗ ")
-		}
-		ln.add(&t.text, checkText(c))
-		body = append(body, ln.render(inner, nil))
-		if !c.Passed {
-			var d line
-			d.add(&t.dim, "   "+m.labelSpace(m.say("tui-now"))).add(&t.warn, c.Got)
-			body = append(body, d.render(inner, nil))
-		}
-	}
-	if g.NeedsSettled && !g.Settled {
-		addWrapped(&t.dim, m.say("tui-not-settled"))
-	}
-	if action != "" {
-		body = append(body, strings.Repeat(" ", inner))
-		addWrapped(&t.info, action)
-	}
-	if m.pred != nil && m.pred.running {
-		body = append(body, strings.Repeat(" ", inner))
-		addWrapped(&t.info, m.say("tui-predict-running"))
-	}
-	if m.hints > 0 {
-		body = append(body, strings.Repeat(" ", inner))
-		for i := 0; i < m.hints && i < len(m.text.Hints); i++ {
-			addWrapped(&t.info, fmt.Sprintf("%s %d: %s", m.say("tui-hint-label"), i+1, oneLine(m.text.Hints[i])))
-		}
-	}
-	if m.note != "" {
-		body = append(body, strings.Repeat(" ", inner))
-		st := &t.info
-		if m.noteWarn {
-			st = &t.warn
-		}
-		addWrapped(st, m.note)
-	}
-	footer := wrap(keys, inner)
-	room := ll.pane.h - 2 - len(footer) - 1
-	if len(body) > room {
-		body = body[:max(room, 0)]
-	}
-	for len(body) < room {
-		body = append(body, strings.Repeat(" ", inner))
-	}
-	body = append(body, strings.Repeat("─", inner))
-	for _, f := range footer {
-		var ln line
-		ln.add(&t.dim, f)
-		body = append(body, ln.render(inner, nil))
-	}
-	return box(t, title, false, body, w, ll.pane.h)
-}
-
-// labelSpace is a label followed by the space before its value, which
-// a label ending in full-width punctuation ("当前：") already carries.
-func (m *LessonModel) labelSpace(label string) string {
-	return strings.TrimSuffix(locale.JoinLines(label, "x"), "x")
-}
-
-// outcome names a prediction's outcome in the lesson's language.
-func (m *LessonModel) outcome(o lessons.Outcome) string {
-	if o == "" {
-		return m.say("tui-outcome-none")
-	}
-	return m.say("tui-outcome-" + string(o))
-}
-
-// actionHint names the key for what the collector will never do for the
-// learner: an object held by a finalizer that is not the collector's.
-func (m *LessonModel) actionHint() (long, short string) {
-	sn := m.pg.snap
-	if sn == nil {
-		return "", ""
-	}
-	for i := range sn.tree.rows {
-		o := sn.obj(&sn.tree.rows[i])
-		if o == nil || o.Metadata.DeletionTimestamp == nil {
-			continue
-		}
-		for _, f := range o.Metadata.Finalizers {
-			if f != fakeapi.FinalizerOrphanDependents && f != fakeapi.FinalizerDeleteDependents {
-				return m.say("tui-finalizer-hint", "object", o.String(), "finalizer", f),
-					m.say("tui-finalizer-hint-short", "object", o.String(), "finalizer", f)
-			}
-		}
-	}
-	return "", ""
-}
-
-// checkText is one goal check in plain words: "Secret/app-token: gone".
-func checkText(c lessons.Check) string {
-	switch c.Key {
-	case "deletionOrder":
-		return "order: " + c.Want
-	case "count":
-		return c.Want
-	case "finalizers":
-		return c.Subject + ": finalizers " + c.Want
-	case "events", "noEvents":
-		return c.Subject + ": " + c.Want
-	case "graph":
-		return "uidToNode " + c.Subject + ": " + c.Want
-	}
-	return c.Subject + ": " + c.Want
 }
 
 func oneLine(s string) string {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
@@ -10,8 +9,8 @@ import (
 	"github.com/gcplay/gcplay/lessons"
 )
 
-// lessonAction is a key one of the lesson's overlays answers and what it
-// does (action is the playground's).
+// lessonAction is a key the lesson pane or one of the lesson's overlays
+// answers and what it does (action is the playground's).
 type lessonAction struct {
 	b  key.Binding
 	do func(m *LessonModel, msg tea.KeyPressMsg) tea.Cmd
@@ -30,49 +29,6 @@ func backward(msg tea.KeyPressMsg) bool {
 // nothing.
 func lessonDo(f func(m *LessonModel, msg tea.KeyPressMsg)) func(*LessonModel, tea.KeyPressMsg) tea.Cmd {
 	return func(m *LessonModel, msg tea.KeyPressMsg) tea.Cmd { f(m, msg); return nil }
-}
-
-// lessonActions is the keys the lesson adds to the playground (lessonKeys),
-// and q, which asks before it drops a world with steps taken. Help lists
-// them in the column "In a lesson" (lessonHelp), q with the playground's.
-func (m *LessonModel) lessonActions() []lessonAction {
-	lk := lessonKeys
-	return []lessonAction{
-		{b: lk.Hint, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.nextHint() })},
-		{b: lk.Predict, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.openPredict() })},
-		{b: lk.Solution, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-			m.show(overSolution)
-			if !m.prog.Of(m.l.ID).SolutionSeen {
-				m.prog.Lesson(m.l.ID).SolutionSeen = true
-				m.save()
-			}
-		})},
-		{b: lk.Text, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.show(overText) })},
-		{b: lk.Restart, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-			m.restart()
-			m.pg.setMsg(msgInfo, m.say("tui-restarted"))
-		})},
-		{b: lk.Lessons, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.showPicker() })},
-		{b: lk.Next, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
-			next := m.lo.Course.Next(m.l)
-			if next == nil {
-				m.pg.setMsg(msgInfo, m.say("tui-last-lesson"))
-				return
-			}
-			m.switchTo(next)
-		})},
-		{b: lk.HandIn, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.writeHandIn() })},
-		{b: m.pg.keys.Quit, do: func(m *LessonModel, _ tea.KeyPressMsg) tea.Cmd {
-			// The lesson's progress is saved as it is made, but its world
-			// is not: with steps taken, q asks first.
-			if m.pg.Built() && !m.quitAsked {
-				m.quitAsked = true
-				m.pg.setMsg(msgWarn, m.say("tui-quit-ask", "n", fmt.Sprint(m.pg.s.h.Len())))
-				return nil
-			}
-			return m.pg.quit()
-		}},
-	}
 }
 
 // overlayActions is the open overlay's keys, in the order help lists them:
@@ -112,7 +68,7 @@ func (m *LessonModel) overlayKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	if m.over == overPicker {
-		m.setNote(false, m.unboundInOverlay(msg))
+		m.pane.setNote(false, m.unboundInOverlay(msg))
 	}
 	return nil
 }

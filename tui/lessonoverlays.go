@@ -213,8 +213,8 @@ func (o *pickerOverlay) draw(m *LessonModel, p *lessonPage) (title string, foote
 		p.out = append(p.out, ln.render(p.width, over))
 	}
 	foot := []string{"", m.say("tui-picker-footer")}
-	if m.note != "" {
-		foot = append(foot, m.note)
+	if m.pane.note != "" {
+		foot = append(foot, m.pane.note)
 	}
 	return m.say("tui-picker-title"), foot
 }
@@ -279,11 +279,11 @@ func (*predictOverlay) actions(*LessonModel) []lessonAction {
 		{b: ok.RunPrediction, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) {
 			for _, r := range m.l.Predict.Refs() {
 				if m.pred.marks[r] == "" {
-					m.setNote(true, m.say("tui-predict-incomplete", "object", r))
+					m.pane.setNote(true, m.say("tui-predict-incomplete", "object", r))
 					return
 				}
 			}
-			m.setNote(false, "")
+			m.pane.setNote(false, "")
 			m.runPrediction()
 		})},
 		{b: ok.Close, do: lessonDo(func(m *LessonModel, _ tea.KeyPressMsg) { m.over = overNone })},
@@ -325,10 +325,18 @@ func (*predictOverlay) draw(m *LessonModel, p *lessonPage) (title string, footer
 	if m.l.Predict.Order {
 		foot = append(foot, m.say("tui-predict-order"))
 	}
-	if m.note != "" {
-		foot = append(foot, m.note)
+	if m.pane.note != "" {
+		foot = append(foot, m.pane.note)
 	}
 	return m.say("tui-predict-title"), foot
+}
+
+// outcome names a prediction's outcome in the lesson's language.
+func (m *LessonModel) outcome(o lessons.Outcome) string {
+	if o == "" {
+		return m.say("tui-outcome-none")
+	}
+	return m.say("tui-outcome-" + string(o))
 }
 
 // The prediction's result.
