@@ -60,24 +60,33 @@ func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 		return
 	}
 	if ev.Type == fakeapi.Deleted {
-		delete(k.starting, podKey(o))
+		if len(k.starting) > 0 {
+			delete(k.starting, podKey(o))
+		}
 		return
 	}
 	stage := lifeStage(o)
+	if stage == "" {
+		// Nothing for the kubelet to do: forget any stage the Pod had.
+		if len(k.starting) > 0 {
+			delete(k.starting, podKey(o))
+		}
+		return
+	}
+	key := podKey(o)
 	if stage == "unscheduled" || stage == "starting" {
-		k.starting[podKey(o)] = stage
+		k.starting[key] = stage
 	} else {
-		delete(k.starting, podKey(o))
+		delete(k.starting, key)
 	}
 	switch {
 	case stage == "terminating":
 		due := o.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch)
-		k.q.AddAfter(podKey(o), due-k.env.now(), k.env.now())
-	case stage == "":
+		k.q.AddAfter(key, due-k.env.now(), k.env.now())
 	case ev.Old == nil || lifeStage(ev.Old) != stage:
 		// Scheduling and starting are due a fixed time after the Pod
 		// enters the stage.
-		k.q.AddAfter(podKey(o), stageDelay(stage), k.env.now())
+		k.q.AddAfter(key, stageDelay(stage), k.env.now())
 	}
 }
 
