@@ -125,10 +125,14 @@ func (s *Store) listKeys(info KindInfo, namespace string) listedKeys {
 	if keys, ok := s.listed[scope]; ok {
 		return keys
 	}
-	var keys listedKeys
-	for k := range s.objects.Where(func(sc objtable.Scope) bool {
+	in := func(sc objtable.Scope) bool {
 		return sc.Group == group && sc.Kind == info.Kind && (namespace == "" || sc.Namespace == namespace)
-	}) {
+	}
+	var keys listedKeys
+	if n := s.objects.LenWhere(in); n > 0 {
+		keys = make(listedKeys, 0, n)
+	}
+	for k := range s.objects.Where(in) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b objKey) int {

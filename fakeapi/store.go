@@ -247,7 +247,16 @@ func (s *Store) Lookup(ref Ref) *Object {
 
 // Removals returns every removal from storage, in order.
 func (s *Store) Removals() []Removal {
-	var out []Removal
+	n := 0
+	for _, b := range s.removals {
+		n += len(b)
+	}
+	if n == 0 {
+		return nil
+	}
+	// Sized once: a cascade's 100,000 removals would otherwise be copied
+	// through every doubling of the slice.
+	out := make([]Removal, 0, n)
 	for _, b := range s.removals {
 		for _, r := range b {
 			out = append(out, Removal{Ref: Ref{APIVersion: r.place.apiVersion, Kind: r.place.kind, Namespace: r.place.namespace, Name: r.name},

@@ -220,7 +220,11 @@ func (r *runner) finish(res *Result) {
 	for _, o := range store.Objects() {
 		res.Objects = append(res.Objects, o.DeepCopy())
 	}
-	for _, rm := range store.Removals() {
+	removals := store.Removals()
+	if len(removals) > 0 {
+		res.DeletionOrder = make([]Removal, 0, len(removals))
+	}
+	for _, rm := range removals {
 		res.DeletionOrder = append(res.DeletionOrder, Removal{Object: rm.Ref.String(), UID: rm.UID})
 	}
 	for _, ev := range store.Events() {

@@ -72,6 +72,18 @@ func (t *Table[V]) Delete(k Key) {
 	}
 }
 
+// LenWhere returns the number of entries in the scopes keep accepts,
+// without visiting the entries.
+func (t *Table[V]) LenWhere(keep func(Scope) bool) int {
+	n := 0
+	for s, m := range t.scopes {
+		if keep(s) {
+			n += len(m)
+		}
+	}
+	return n
+}
+
 // Len returns the number of entries. (Counting them as they come and go
 // would cost Set a second map access: it could not tell an update from an
 // insert otherwise.)

@@ -39,6 +39,16 @@ func TestTableAgainstGoMap(t *testing.T) {
 		if tab.Len() != len(want) {
 			t.Fatalf("op %d: Len() = %d, want %d", i, tab.Len(), len(want))
 		}
+		pods := func(s Scope) bool { return s.Group == "" && s.Kind == "Pod" }
+		wantPods := 0
+		for k := range want {
+			if pods(k.Scope) {
+				wantPods++
+			}
+		}
+		if got := tab.LenWhere(pods); got != wantPods {
+			t.Fatalf("op %d: LenWhere(core Pods) = %d, want %d", i, got, wantPods)
+		}
 	}
 	if got := maps.Collect(tab.All()); !maps.Equal(got, want) {
 		t.Fatalf("All() differs: %d entries, want %d", len(got), len(want))
