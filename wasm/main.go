@@ -37,6 +37,16 @@ const pageTheme = tui.ThemeDark
 // should the page never report its first frame.
 const startupGCDelay = 5 * time.Second
 
+// runGCPercent is the GC's pace once started (GOGC; Go's default is 100).
+// In WebAssembly the collector has no thread of its own: a cycle's marking
+// is done by the allocating code itself (assists) and its write barriers
+// stay on for the whole cycle, hundreds of ms over many keys, slowing every
+// frame drawn meanwhile (the renderer copies cells, which holds pointers).
+// Fewer cycles leave most keys outside one; the heap's goal grows from
+// about 20 MB to 50 MB. See docs/BENCHMARKS.md, "Issue 19: where a key's
+// Go time goes in wasm".
+const runGCPercent = 400
+
 func main() {
 	win := js.Global()
 	// Timing marks beside the page's own (window.__t), for the benchmark.
@@ -47,9 +57,9 @@ func main() {
 	// then costs far more than the memory, as its write barriers slow
 	// everything the model does while it marks (about 150 ms of a cold
 	// start). The page calls goStarted at its first frame.
-	gcPercent := debug.SetGCPercent(-1)
+	debug.SetGCPercent(-1)
 	var gcOnce sync.Once
-	restoreGC := func() { gcOnce.Do(func() { debug.SetGCPercent(gcPercent) }) }
+	restoreGC := func() { gcOnce.Do(func() { debug.SetGCPercent(runGCPercent) }) }
 	time.AfterFunc(startupGCDelay, restoreGC)
 	term := win.Get("term")
 	cols, rows := term.Get("cols").Int(), term.Get("rows").Int()
