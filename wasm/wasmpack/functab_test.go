@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gcplay/gcplay/internal/testenv"
 )
 
 // A program that leans on what the trimmed tables must still give the
@@ -77,10 +79,7 @@ func main() {
 func TestTrimmedModuleRuns(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is needed to run a WebAssembly module: apt-get install -y nodejs")
-		}
-		t.Skip("node is not installed: cannot run a WebAssembly module")
+		testenv.MissingTool(t, "node", "apt-get install -y nodejs; it runs the trimmed WebAssembly module")
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -88,7 +87,7 @@ func TestTrimmedModuleRuns(t *testing.T) {
 	}
 	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
 	if _, err := os.Stat(runner); err != nil {
-		t.Skip("no wasm_exec_node.js in this Go installation")
+		testenv.MissingTool(t, runner, "part of the Go distribution since Go 1.24; reinstall Go")
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(trimProgram), 0o644); err != nil {
