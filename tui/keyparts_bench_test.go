@@ -33,14 +33,7 @@ func BenchmarkStarterKeyParts(b *testing.B) {
 			for b.Loop() {
 				if i%10 == 0 {
 					b.StopTimer()
-					var err error
-					if m, err = New(Options{Width: 140, Height: 45, Theme: ThemeDark}); err != nil {
-						b.Fatal(err)
-					}
-					runLine(b, m, "delete deploy/web --cascade=foreground")
-					if k == "left" {
-						press(b, m, "s", "s", "s", "s", "s", "s", "s", "s", "s", "s")
-					}
+					m = starterKeyModel(b, k)
 					cells = uv.NewScreenBuffer(140, 45)
 					scr = uv.NewTerminalRenderer(&out, []string{"TERM=xterm-256color", "COLORTERM=truecolor"})
 					scr.SetColorProfile(colorprofile.TrueColor)
