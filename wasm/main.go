@@ -42,9 +42,9 @@ const startupGCDelay = 5 * time.Second
 // is done by the allocating code itself (assists) and its write barriers
 // stay on for the whole cycle, hundreds of ms over many keys, slowing every
 // frame drawn meanwhile (the renderer copies cells, which holds pointers).
-// Fewer cycles leave most keys outside one; the heap's goal grows from
-// about 20 MB to 50 MB. See docs/BENCHMARKS.md, "Issue 19: where a key's
-// Go time goes in wasm".
+// Fewer cycles leave most keys outside one, for a larger heap goal. The
+// figures are in docs/BENCHMARKS.md, "Issue 19: where a key's Go time goes
+// in wasm".
 const runGCPercent = 400
 
 func main() {

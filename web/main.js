@@ -292,12 +292,11 @@ term.focus();
 warmCharWidths();
 
 // xterm.js's DOM renderer measures a character's width the first time it
-// draws it, with a forced layout each time: drawing the first frame, while
-// it rebuilds every row, that took 80-150 ms in headless Chromium here. The
+// draws it, with a forced layout each time, which slowed the first frame
+// (figures in docs/BENCHMARKS.md, issue 19, eighth session). The
 // characters the playground draws are measured now, while the page is
-// otherwise still (each alone, 0.1-0.2 ms, 40-70 ms in all here, in the
-// shadow of main.wasm's download on a slow link); others are measured as
-// they are drawn, as before. It reaches into xterm's width cache (pinned
+// otherwise still (in the shadow of main.wasm's download on a slow link);
+// others are measured as they are drawn, as before. It reaches into xterm's width cache (pinned
 // in package.json): should that change shape, it does nothing.
 function warmCharWidths() {
   const cache = term._core?._renderService?._renderer?.value?._widthCache;

@@ -12,8 +12,8 @@ import (
 // holds, besides what the runtime needs to run (each function's entry,
 // frame size, stack maps and unwinding tables), what it needs only to
 // print a stack trace: the file and line of every instruction and every
-// function's name. In gcplay's main.wasm those are about 170 KB of the
-// brotli copy, for traces a user of the page never sees.
+// function's name: a large part of main.wasm's brotli copy
+// (docs/BENCHMARKS.md), for traces a user of the page never sees.
 //
 // TrimFuncTables drops them: every function's file and line tables (its
 // pcfile, pcln, cuOffset and startLine become 0, which the runtime reads
