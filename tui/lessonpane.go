@@ -172,16 +172,7 @@ func (p *lessonPane) view(m *LessonModel, ll lessonLayout) []string {
 				body = append(body, d.render(inner, nil))
 			}
 		}
-		body = body[:min(len(body), max(room, 1))]
-		for len(body) < room {
-			body = append(body, strings.Repeat(" ", inner))
-		}
-		for _, f := range footer {
-			var fl line
-			fl.add(&t.dim, f)
-			body = append(body, fl.render(inner, nil))
-		}
-		return box(t, title, false, body, w, ll.pane.h)
+		return box(t, title, false, fitPane(t, body, room, 1, inner, false, footer), w, ll.pane.h)
 	}
 	addWrapped(&t.bold, m.say("tui-goal"))
 	addWrapped(&t.text, oneLine(m.text.Goal))
@@ -231,19 +222,26 @@ func (p *lessonPane) view(m *LessonModel, ll lessonLayout) []string {
 	}
 	footer := wrap(keys, inner)
 	room := ll.pane.h - 2 - len(footer) - 1
-	if len(body) > room {
-		body = body[:max(room, 0)]
-	}
+	return box(t, title, false, fitPane(t, body, room, 0, inner, true, footer), w, ll.pane.h)
+}
+
+// fitPane fits the pane's body to room lines, cutting it (keeping at least
+// keep lines) or padding it with blank ones, and ends it with the footer's
+// lines, dim, under a rule when rule is set.
+func fitPane(t *theme, body []string, room, keep, inner int, rule bool, footer []string) []string {
+	body = body[:min(len(body), max(room, keep))]
 	for len(body) < room {
 		body = append(body, strings.Repeat(" ", inner))
 	}
-	body = append(body, strings.Repeat("─", inner))
+	if rule {
+		body = append(body, strings.Repeat("─", inner))
+	}
 	for _, f := range footer {
 		var ln line
 		ln.add(&t.dim, f)
 		body = append(body, ln.render(inner, nil))
 	}
-	return box(t, title, false, body, w, ll.pane.h)
+	return body
 }
 
 // actionHint names the key for what the collector will never do for the
