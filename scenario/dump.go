@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -80,15 +81,29 @@ var notNameRE = regexp.MustCompile(`[^a-z0-9-]+`)
 // The block YAML kubectl prints is read by fastYAML one List item at a
 // time, so that no more than one object's tree is held at once; other
 // text (JSON, flow style, anchors) by yaml.v3.
+//
+// A List entry that is well formed is decoded straight from the text into
+// its object (dumpdirect.go); any other goes through its tree and the
+// checks, which report its problems.
 func ParseDump(filename string, data []byte) (*Scenario, error) {
+	s, _, err := parseDump(filename, data, true)
+	return s, err
+}
+
+// parseDump is ParseDump, with the direct decoding of List entries or
+// without it (every entry through its tree, as the tests compare); it
+// also says how many entries were decoded directly.
+func parseDump(filename string, data []byte, direct bool) (*Scenario, int, error) {
 	d := newDumpReader(filename, data)
-	fast := fastDocuments
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		fast = func(data []byte, _ string, onItem func(int, *yaml.Node) bool, onDoc func(int, *yaml.Node) bool) bool {
-			return fastJSONDocuments(data, onItem, onDoc)
-		}
+	var directItem func(int, *fastYAML, int) bool
+	if direct {
+		directItem = d.directItem
 	}
-	if !fast(data, "items", d.fastItem, d.fastDoc) {
+	fast := func(data []byte) bool { return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem) }
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		fast = func(data []byte) bool { return fastJSONDocuments(data, d.fastItem, d.fastDoc) }
+	}
+	if !fast(data) {
 		d = newDumpReader(filename, data)
 		d.slow(data)
 	}
@@ -97,13 +112,13 @@ func ParseDump(filename string, data []byte) (*Scenario, error) {
 	p.checkDumpIdentity(d.restore, d.reg)
 	if len(p.errs) > 0 {
 		p.errs.sort()
-		return nil, p.errs
+		return nil, d.direct, p.errs
 	}
 	if len(d.restore) == 0 {
-		return nil, ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
+		return nil, d.direct, ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
 	}
 	s.Restore, s.Notes = orderRestore(d.restore, d.reg, s.Notes)
-	return s, nil
+	return s, d.direct, nil
 }
 
 // dumpReader turns a dump's objects into manifests as they are read.
@@ -119,6 +134,14 @@ type dumpReader struct {
 	// items counts the entries of the current document's List.
 	items int
 	share *sharer
+	// direct counts the entries directItem took; kindCache and lastTime
+	// serve it.
+	direct    int
+	kindCache fakeapi.KindCache
+	lastTime  struct {
+		text string
+		t    time.Time
+	}
 }
 
 type impliedKind struct {

@@ -34,6 +34,17 @@ type fastYAML struct {
 	// onItem entry by entry instead of into the tree.
 	streamKey string
 	onItem    func(n *yaml.Node) bool
+	// direct, when set, is tried first on each streamed entry: it reads
+	// the entry straight from the lines (dumpdirect.go) and reports
+	// whether it took it; when it did not, the entry's lines are as
+	// they were and the entry goes to onItem as a tree.
+	direct func(ind int) bool
+	// undo holds the lines direct rewrote, to put back when it gives up;
+	// dpairs, spairs and dstack are its scratch space.
+	undo   []undoLine
+	dpairs []anyPair
+	spairs []strPair
+	dstack []any
 	// failed is set when the text leaves the subset.
 	failed bool
 	// stopped is set when onItem asked to stop.
@@ -314,6 +325,20 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 	n := f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1})
 	for !f.failed && f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
 		mark := f.startEntry()
+		if f.direct != nil {
+			start := f.i
+			took := f.direct(ind)
+			if f.failed {
+				break // the text leaves the subset: so would the tree's reading
+			}
+			if took {
+				f.undo = f.undo[:0]
+				f.drop()
+				f.endEntry(mark)
+				continue
+			}
+			f.rollback(start)
+		}
 		item := f.item(ind)
 		if f.failed {
 			break
@@ -331,54 +356,64 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 // scalar reads a one-line scalar (or {} and []); nil and failed when s is
 // outside the subset.
 func (f *fastYAML) scalar(s []byte, line, col int) *yaml.Node {
-	n := f.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
+	sc, ok := f.scalarText(s)
+	if !ok {
+		f.failed = true
+		return nil
+	}
+	n := f.node(yaml.Node{Kind: sc.kind, Tag: sc.tag, Style: sc.style, Value: sc.value, Line: line, Column: col})
+	return n
+}
+
+// fastScalar is what scalarText reads from a one-line value: a scalar,
+// or an empty flow mapping or sequence ({} or []).
+type fastScalar struct {
+	kind  yaml.Kind
+	tag   string
+	style yaml.Style
+	value string
+}
+
+// scalarText reads a one-line scalar (or {} and []); false when s is
+// outside the subset.
+func (f *fastYAML) scalarText(s []byte) (fastScalar, bool) {
 	switch s[0] {
 	case '"':
 		if len(s) < 2 || s[len(s)-1] != '"' || bytes.IndexByte(s[1:len(s)-1], '"') >= 0 || bytes.IndexByte(s, '\\') >= 0 {
-			f.failed = true
-			return nil
+			return fastScalar{}, false
 		}
-		n.Style, n.Tag, n.Value = yaml.DoubleQuotedStyle, "!!str", f.str(s[1:len(s)-1])
-		return n
+		return fastScalar{kind: yaml.ScalarNode, style: yaml.DoubleQuotedStyle, tag: "!!str", value: f.str(s[1 : len(s)-1])}, true
 	case '\'':
 		if len(s) < 2 || s[len(s)-1] != '\'' || bytes.Contains(bytes.ReplaceAll(s[1:len(s)-1], []byte("''"), nil), []byte("'")) {
-			f.failed = true
-			return nil
+			return fastScalar{}, false
 		}
 		inner := s[1 : len(s)-1]
-		n.Style, n.Tag, n.Value = yaml.SingleQuotedStyle, "!!str", string(bytes.ReplaceAll(inner, []byte("''"), []byte("'")))
-		return n
+		return fastScalar{kind: yaml.ScalarNode, style: yaml.SingleQuotedStyle, tag: "!!str", value: string(bytes.ReplaceAll(inner, []byte("''"), []byte("'")))}, true
 	case '{', '[':
 		switch string(s) {
 		case "{}":
-			return f.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: line, Column: col})
+			return fastScalar{kind: yaml.MappingNode, tag: "!!map", style: yaml.FlowStyle}, true
 		case "[]":
-			return f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: col})
+			return fastScalar{kind: yaml.SequenceNode, tag: "!!seq", style: yaml.FlowStyle}, true
 		}
-		f.failed = true
-		return nil
+		return fastScalar{}, false
 	case '&', '*', '!', '|', '>', '%', '@', '`', '?', ',', ']', '}', '#':
-		f.failed = true
-		return nil
+		return fastScalar{}, false
 	case '-':
 		if len(s) == 1 || s[1] == ' ' {
-			f.failed = true
-			return nil
+			return fastScalar{}, false
 		}
 	}
 	if bytes.Contains(s, []byte(" #")) || bytes.Contains(s, []byte(": ")) || s[len(s)-1] == ':' {
-		f.failed = true
-		return nil
+		return fastScalar{}, false
 	}
-	n.Value = f.str(s)
-	n.Tag = plainTag(n)
-	return n
+	v := f.str(s)
+	return fastScalar{kind: yaml.ScalarNode, tag: plainTag(v), value: v}, true
 }
 
 // plainTag resolves a plain scalar's tag as yaml.v3 does, with the common
 // cases answered at once.
-func plainTag(n *yaml.Node) string {
-	v := n.Value
+func plainTag(v string) string {
 	c := v[0]
 	switch {
 	case c >= '0' && c <= '9' && len(v) < 19 && allDigits(v) && (c != '0' || len(v) == 1):
@@ -399,6 +434,7 @@ func plainTag(n *yaml.Node) string {
 		// (A sign and a dot may start one of its words: -.inf.)
 		return "!!str"
 	}
+	n := yaml.Node{Kind: yaml.ScalarNode, Value: v}
 	return n.ShortTag() // yaml.v3's own resolution
 }
 
@@ -439,7 +475,10 @@ func allDigits(s string) bool {
 // their nodes once it returns. It reports false as
 // soon as a document leaves the subset: the caller then starts again with
 // yaml.v3.
-func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool) bool {
+//
+// direct, when not nil, is offered each streamed entry first (see
+// fastYAML.direct).
+func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool, direct func(doc int, f *fastYAML, ind int) bool) bool {
 	line := 1
 	strs := map[string]string{}
 	for doc := 0; ; doc++ {
@@ -448,6 +487,9 @@ func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.N
 		if onItem != nil {
 			d := doc
 			f.onItem = func(n *yaml.Node) bool { return onItem(d, n) }
+			if direct != nil {
+				f.direct = func(ind int) bool { return direct(d, f, ind) }
+			}
 		}
 		root, ok := f.parseDocument()
 		if !ok {

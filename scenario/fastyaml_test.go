@@ -94,7 +94,7 @@ func TestFastYAMLMatchesV3(t *testing.T) {
 		ok := fastDocuments(data, "", nil, func(_ int, root *yaml.Node) bool {
 			fast = append(fast, root)
 			return true
-		})
+		}, nil)
 		if !ok {
 			if slices.Contains(mustAccept, name) {
 				t.Errorf("%s: the fast reader gave up", name)
@@ -125,7 +125,7 @@ func TestFastYAMLGivesUp(t *testing.T) {
 		"a: >\n  text\n", "a: b\n  c\n", "a: \"x\\ny\"\n", "a: 1 # note\n", "%YAML 1.2\n---\na: 1\n",
 		"a:\n\tb: 1\n", "a: b: c\n", "a: 'x\n  y'\n", "? a\n: b\n", "a:\n  b: 1\n c: 2\n", "- a\n  - b\n",
 	} {
-		if fastDocuments([]byte(src), "", nil, func(int, *yaml.Node) bool { return true }) {
+		if fastDocuments([]byte(src), "", nil, func(int, *yaml.Node) bool { return true }, nil) {
 			t.Errorf("the fast reader accepted %q", strings.ReplaceAll(src, "\n", `\n`))
 		}
 	}
@@ -210,7 +210,7 @@ func TestPlainTagMatchesV3(t *testing.T) {
 		"5d8c7f00", "10.0.0.1x", "0_x1F", "0X1f", "+0x10", "-0b101", "0b2", "0o17", "0O17", "3Gi", "100m", "1.27", "0.5.1", "1-2", "7d",
 		"12:30", "1e", "1e+", "-", "+", "-.5", "2026-1-2", "2026-01-01 10:00:00", "2026-01-01x", "20260101", "1__0", "0xg", "-inf", "1_e3", "-5d", "+1x", "-1.5e3", "-0x1F", "+.inf", "-1_0x"} {
 		n := &yaml.Node{Kind: yaml.ScalarNode, Value: v}
-		if got, want := plainTag(n), n.ShortTag(); got != want {
+		if got, want := plainTag(n.Value), n.ShortTag(); got != want {
 			t.Errorf("plainTag(%q) = %s, yaml.v3 resolves %s", v, got, want)
 		}
 	}
@@ -228,7 +228,7 @@ func TestFastYAMLSharesStrings(t *testing.T) {
 		}
 		items = append(items, values)
 		return true
-	}, func(int, *yaml.Node) bool { return true })
+	}, func(int, *yaml.Node) bool { return true }, nil)
 	if !ok || len(items) != 2 {
 		t.Fatalf("fastDocuments: ok %v, %d items", ok, len(items))
 	}
@@ -270,7 +270,7 @@ func testDumpFastMatchesSlow(t *testing.T, asJSON bool) {
 	}
 	data := buf.Bytes()
 	fast := newDumpReader("d.yaml", data)
-	read := func() bool { return fastDocuments(data, "items", fast.fastItem, fast.fastDoc) }
+	read := func() bool { return fastDocuments(data, "items", fast.fastItem, fast.fastDoc, nil) }
 	if asJSON {
 		read = func() bool {
 			return fastJSONDocuments(data, fast.fastItem, fast.fastDoc)

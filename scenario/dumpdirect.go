@@ -1,0 +1,823 @@
+package scenario
+
+import (
+	"bytes"
+	"strconv"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// A dump's List entries are decoded straight from fastYAML's lines into
+// objects: metadata into ObjectMeta's fields, the rest into Fields, in one
+// pass, with no yaml.Node tree and no second pass of checks. The decoder
+// reads only entries that are well formed: at anything the checks of
+// manifest() would report (a wrong type, a missing or unknown key, a
+// duplicate), anything it does not read itself (a merge key, a timestamp
+// or a float among the fields, a kind gcplay must take as custom), or
+// text outside fastYAML's subset, it gives up on the entry, having kept
+// nothing, and the entry is read as before, through its tree and the
+// checks, which report every problem as they always have. What it keeps
+// is what object() would build from the tree (TestDumpDirectMatchesTree).
+
+// directMaxDepth is how deep the decoder reads a field's value; deeper
+// values go through the tree, whose walk reports nesting past maxDepth.
+const directMaxDepth = 100
+
+// undoLine is a line the decoder rewrote (a "- " entry's first line,
+// read as the entry's content at its own column), to put back.
+type undoLine struct {
+	i int
+	l fastLine
+}
+
+type anyPair struct {
+	key string
+	val any
+}
+
+type strPair struct{ key, val string }
+
+// setLine rewrites lines[i], remembering what it was.
+func (f *fastYAML) setLine(i int, l fastLine) {
+	f.undo = append(f.undo, undoLine{i, f.lines[i]})
+	f.lines[i] = l
+}
+
+// rollback puts back the lines the decoder rewrote and its position, and
+// empties its scratch space, after it gave up on an entry that starts at
+// line index start.
+func (f *fastYAML) rollback(start int) {
+	for k := len(f.undo) - 1; k >= 0; k-- {
+		f.lines[f.undo[k].i] = f.undo[k].l
+	}
+	f.undo = f.undo[:0]
+	f.i, f.nth = start, 0
+	clear(f.dpairs)
+	clear(f.dstack)
+	f.dpairs, f.spairs, f.dstack = f.dpairs[:0], f.spairs[:0], f.dstack[:0]
+}
+
+// Where a mapping entry's value is.
+const (
+	yNull   = iota // nothing after the key
+	yInline        // s, on the key's line
+	yBlock         // on the lines after the key's, indented by ind
+	ySeq           // a sequence whose "- " lines are at the key's own indentation, ind
+)
+
+type yval struct {
+	kind uint8
+	s    []byte
+	ind  int
+}
+
+// atKey reports whether the current line is the next entry of the block
+// mapping whose keys are at ind.
+func (f *fastYAML) atKey(ind int) bool {
+	return f.more() && f.lines[f.i].ind == ind && !isSeqItem(f.lines[f.i].s)
+}
+
+// atItem reports whether the current line is the next entry of the block
+// sequence whose "- " lines are at ind.
+func (f *fastYAML) atItem(ind int) bool {
+	return f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s)
+}
+
+// blockEnd reports whether a block at ind ends where fastYAML's reading
+// would go on: no line left indented more than it, the text in the
+// subset.
+func (f *fastYAML) blockEnd(ind int) bool {
+	return !(f.more() && f.lines[f.i].ind > ind) && !f.failed
+}
+
+// entry reads the key line of a block mapping's entry at ind (atKey has
+// said there is one): its key, and where its value is. false when the line
+// is not an entry of the subset or, unless merge is set, its key is a
+// merge key (<<).
+func (f *fastYAML) entry(ind int, merge bool) (string, yval, bool) {
+	l := f.lines[f.i]
+	kl := f.keyAt(l.s)
+	if kl == 0 {
+		return "", yval{}, false
+	}
+	k, ok := f.scalarText(l.s[:kl])
+	if !ok || k.kind != yaml.ScalarNode || (!merge && k.tag == "!!merge") {
+		return "", yval{}, false
+	}
+	rest := bytes.TrimLeft(l.s[kl+1:], " ")
+	f.i++
+	switch {
+	case len(rest) > 0:
+		if f.more() && f.lines[f.i].ind > ind {
+			return "", yval{}, false // a scalar that goes on over lines
+		}
+		return k.value, yval{kind: yInline, s: rest}, true
+	case f.more() && f.lines[f.i].ind > ind:
+		return k.value, yval{kind: yBlock, ind: f.lines[f.i].ind}, true
+	case f.atItem(ind):
+		return k.value, yval{kind: ySeq, ind: ind}, true
+	}
+	return k.value, yval{kind: yNull}, true
+}
+
+// itemStart moves into the "- " entry of a block sequence at ind (the
+// current line) and returns the indentation of the entry's content,
+// which starts at the current line; false when the entry is empty.
+func (f *fastYAML) itemStart(ind int) (int, bool) {
+	l := f.lines[f.i]
+	rest, k := l.s[1:], 1
+	for len(rest) > 0 && rest[0] == ' ' {
+		rest, k = rest[1:], k+1
+	}
+	if len(rest) == 0 {
+		f.i++
+		if f.more() && f.lines[f.i].ind > ind {
+			return f.lines[f.i].ind, true
+		}
+		return 0, false
+	}
+	// The entry's content starts a node at its own column: "- a: 1" is
+	// a mapping whose keys are at ind+k.
+	f.setLine(f.i, fastLine{ind: ind + k, s: rest, num: l.num})
+	return ind + k, true
+}
+
+// startsMapping reports whether the current line starts a block mapping
+// (rather than a sequence or a scalar).
+func (f *fastYAML) startsMapping() bool {
+	s := f.lines[f.i].s
+	return !isSeqItem(s) && f.keyAt(s) > 0
+}
+
+// value reads v as value() converts a node: map[string]any, []any,
+// string, float64, bool or nil; false for what it does not read, or for
+// what value() or the checks would report. depth is value()'s.
+func (f *fastYAML) value(v yval, depth int) (any, bool) {
+	if depth > directMaxDepth {
+		return nil, false
+	}
+	switch v.kind {
+	case yInline:
+		return f.scalarValue(v.s)
+	case yBlock:
+		return f.blockValue(v.ind, depth)
+	case ySeq:
+		return f.seqValue(v.ind, depth)
+	}
+	return nil, true
+}
+
+// blockValue reads the block at ind that starts at the current line.
+func (f *fastYAML) blockValue(ind, depth int) (any, bool) {
+	if depth > directMaxDepth {
+		return nil, false
+	}
+	l := f.lines[f.i]
+	switch {
+	case isSeqItem(l.s):
+		return f.seqValue(ind, depth)
+	case f.keyAt(l.s) > 0:
+		return f.mapValue(ind, depth)
+	}
+	v, ok := f.scalarValue(l.s)
+	f.i++
+	if !ok || (f.more() && f.lines[f.i].ind > ind) {
+		return nil, false
+	}
+	return v, true
+}
+
+func (f *fastYAML) mapValue(ind, depth int) (any, bool) {
+	mark := len(f.dpairs)
+	for f.atKey(ind) {
+		k, v, ok := f.entry(ind, false)
+		if !ok {
+			return nil, false
+		}
+		val, ok := f.value(v, depth+1)
+		if !ok {
+			return nil, false
+		}
+		f.dpairs = append(f.dpairs, anyPair{k, val})
+	}
+	if !f.blockEnd(ind) {
+		return nil, false
+	}
+	pairs := f.dpairs[mark:]
+	m := make(map[string]any, len(pairs))
+	for _, p := range pairs {
+		m[p.key] = p.val
+	}
+	n := len(pairs)
+	clear(pairs)
+	f.dpairs = f.dpairs[:mark]
+	return m, len(m) == n // fewer: a duplicate key
+}
+
+func (f *fastYAML) seqValue(ind, depth int) (any, bool) {
+	mark := len(f.dstack)
+	for f.atItem(ind) {
+		var v any
+		if cind, ok := f.itemStart(ind); ok {
+			if v, ok = f.blockValue(cind, depth+1); !ok {
+				return nil, false
+			}
+		}
+		f.dstack = append(f.dstack, v)
+	}
+	if !f.blockEnd(ind) {
+		return nil, false
+	}
+	l := make([]any, len(f.dstack)-mark)
+	copy(l, f.dstack[mark:])
+	clear(f.dstack[mark:])
+	f.dstack = f.dstack[:mark]
+	return l, true
+}
+
+// scalarValue reads a one-line value as plainScalar reads its node, for
+// the values that cannot be wrong: null, true, false, a decimal integer
+// (as a float64, as JSON decodes it), a string, {} and []. A string is
+// always a !!str (timestamps are left to the tree), so that the checks
+// of typed fields can be made on the values.
+func (f *fastYAML) scalarValue(s []byte) (any, bool) {
+	sc, ok := f.scalarText(s)
+	if !ok {
+		return nil, false
+	}
+	switch sc.kind {
+	case yaml.MappingNode:
+		return map[string]any{}, true
+	case yaml.SequenceNode:
+		return []any{}, true
+	}
+	switch sc.tag {
+	case "!!str":
+		return sc.value, true
+	case "!!null":
+		return nil, true
+	case "!!bool":
+		switch sc.value {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	case "!!int":
+		if v := sc.value; decimalInt(v) {
+			i, err := strconv.ParseInt(v, 10, 64)
+			return float64(i), err == nil
+		}
+	}
+	return nil, false
+}
+
+// decimalInt reports whether v is an integer written as JSON writes it,
+// with fewer than 19 digits: what plainTag takes as an int at once, or
+// that with a minus sign.
+func decimalInt(v string) bool {
+	if len(v) > 1 && v[0] == '-' && v[1] != '0' {
+		v = v[1:]
+	}
+	return len(v) < 19 && allDigits(v) && (v[0] != '0' || len(v) == 1)
+}
+
+// skip reads v as fastYAML would and keeps nothing: a value the checks do
+// not look into (managedFields), so that only the subset's syntax counts.
+func (f *fastYAML) skip(v yval) bool {
+	switch v.kind {
+	case yInline:
+		_, ok := f.scalarText(v.s)
+		return ok
+	case yBlock:
+		return f.skipBlock(v.ind)
+	case ySeq:
+		return f.skipSeq(v.ind)
+	}
+	return true
+}
+
+func (f *fastYAML) skipBlock(ind int) bool {
+	l := f.lines[f.i]
+	switch {
+	case isSeqItem(l.s):
+		return f.skipSeq(ind)
+	case f.keyAt(l.s) > 0:
+		for f.atKey(ind) {
+			_, v, ok := f.entry(ind, true)
+			if !ok || !f.skip(v) {
+				return false
+			}
+		}
+		return f.blockEnd(ind)
+	}
+	_, ok := f.scalarText(l.s)
+	f.i++
+	return ok && !(f.more() && f.lines[f.i].ind > ind)
+}
+
+func (f *fastYAML) skipSeq(ind int) bool {
+	for f.atItem(ind) {
+		if cind, ok := f.itemStart(ind); ok && !f.skipBlock(cind) {
+			return false
+		}
+	}
+	return f.blockEnd(ind)
+}
+
+// str reads a value that must be a string or null.
+func (f *fastYAML) strOrNull(v yval) (s string, null, ok bool) {
+	if v.kind == yNull {
+		return "", true, true
+	}
+	if v.kind != yInline {
+		return "", false, false
+	}
+	switch x, ok := f.scalarValue(v.s); t := x.(type) {
+	case string:
+		return t, false, ok
+	case nil:
+		return "", true, ok
+	}
+	return "", false, false
+}
+
+// intOrNull reads a value that must be an integer or null, as integer()
+// reads it without a problem.
+func (f *fastYAML) intOrNull(v yval) (i int64, null, ok bool) {
+	if v.kind == yNull {
+		return 0, true, true
+	}
+	if v.kind != yInline {
+		return 0, false, false
+	}
+	sc, ok := f.scalarText(v.s)
+	switch {
+	case !ok || sc.kind != yaml.ScalarNode:
+		return 0, false, false
+	case sc.tag == "!!null":
+		return 0, true, true
+	case sc.tag == "!!int" && sc.value[0] != '-' && decimalInt(sc.value):
+		i, err := strconv.ParseInt(sc.value, 10, 64)
+		return i, false, err == nil
+	}
+	return 0, false, false
+}
+
+// boolOrNull reads a value that must be true, false or null.
+func (f *fastYAML) boolOrNull(v yval) (b, null, ok bool) {
+	if v.kind == yNull {
+		return false, true, true
+	}
+	if v.kind != yInline {
+		return false, false, false
+	}
+	switch x, ok := f.scalarValue(v.s); t := x.(type) {
+	case bool:
+		return t, false, ok
+	case nil:
+		return false, true, ok
+	}
+	return false, false, false
+}
+
+// directItem decodes the List entry at f's current line (a "- " line at
+// indentation ind) and keeps it, as fastItem would from its tree; false,
+// having kept nothing, when it gives up on the entry.
+func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
+	mind, ok := f.itemStart(ind)
+	if !ok || !f.startsMapping() {
+		return false
+	}
+	line := f.lines[f.i].num
+	obj := &fakeapi.Object{}
+	var seen uint8
+	var namespaced bool
+	for f.atKey(mind) {
+		k, v, ok := f.entry(mind, false)
+		if !ok {
+			return false
+		}
+		var bit uint8
+		switch k {
+		case "apiVersion", "kind":
+			s, null, ok := f.strOrNull(v)
+			if !ok || null {
+				return false
+			}
+			if bit = 1; k == "kind" {
+				bit = 2
+			}
+			if k == "kind" {
+				obj.Kind = s
+			} else {
+				obj.APIVersion = s
+			}
+		case "metadata":
+			bit = 4
+			if v.kind != yBlock || !f.startsMapping() {
+				return false
+			}
+			if namespaced, ok = d.directMeta(f, v.ind, &obj.Metadata); !ok {
+				return false
+			}
+		default:
+			val, ok := f.value(v, 1)
+			if !ok {
+				return false
+			}
+			if obj.Fields == nil {
+				obj.Fields = make(map[string]any, 4)
+			} else if _, dup := obj.Fields[k]; dup {
+				return false
+			}
+			obj.Fields[k] = val
+		}
+		if seen&bit != 0 {
+			return false // a duplicate key
+		}
+		seen |= bit
+	}
+	if !f.blockEnd(mind) || seen != 7 {
+		return false
+	}
+	info, ok := d.kindCache.Lookup(d.reg, obj.APIVersion, obj.Kind)
+	if !ok {
+		return false // a kind to take as custom first, or a problem to report
+	}
+	var ik *impliedKind
+	if info.Custom {
+		// Taken as custom from an object before: this one must agree on
+		// the scope.
+		if ik = d.implied[obj.APIVersion+" "+obj.Kind]; ik == nil || namespaced != ik.info.Namespaced() {
+			return false
+		}
+	}
+	if obj.Metadata.Namespace != "" && !info.Namespaced() {
+		return false
+	}
+	if !info.Custom && !typedFieldsOK(obj.Fields, info.Kind) {
+		return false
+	}
+	if info.Namespaced() && obj.Metadata.Namespace == "" {
+		obj.Metadata.Namespace = "default"
+	}
+	if ik != nil {
+		ik.count++
+	}
+	path := "items[" + strconv.Itoa(d.items) + "]"
+	if doc > 0 {
+		path = docPrefix(doc) + "." + path
+	}
+	d.items++
+	d.direct++
+	d.share.object(obj)
+	d.restore = append(d.restore, Manifest{Object: obj, Line: line, Path: path})
+	return true
+}
+
+// typedFieldsOK reports whether every typed field of a built-in kind's
+// object is null or passes typedFieldOK: a string where a string is
+// wanted, a small non-negative decimal integer (value() reads only
+// decimal integers, and a string only from a !!str).
+func typedFieldsOK(fields map[string]any, kind string) bool {
+	types := typedFields[kind]
+	for _, tf := range typedFieldOrder[kind] {
+		var v any = fields
+		for _, k := range tf.keys {
+			m, ok := v.(map[string]any)
+			if !ok {
+				v = nil
+				break
+			}
+			v = m[k]
+		}
+		switch t := v.(type) {
+		case nil:
+		case string:
+			if types[tf.path].kind != "string" {
+				return false
+			}
+		case float64:
+			if types[tf.path].kind == "string" || t < 0 || t >= 1e9 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// metaKeyBit numbers the metadata keys a dump may have, for finding a
+// duplicate.
+func metaKeyBit(k string) uint16 {
+	for i, m := range dumpMetadataKeys {
+		if m == k {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// directMeta reads an object's metadata, the block mapping at ind, into
+// m, as metadata() checks it and objectMeta() reads it; namespaced is
+// whether it has a namespace that is not null (the scope a custom kind
+// takes from it).
+func (d *dumpReader) directMeta(f *fastYAML, ind int, m *fakeapi.ObjectMeta) (namespaced, ok bool) {
+	var seen uint16
+	for f.atKey(ind) {
+		k, v, ok := f.entry(ind, false)
+		if !ok {
+			return false, false
+		}
+		bit := metaKeyBit(k)
+		if bit == 0 || seen&bit != 0 {
+			return false, false // an unknown key, or a duplicate
+		}
+		seen |= bit
+		switch k {
+		case "name", "generateName", "namespace", "uid", "resourceVersion":
+			s, null, ok := f.strOrNull(v)
+			if !ok {
+				return false, false
+			}
+			switch k {
+			case "name":
+				m.Name = s
+			case "generateName":
+				m.GenerateName = s
+			case "namespace":
+				m.Namespace, namespaced = s, !null
+			case "uid":
+				m.UID = s
+			case "resourceVersion":
+				m.ResourceVersion = s
+			}
+		case "generation", "deletionGracePeriodSeconds":
+			i, null, ok := f.intOrNull(v)
+			switch {
+			case !ok:
+				return false, false
+			case null:
+			case k == "generation":
+				m.Generation = i
+			default:
+				m.DeletionGracePeriodSeconds = &i
+			}
+		case "creationTimestamp", "deletionTimestamp":
+			t, ok := d.timeOrNull(f, v)
+			if !ok {
+				return false, false
+			}
+			if k == "creationTimestamp" {
+				m.CreationTimestamp = t
+			} else {
+				m.DeletionTimestamp = t
+			}
+		case "labels", "annotations":
+			sm, ok := f.strMap(v)
+			if !ok {
+				return false, false
+			}
+			if k == "labels" {
+				m.Labels = sm
+			} else {
+				m.Annotations = sm
+			}
+		case "finalizers":
+			fins, ok := f.strList(v)
+			if !ok {
+				return false, false
+			}
+			m.Finalizers = fins
+		case "ownerReferences":
+			refs, ok := d.ownerRefs(f, v)
+			if !ok {
+				return false, false
+			}
+			m.OwnerReferences = refs
+		default: // managedFields, selfLink: tolerated, dropped
+			if !f.skip(v) {
+				return false, false
+			}
+		}
+	}
+	if !f.blockEnd(ind) || (m.Name == "" && m.GenerateName == "") {
+		return false, false
+	}
+	return namespaced, true
+}
+
+// timeOrNull reads an RFC 3339 time or null. A dump's objects share a few
+// creation times: the last one read is parsed once.
+func (d *dumpReader) timeOrNull(f *fastYAML, v yval) (*fakeapi.Time, bool) {
+	if v.kind == yNull {
+		return nil, true
+	}
+	if v.kind != yInline {
+		return nil, false
+	}
+	sc, ok := f.scalarText(v.s)
+	switch {
+	case !ok || sc.kind != yaml.ScalarNode:
+		return nil, false
+	case sc.tag == "!!null":
+		return nil, true
+	case sc.value == d.lastTime.text && d.lastTime.text != "":
+		return &fakeapi.Time{Time: d.lastTime.t}, true
+	}
+	t, err := time.Parse(time.RFC3339, sc.value)
+	if err != nil {
+		return nil, false
+	}
+	d.lastTime.text, d.lastTime.t = sc.value, t
+	return &fakeapi.Time{Time: t}, true
+}
+
+// strMap reads labels or annotations: a mapping of strings (a null value
+// reads as ""), or null.
+func (f *fastYAML) strMap(v yval) (map[string]string, bool) {
+	switch v.kind {
+	case yNull:
+		return nil, true
+	case yInline:
+		x, ok := f.scalarValue(v.s)
+		switch x.(type) {
+		case nil:
+			return nil, ok
+		case map[string]any:
+			return map[string]string{}, ok
+		}
+		return nil, false
+	case ySeq:
+		return nil, false
+	}
+	if !f.startsMapping() {
+		return nil, false
+	}
+	mark := len(f.spairs)
+	for f.atKey(v.ind) {
+		k, ev, ok := f.entry(v.ind, false)
+		if !ok {
+			return nil, false
+		}
+		s, _, ok := f.strOrNull(ev)
+		if !ok {
+			return nil, false
+		}
+		f.spairs = append(f.spairs, strPair{k, s})
+	}
+	if !f.blockEnd(v.ind) {
+		return nil, false
+	}
+	pairs := f.spairs[mark:]
+	m := make(map[string]string, len(pairs))
+	for _, p := range pairs {
+		m[p.key] = p.val
+	}
+	n := len(pairs)
+	f.spairs = f.spairs[:mark]
+	return m, len(m) == n
+}
+
+// strList reads finalizers: a list of strings, or null; an empty list
+// reads as nil, as objectMeta() appends to nil.
+func (f *fastYAML) strList(v yval) ([]string, bool) {
+	var l any
+	ok := true
+	switch v.kind {
+	case yNull:
+		return nil, true
+	case yInline:
+		l, ok = f.scalarValue(v.s)
+	case yBlock:
+		if !isSeqItem(f.lines[f.i].s) {
+			return nil, false
+		}
+		l, ok = f.seqValue(v.ind, 2)
+	case ySeq:
+		l, ok = f.seqValue(v.ind, 2)
+	}
+	if !ok {
+		return nil, false
+	}
+	switch t := l.(type) {
+	case nil:
+		return nil, true
+	case []any:
+		var out []string
+		for _, e := range t {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// ownerRefs reads ownerReferences: a list of references, or null.
+func (d *dumpReader) ownerRefs(f *fastYAML, v yval) ([]fakeapi.OwnerReference, bool) {
+	switch v.kind {
+	case yNull:
+		return nil, true
+	case yInline:
+		x, ok := f.scalarValue(v.s)
+		switch t := x.(type) {
+		case nil:
+			return nil, ok
+		case []any:
+			return nil, ok && len(t) == 0
+		}
+		return nil, false
+	case yBlock:
+		if !isSeqItem(f.lines[f.i].s) {
+			return nil, false
+		}
+	}
+	var refs []fakeapi.OwnerReference
+	for f.atItem(v.ind) {
+		rind, ok := f.itemStart(v.ind)
+		if !ok || !f.startsMapping() {
+			return nil, false
+		}
+		r, ok := d.ownerRef(f, rind)
+		if !ok {
+			return nil, false
+		}
+		refs = append(refs, r)
+	}
+	return refs, f.blockEnd(v.ind)
+}
+
+// ownerRef reads one ownerReference, the block mapping at ind, as
+// ownerReference() checks it and objectMeta() reads it.
+func (d *dumpReader) ownerRef(f *fastYAML, ind int) (fakeapi.OwnerReference, bool) {
+	var r fakeapi.OwnerReference
+	var seen uint8
+	for f.atKey(ind) {
+		k, v, ok := f.entry(ind, false)
+		if !ok {
+			return r, false
+		}
+		var bit uint8
+		switch k {
+		case "apiVersion", "kind", "name", "uid":
+			s, _, ok := f.strOrNull(v)
+			if !ok {
+				return r, false
+			}
+			switch k {
+			case "apiVersion":
+				r.APIVersion, bit = s, 1
+			case "kind":
+				r.Kind, bit = s, 2
+			case "name":
+				r.Name, bit = s, 4
+			case "uid":
+				r.UID, bit = s, 8
+			}
+		case "controller", "blockOwnerDeletion":
+			b, null, ok := f.boolOrNull(v)
+			if !ok {
+				return r, false
+			}
+			if bit = 16; k == "blockOwnerDeletion" {
+				bit = 32
+			}
+			if !null {
+				if k == "controller" {
+					r.Controller = &b
+				} else {
+					r.BlockOwnerDeletion = &b
+				}
+			}
+		default:
+			return r, false
+		}
+		if seen&bit != 0 {
+			return r, false
+		}
+		seen |= bit
+	}
+	if !f.blockEnd(ind) {
+		return r, false
+	}
+	if r.UID == "" {
+		// Found by apiVersion, kind and name: they must name a kind
+		// gcplay serves.
+		if r.APIVersion == "" || r.Kind == "" || r.Name == "" {
+			return r, false
+		}
+		if _, ok := d.kindCache.Lookup(d.reg, r.APIVersion, r.Kind); !ok {
+			return r, false
+		}
+	}
+	return r, true
+}

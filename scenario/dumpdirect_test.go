@@ -1,0 +1,290 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/gcplay/gcplay/internal/dumpgen"
+)
+
+// sameDumpRead reports how the reading of data with the direct decoding
+// of List entries differs from the reading without it (every entry
+// through its tree and the checks), in the scenario, the errors, or
+// the notes; "" when it does not. It also returns how many entries the
+// direct decoding took.
+func sameDumpRead(data []byte) (string, int) {
+	want, _, wantErr := parseDump("dump.yaml", data, false)
+	got, took, gotErr := parseDump("dump.yaml", data, true)
+	switch {
+	case (wantErr == nil) != (gotErr == nil):
+		return fmt.Sprintf("errors: direct %v, tree %v", gotErr, wantErr), took
+	case wantErr != nil:
+		if gotErr.Error() != wantErr.Error() {
+			return fmt.Sprintf("errors differ:\ndirect %v\ntree   %v", gotErr, wantErr), took
+		}
+		return "", took
+	}
+	if !reflect.DeepEqual(got.Kinds, want.Kinds) || !reflect.DeepEqual(got.Notes, want.Notes) || got.Name != want.Name {
+		return fmt.Sprintf("kinds or notes: direct %v %q, tree %v %q", got.Kinds, got.Notes, want.Kinds, want.Notes), took
+	}
+	if len(got.Restore) != len(want.Restore) {
+		return fmt.Sprintf("%d objects, tree %d", len(got.Restore), len(want.Restore)), took
+	}
+	for i := range got.Restore {
+		g, w := got.Restore[i], want.Restore[i]
+		if g.Line != w.Line || g.Path != w.Path || !reflect.DeepEqual(g.Object, w.Object) {
+			return fmt.Sprintf("object %d: direct %s:%d %#v\ntree %s:%d %#v", i, g.Path, g.Line, *g.Object, w.Path, w.Line, *w.Object), took
+		}
+	}
+	return "", took
+}
+
+// repositoryDumps returns every dump the repository has: examples/dumps,
+// the dumps of the CLI's test scripts, and dumpgen's at several shapes.
+func repositoryDumps(t testing.TB) map[string][]byte {
+	out := map[string][]byte{}
+	files, _ := filepath.Glob("../examples/dumps/*")
+	scripts, _ := filepath.Glob("../cmd/gcplay/testdata/script/*.txtar")
+	for _, f := range scripts {
+		a, err := txtar.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, af := range a.Files {
+			if ext := filepath.Ext(af.Name); (ext == ".yaml" || ext == ".json") && IsDump(af.Data) {
+				out[filepath.Base(f)+"/"+af.Name] = af.Data
+			}
+		}
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	for _, o := range []dumpgen.Options{{ReplicaSets: 1, Pods: 1}, {ReplicaSets: 3, Pods: 40}, {ReplicaSets: 20, Pods: 0}, {ReplicaSets: 2, Pods: 5, JSON: true}} {
+		var buf bytes.Buffer
+		if err := dumpgen.Write(&buf, o); err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("dumpgen %+v", o)] = buf.Bytes()
+	}
+	if len(files) == 0 || len(out) < len(files)+6 {
+		t.Fatalf("only %d dumps found", len(out))
+	}
+	return out
+}
+
+// TestDumpDirectMatchesTree: every dump of the repository reads the same
+// with the direct decoding of List entries as through their trees, and
+// the direct decoding takes every entry of the dumps kubectl prints.
+func TestDumpDirectMatchesTree(t *testing.T) {
+	for name, data := range repositoryDumps(t) {
+		diff, took := sameDumpRead(data)
+		if diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+		if strings.HasPrefix(name, "dumpgen") && !strings.Contains(name, "JSON:true") {
+			var o dumpgen.Options
+			fmt.Sscanf(name, "dumpgen {ReplicaSets:%d Pods:%d", &o.ReplicaSets, &o.Pods)
+			if took != o.Objects() {
+				t.Errorf("%s: %d entries decoded directly, want all %d", name, took, o.Objects())
+			}
+		}
+		if strings.HasSuffix(name, "web.yaml") && took == 0 {
+			t.Errorf("%s: no entry decoded directly", name)
+		}
+	}
+}
+
+// directCases are Lists whose entries are at the edges of what the direct
+// decoding reads: each must read as through the trees, and those marked
+// direct must be taken by it.
+var directCases = []struct {
+	name, text string
+	direct     int // entries the direct decoding must take
+}{
+	{"plain", "kind: List\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: v\n", 1},
+	{"entry on the lines after its dash", "kind: List\nitems:\n-\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 1},
+	{"wide dash", "kind: List\nitems:\n-   apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a\n", 1},
+	{"indented items", "kind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a\n      labels: {}\n      annotations: null\n      finalizers: []\n      ownerReferences: []\n", 0},
+	{"values of every type", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n    s: 'it''s'\n    q: \"1\"\n    i: 12\n    n: -3\n    z: 0\n    b: false\n    t: true\n    nul: null\n    tilde: ~\n    e: {}\n    l: []\n    nested:\n    - - a\n      - b\n    -\n      k: v\n    - \n    seqAtKey:\n    - 1\n    - x: y\n      w: z\n", 1},
+	{"null entry", "kind: List\nitems:\n-\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 1},
+	{"flow entry", "kind: List\nitems:\n- {}\n", 0},
+	{"scalar entry", "kind: List\nitems:\n- x\n", 0},
+	{"missing kind", "kind: List\nitems:\n- apiVersion: v1\n  metadata:\n    name: a\n", 0},
+	{"missing metadata", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n", 0},
+	{"metadata null", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n", 0},
+	{"metadata empty", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {}\n", 0},
+	{"metadata a list", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n  - name: a\n", 0},
+	{"kind a number", "kind: List\nitems:\n- apiVersion: v1\n  kind: 3\n  metadata:\n    name: a\n", 0},
+	{"empty apiVersion", "kind: List\nitems:\n- apiVersion: \"\"\n  kind: ConfigMap\n  metadata:\n    name: a\n", 0},
+	{"unserved version", "kind: List\nitems:\n- apiVersion: v2\n  kind: Pod\n  metadata:\n    name: a\n", 0},
+	{"unknown metadata key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    nmae: b\n", 0},
+	{"duplicate metadata key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    name: b\n", 0},
+	{"duplicate top key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  kind: ConfigMap\n  metadata:\n    name: a\n", 0},
+	{"duplicate field key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    a: b\n    a: c\n", 0},
+	{"duplicate top field", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  data: {}\n  metadata:\n    name: a\n  data: {}\n", 0},
+	{"merge key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    <<: {}\n", 0},
+	{"quoted merge key is a key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    '<<': x\n", 1},
+	{"anchor", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: &n a\n", 0},
+	{"generateName only", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    generateName: a-\n", 1},
+	{"no name", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: \"\"\n    namespace: x\n", 0},
+	{"name a number", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: 5\n", 0},
+	{"name on the next line", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name:\n      a\n", 0},
+	{"name null", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: null\n    generateName: g-\n", 1},
+	{"namespace on a cluster kind", "kind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n    namespace: x\n", 0},
+	{"empty namespace", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    namespace: \"\"\n", 1},
+	{"integers", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    generation: 12\n    deletionGracePeriodSeconds: 0\n", 1},
+	{"negative generation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    generation: -1\n", 0},
+	{"quoted generation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    generation: \"1\"\n", 0},
+	{"huge generation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    generation: 99999999999999999999\n", 0},
+	{"times", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    creationTimestamp: \"2026-01-01T00:00:00Z\"\n    deletionTimestamp: 2026-01-02T00:00:00+02:00\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n    creationTimestamp: \"2026-01-01T00:00:00Z\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    creationTimestamp: \"2026-01-03T00:00:00Z\"\n    deletionTimestamp: null\n", 3},
+	{"bad time", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    creationTimestamp: yesterday\n", 0},
+	{"time a mapping", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    creationTimestamp: {}\n", 0},
+	{"labels", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels:\n      a: b\n      c:\n      d: null\n      e: \"\"\n", 1},
+	{"label a number", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels:\n      a: 1\n", 0},
+	{"label a mapping", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels:\n      a:\n        b: c\n", 0},
+	{"duplicate label", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels:\n      a: b\n      a: b\n", 0},
+	{"labels a list", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels:\n    - a\n", 0},
+	{"labels a string", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels: a\n", 0},
+	{"finalizers", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    finalizers:\n    - example.com/x\n    - \"y\"\n", 1},
+	{"finalizers indented", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    finalizers:\n      - x\n", 1},
+	{"finalizer null", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    finalizers:\n    -\n", 0},
+	{"finalizer a number", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    finalizers:\n    - 1\n", 0},
+	{"finalizers a string", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    finalizers: x\n", 0},
+	{"owner without uid", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: o\n    uid: u1\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - apiVersion: v1\n      kind: ConfigMap\n      name: o\n      controller: false\n      blockOwnerDeletion: null\n", 2},
+	{"owner without uid or name", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - apiVersion: v1\n      kind: ConfigMap\n", 0},
+	{"owner of an unknown kind", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - apiVersion: x/v1\n      kind: Thing\n      name: t\n", 0},
+	{"owner of an unknown kind with uid", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - apiVersion: x/v1\n      kind: Thing\n      name: t\n      uid: u\n", 1},
+	{"owner unknown key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - uid: u\n      nmae: t\n", 0},
+	{"owner duplicate key", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - uid: u\n      uid: v\n", 0},
+	{"owner controller True", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - uid: u\n      controller: True\n", 0},
+	{"owner controller a string", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - uid: u\n      controller: \"true\"\n", 0},
+	{"owner a string", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n    - u\n", 0},
+	{"owners a mapping", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences:\n      uid: u\n", 0},
+	{"managed fields", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    selfLink: /api/v1/x\n    managedFields:\n    - apiVersion: v1\n      fieldsType: FieldsV1\n      fieldsV1:\n        f:data:\n          .: {}\n          f:a: {}\n          f:a: {}\n          <<: x\n        k:{\"type\":\"Ready\"}:\n          -\n          - 1.5\n      manager: kubectl\n", 1},
+	{"managed fields outside the subset", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    managedFields:\n    - a: &x b\n", 0},
+	{"custom kinds", "kind: List\nitems:\n- apiVersion: x.io/v1\n  kind: Thing\n  metadata:\n    name: a\n    namespace: n\n- apiVersion: x.io/v1\n  kind: Thing\n  metadata:\n    name: b\n    namespace: n\n- apiVersion: x.io/v1\n  kind: Cluster\n  metadata:\n    name: c\n- apiVersion: x.io/v1\n  kind: Cluster\n  metadata:\n    name: d\n", 2},
+	{"custom kind whose scope disagrees", "kind: List\nitems:\n- apiVersion: x.io/v1\n  kind: Thing\n  metadata:\n    name: a\n    namespace: n\n- apiVersion: x.io/v1\n  kind: Thing\n  metadata:\n    name: b\n    namespace: null\n", 0},
+	{"custom kind not a kind name", "kind: List\nitems:\n- apiVersion: x.io/v1\n  kind: thing-x\n  metadata:\n    name: a\n", 0},
+	{"typed fields", "kind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: a\n  spec:\n    replicas: 999999999\n    template:\n      spec:\n        nodeName: n\n        priority: null\n", 1},
+	{"replicas negative", "kind: List\nitems:\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: a\n  spec:\n    replicas: -1\n", 0},
+	{"replicas past int32", "kind: List\nitems:\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: a\n  spec:\n    replicas: 3000000000\n", 0},
+	{"replicas near int32", "kind: List\nitems:\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: a\n  spec:\n    replicas: 2000000000\n", 0},
+	{"replicas a float", "kind: List\nitems:\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: a\n  spec:\n    replicas: 3.0\n", 0},
+	{"replicas a string", "kind: List\nitems:\n- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: a\n  spec:\n    replicas: \"3\"\n", 0},
+	{"nodeName a number", "kind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: a\n  spec:\n    nodeName: 5\n", 0},
+	{"restartPolicy a date", "kind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: a\n  spec:\n    restartPolicy: 2026-01-01\n", 0},
+	{"spec a list", "kind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: a\n  spec:\n  - nodeName: 5\n", 1},
+	{"float field", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x: 1.5\n", 0},
+	{"octal field", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x: 007\n", 0},
+	{"infinity", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x: .inf\n", 0},
+	{"multi-line string", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      line\n", 0},
+	{"plain string over lines", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: one\n      two\n", 0},
+	{"tab", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n\tdata: {}\n", 0},
+	{"text after the list", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x\n", 0},
+	{"bad indentation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n   data: {}\n", 0},
+	{"same name twice", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 2},
+	{"several documents", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n---\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n", 2},
+	{"not a List", "kind: Thing\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 1},
+	{"deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(150), 0},
+	{"too deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(250), 0},
+	{"nearly deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(90), 1},
+}
+
+// deepList is a value nested n lists deep, under a key at column 3.
+func deepList(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat(" ", 2+2*i) + "-\n")
+	}
+	b.WriteString(strings.Repeat(" ", 2+2*n) + "- x\n")
+	return b.String()
+}
+
+func TestDumpDirectCases(t *testing.T) {
+	for _, c := range directCases {
+		t.Run(c.name, func(t *testing.T) {
+			diff, took := sameDumpRead([]byte(c.text))
+			if diff != "" {
+				t.Error(diff)
+			}
+			if took != c.direct {
+				t.Errorf("%d entries decoded directly, want %d", took, c.direct)
+			}
+		})
+	}
+}
+
+// TestDumpDirectMutations: the dumps kubectl prints, each line of them
+// deleted, repeated, re-indented or given another value, read the same
+// with the direct decoding as through the trees (the same objects, or
+// the same errors on the same lines).
+func TestDumpDirectMutations(t *testing.T) {
+	var gen bytes.Buffer
+	if err := dumpgen.Write(&gen, dumpgen.Options{ReplicaSets: 1, Pods: 1}); err != nil {
+		t.Fatal(err)
+	}
+	web, err := os.ReadFile("../examples/dumps/stuck.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := []string{"", "null", "-1", "1.5", "{}", "[]", "x", "'x'", "True", "2026-01-01", "&a x", "- x", "a: b", "2000000000"}
+	mutants := 0
+	for name, data := range map[string][]byte{"dumpgen": gen.Bytes(), "stuck.yaml": web} {
+		lines := strings.SplitAfter(string(data), "\n")
+		for i, line := range lines {
+			try := func(what string, ls []string) {
+				mutants++
+				if diff, _ := sameDumpRead([]byte(strings.Join(ls, ""))); diff != "" {
+					t.Errorf("%s, line %d %q %s: %s", name, i+1, strings.TrimSpace(line), what, diff)
+				}
+			}
+			with := func(l string) []string {
+				return append(append(append([]string(nil), lines[:i]...), l), lines[i+1:]...)
+			}
+			try("deleted", with(""))
+			try("repeated", with(line+line))
+			try("indented", with("  "+line))
+			try("outdented", with(strings.TrimPrefix(line, "  ")))
+			if k := strings.Index(line, ": "); k > 0 {
+				for _, v := range values {
+					try("valued "+v, with(line[:k+2]+v+"\n"))
+				}
+			} else if k := strings.Index(line, "- "); k >= 0 {
+				for _, v := range values {
+					try("item "+v, with(line[:k+2]+v+"\n"))
+				}
+			}
+		}
+	}
+	t.Logf("%d mutants", mutants)
+}
+
+// FuzzDumpDirect: no input makes the reading of a dump panic, and every
+// input reads the same with the direct decoding of List entries as
+// through their trees.
+func FuzzDumpDirect(f *testing.F) {
+	for _, data := range repositoryDumps(f) {
+		if len(data) < 64<<10 {
+			f.Add(data)
+		}
+	}
+	for _, c := range directCases {
+		f.Add([]byte(c.text))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if diff, _ := sameDumpRead(data); diff != "" {
+			t.Fatal(diff)
+		}
+	})
+}
