@@ -48,6 +48,7 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w := &World{cfg: cfg, clock: &virtualClock{}}
 	w.store = fakeapi.NewStore(reg, w.clock)
+	w.store.Reserve(cfg.Restore)
 	for _, o := range cfg.Restore {
 		if err := w.store.Restore(o); err != nil {
 			return nil, fmt.Errorf("restoring %s: %w", o, err)

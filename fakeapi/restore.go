@@ -1,6 +1,11 @@
 package fakeapi
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/gcplay/gcplay/internal/objtable"
+	"github.com/gcplay/gcplay/internal/uidmap"
+)
 
 // Restore puts obj into storage as it was on another cluster, without a
 // request and without a watch event: the world before anyone watches it,
@@ -85,4 +90,44 @@ func isStoredForm(fields map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// Reserve makes room for objs, which are about to be restored one by one:
+// each storage table is sized once for them instead of doubling (and
+// rehashing) as 100,000 objects of a dump arrive. It changes nothing a
+// request or a list can see; an object it cannot place (a kind not
+// served) is left for Restore to refuse.
+func (s *Store) Reserve(objs []*Object) {
+	type scopeCount struct {
+		scope objtable.Scope
+		n     int
+	}
+	var counts []scopeCount // a dump has a handful of scopes, in runs
+	given := 0
+	for _, o := range objs {
+		info, ok := s.kinds.Lookup(s.reg, o.APIVersion, o.Kind)
+		if !ok {
+			continue
+		}
+		sc := keyOf(info, o.Metadata.Namespace, "").Scope
+		if i := len(counts) - 1; i >= 0 && counts[i].scope == sc {
+			counts[i].n++
+		} else if j := slices.IndexFunc(counts, func(c scopeCount) bool { return c.scope == sc }); j >= 0 {
+			counts[j].n++
+		} else {
+			counts = append(counts, scopeCount{sc, 1})
+		}
+		if _, generated := uidmap.Serial(o.Metadata.UID); !generated && o.Metadata.UID != "" {
+			given++
+		}
+	}
+	for _, c := range counts {
+		s.objects.Grow(c.scope, c.n)
+	}
+	s.byUID.Grow(given)
+	grown := make(map[string]bool, len(s.givenUIDs)+len(objs))
+	for uid := range s.givenUIDs {
+		grown[uid] = true
+	}
+	s.givenUIDs = grown
 }

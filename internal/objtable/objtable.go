@@ -53,6 +53,27 @@ func (t *Table[V]) scope(s Scope, write bool) map[string]V {
 	return m
 }
 
+// Grow makes room in scope s for n more entries, so that filling a
+// large scope (a world restored from a dump) does not rehash its map as
+// it doubles.
+func (t *Table[V]) Grow(s Scope, n int) {
+	if n <= 0 {
+		return
+	}
+	old := t.scopes[s]
+	m := make(map[string]V, len(old)+n)
+	for name, v := range old {
+		m[name] = v
+	}
+	if t.scopes == nil {
+		t.scopes = map[Scope]map[string]V{}
+	}
+	t.scopes[s] = m
+	if t.last != nil && t.lastScope == s {
+		t.last = m
+	}
+}
+
 // Get returns the value at k.
 func (t *Table[V]) Get(k Key) (V, bool) {
 	v, ok := t.scope(k.Scope, false)[k.Name]

@@ -79,6 +79,19 @@ type slot[V any] struct {
 // Len returns the number of entries.
 func (m *Map[V]) Len() int { return m.n }
 
+// Grow makes room for n more UIDs that are not generated ones (those
+// live in the map; generated ones in the slice, which grows by itself).
+func (m *Map[V]) Grow(n int) {
+	if n <= 0 {
+		return
+	}
+	sparse := make(map[string]V, len(m.sparse)+n)
+	for uid, v := range m.sparse {
+		sparse[uid] = v
+	}
+	m.sparse = sparse
+}
+
 // Get returns the value for uid.
 func (m *Map[V]) Get(uid string) (V, bool) {
 	if s, ok := Serial(uid); ok && s < len(m.dense) && m.dense[s].ok {

@@ -46,6 +46,9 @@ func TestMapAgainstGoMap(t *testing.T) {
 	want := map[string]int{}
 	for i := range 200_000 {
 		uid := pick()
+		if r.IntN(500) == 0 {
+			m.Grow(r.IntN(100)) // keeps every entry, in the slice and the map
+		}
 		switch r.IntN(3) {
 		case 0, 1:
 			m.Set(uid, i)
