@@ -58,7 +58,11 @@ func (c *cronJobController) reset() {
 
 func (c *cronJobController) setQueues(q, timers *workqueue[string]) {
 	c.q, c.timers = q, timers
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerCronJob, keyRef("CronJob", key), d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerCronJob, keyRef("CronJob", key), d)
+		}
+	}
 	timers.onAdd = func(key string, d time.Duration) {
 		c.env.enqueued(ControllerCronJob, keyRef("CronJob", key)+" (clock)", d)
 	}

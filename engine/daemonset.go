@@ -79,7 +79,11 @@ func (c *daemonSetController) reset() {
 
 func (c *daemonSetController) setQueue(q *workqueue[string]) {
 	c.q = q
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerDaemonSet, keyRef("DaemonSet", key), d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerDaemonSet, keyRef("DaemonSet", key), d)
+		}
+	}
 }
 
 // ---- event handlers (D1) ----

@@ -121,7 +121,11 @@ func newDeploymentController(e *env) controller {
 
 func (c *deploymentController) setQueues(q, timers *workqueue[string]) {
 	c.q, c.timers = q, timers
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerDeployment, keyRef("Deployment", key), d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerDeployment, keyRef("Deployment", key), d)
+		}
+	}
 	timers.onAdd = func(key string, d time.Duration) {
 		c.env.enqueued(ControllerDeployment, keyRef("Deployment", key)+" (clock)", d)
 	}

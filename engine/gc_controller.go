@@ -27,9 +27,21 @@ var garbageCollectorRegistration = registration{
 
 // hook tells the record being written what the collector's queues take.
 func (g *garbageCollector) hook() {
-	g.graphChanges.onAdd = func(e *graphEvent, d time.Duration) { g.env.enqueued(QueueGraphChanges, e.String(), d) }
-	g.attemptToDelete.onAdd = func(n *node, d time.Duration) { g.env.enqueued(QueueAttemptToDelete, g.env.ref(n.identity), d) }
-	g.attemptToOrphan.onAdd = func(n *node, d time.Duration) { g.env.enqueued(QueueAttemptToOrphan, n.identity.ref(), d) }
+	g.graphChanges.onAdd = func(e *graphEvent, d time.Duration) {
+		if !g.env.discard {
+			g.env.enqueued(QueueGraphChanges, e.String(), d)
+		}
+	}
+	g.attemptToDelete.onAdd = func(n *node, d time.Duration) {
+		if !g.env.discard {
+			g.env.enqueued(QueueAttemptToDelete, g.env.ref(n.identity), d)
+		}
+	}
+	g.attemptToOrphan.onAdd = func(n *node, d time.Duration) {
+		if !g.env.discard {
+			g.env.enqueued(QueueAttemptToOrphan, n.identity.ref(), d)
+		}
+	}
 }
 
 func (g *garbageCollector) nodeQueue(queue string) *workqueue[*node] {

@@ -107,9 +107,21 @@ func (c *jobController) reset() {
 
 func (c *jobController) setQueues(q, orphans, timers *workqueue[string]) {
 	c.q, c.orphans, c.timers = q, orphans, timers
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerJob, keyRef("Job", key), d) }
-	orphans.onAdd = func(key string, d time.Duration) { c.env.enqueued(QueueOrphanPod, c.orphanItem(key), d) }
-	timers.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerJob, keyRef("Job", key)+" (clock)", d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerJob, keyRef("Job", key), d)
+		}
+	}
+	orphans.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(QueueOrphanPod, c.orphanItem(key), d)
+		}
+	}
+	timers.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerJob, keyRef("Job", key)+" (clock)", d)
+		}
+	}
 }
 
 // ---- event handlers ----

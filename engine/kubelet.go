@@ -40,7 +40,11 @@ func newKubelet(e *env) controller {
 
 func (k *kubelet) setQueue(q *workqueue[string]) {
 	k.q = q
-	q.onAdd = func(key string, d time.Duration) { k.env.enqueued(ControllerKubelet, podRef(key), d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !k.env.discard {
+			k.env.enqueued(ControllerKubelet, podRef(key), d)
+		}
+	}
 }
 
 func podKey(o *fakeapi.Object) string { return o.Metadata.Namespace + "/" + o.Metadata.Name }

@@ -86,7 +86,11 @@ func newNamespaceQueue() *workqueue[string] {
 
 func (c *namespaceController) setQueue(q *workqueue[string]) {
 	c.q = q
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerNamespace, "Namespace/"+key, d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerNamespace, "Namespace/"+key, d)
+		}
+	}
 }
 
 // observe is the Namespace informer's AddFunc and UpdateFunc

@@ -65,6 +65,12 @@ type recorder struct {
 	// textSlab).
 	texts textCache
 	slab  textSlab
+	// discard says that no one will read the records of the steps now
+	// running (a quiet settle of a world without a history): the
+	// requests, enqueued items, changed objects and notes of a step are
+	// then not stored at all. A record still gets its actor, item and
+	// reason, which the decisions themselves write.
+	discard bool
 }
 
 const recentSentences = 8
@@ -88,6 +94,10 @@ func (w *recorder) begin(actor string, at time.Duration) *Record {
 // until the next begin.
 func (w *recorder) end() *Record {
 	r := w.rec
+	if w.discard {
+		w.changed = w.changed[:0]
+		w.stepCalls, w.stepEnqueued = w.stepCalls[:0], w.stepEnqueued[:0]
+	}
 	if len(w.changed) > 0 {
 		if len(w.changed) > 1 {
 			sort.Strings(w.changed)
@@ -122,18 +132,24 @@ func (w *recorder) end() *Record {
 
 // touch notes that the step changed the object or node with uid.
 func (w *recorder) touch(uid string) {
-	if w.active && uid != "" {
+	if w.active && uid != "" && !w.discard {
 		w.changed = append(w.changed, uid)
 	}
 }
 
 // enqueued notes, in the record being written, that item was put on queue.
 func (w *recorder) enqueued(queue, item string, after time.Duration) {
+	if w.discard {
+		return
+	}
 	w.stepEnqueued = append(w.stepEnqueued, packEnqueue(queue, item, after))
 }
 
 // called notes an API request in the record being written.
 func (w *recorder) called(r *fakeapi.Request) {
+	if w.discard {
+		return
+	}
 	w.stepCalls = append(w.stepCalls, w.kinds.compact(r))
 }
 
@@ -145,6 +161,9 @@ func (r *Record) Note(format string, args ...any) {
 	}
 	if r.w == nil {
 		r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+		return
+	}
+	if r.w.discard {
 		return
 	}
 	r.Notes = r.w.strs.add(r.Notes, r.w.sprintf(format, args))

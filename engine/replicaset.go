@@ -57,7 +57,11 @@ func newReplicaSetController(e *env) controller {
 
 func (c *replicaSetController) setQueue(q *workqueue[string]) {
 	c.q = q
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerReplicaSet, keyRef("ReplicaSet", key), d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerReplicaSet, keyRef("ReplicaSet", key), d)
+		}
+	}
 }
 
 func keyRef(kind, key string) string {

@@ -71,6 +71,12 @@ func AdvanceQuietly(d Doer, by time.Duration, maxSteps int) (SettleResult, error
 // run steps until idle; until is the clock target (-1: as far as needed).
 func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, error) {
 	var res SettleResult
+	if w, ok := d.(*World); ok && !keep && !w.env.discard {
+		// A world without a history gives its records to no one but
+		// this loop, which drops them: their lists are not stored.
+		w.env.discard = true
+		defer func() { w.env.discard = false }()
+	}
 	add := func(r *Record) {
 		if keep {
 			res.Records = append(res.Records, *r)

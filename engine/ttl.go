@@ -41,7 +41,11 @@ func newTTLController(e *env) controller {
 
 func (c *ttlController) setQueues(q, timers *workqueue[string]) {
 	c.q, c.timers = q, timers
-	q.onAdd = func(key string, d time.Duration) { c.env.enqueued(ControllerTTLAfterFinished, keyRef("Job", key), d) }
+	q.onAdd = func(key string, d time.Duration) {
+		if !c.env.discard {
+			c.env.enqueued(ControllerTTLAfterFinished, keyRef("Job", key), d)
+		}
+	}
 	timers.onAdd = func(key string, d time.Duration) {
 		c.env.enqueued(ControllerTTLAfterFinished, keyRef("Job", key)+" (clock)", d)
 	}

@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// TestSettleQuietlyStoresNoLists settles the same cascade three ways:
+// with its records kept (Settle), quietly on a World (whose records no
+// one reads, so their lists are not stored), and quietly through a
+// History (which keeps every record whole). The worlds end alike; only
+// the quiet World's records lack requests and enqueued items, and the
+// world records them again once the quiet settle is over.
+func TestSettleQuietlyStoresNoLists(t *testing.T) {
+	del := func(d Doer) {
+		bg := fakeapi.DeletePropagationBackground
+		mustDo(t, d, Delete{Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web"},
+			Options: &fakeapi.DeleteOptions{PropagationPolicy: &bg}})
+	}
+	state := func(w *World) string {
+		return fmt.Sprint(w.Seq(), w.Elapsed(), w.Store().Removals(), len(w.Store().Objects()))
+	}
+	lists := func(recs []Record) (calls, enqueued, changed int) {
+		for _, r := range recs {
+			calls += len(r.Calls())
+			enqueued += len(r.Enqueued())
+			changed += len(r.Changed)
+		}
+		return
+	}
+
+	kept := buildTree(t, 3, 5, false)
+	del(kept)
+	res, err := Settle(kept, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, e, ch := lists(res.Records); c == 0 || e == 0 || ch == 0 {
+		t.Fatalf("the kept records have %d calls, %d enqueued items, %d changed objects", c, e, ch)
+	}
+
+	quiet := buildTree(t, 3, 5, false)
+	del(quiet)
+	var recs []Record
+	for !quiet.Idle() { // only the collector runs: no delays to cross
+		// What SettleQuietly's loop does, keeping the records to look at.
+		quiet.env.discard = true
+		r, err := quiet.Do(Step{})
+		quiet.env.discard = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if c, e, ch := lists(recs); c != 0 || e != 0 || ch != 0 {
+		t.Fatalf("discarded records have %d calls, %d enqueued items, %d changed objects", c, e, ch)
+	}
+	if len(recs) != res.Steps || recs[0].Reason.Message != res.Records[0].Reason.Message {
+		t.Fatalf("quiet: %d steps, first %q; kept: %d steps, first %q", len(recs), recs[0].Reason.Message, res.Steps, res.Records[0].Reason.Message)
+	}
+
+	viaSettle := buildTree(t, 3, 5, false)
+	del(viaSettle)
+	qres := mustSettle(t, viaSettle)
+	if qres.Steps != res.Steps || state(viaSettle) != state(kept) {
+		t.Fatalf("SettleQuietly: %d steps, %s; Settle: %d steps, %s", qres.Steps, state(viaSettle), res.Steps, state(kept))
+	}
+	if viaSettle.env.discard {
+		t.Fatal("the world still discards its records after SettleQuietly")
+	}
+	r, err := viaSettle.Do(Create{Object: &fakeapi.Object{APIVersion: "v1", Kind: "ConfigMap", Metadata: fakeapi.ObjectMeta{Name: "after", Namespace: "default"}}})
+	if err != nil || len(r.Calls()) != 1 || len(r.Changed) != 1 {
+		t.Fatalf("the create after a quiet settle records %d calls, %d changed: %v", len(r.Calls()), len(r.Changed), err)
+	}
+
+	h := NewHistory(buildTree(t, 3, 5, false))
+	del(h)
+	before := h.Len()
+	mustSettle(t, h)
+	hist := slices.Clone(h.Records()[before:])
+	if c, e, ch := lists(hist); c == 0 || e == 0 || ch == 0 || len(hist) != res.Steps {
+		t.Fatalf("a History's quiet settle kept %d records with %d calls, %d enqueued items, %d changed objects", len(hist), c, e, ch)
+	}
+}
