@@ -53,7 +53,7 @@ func newKeyMap() keyMap {
 	return keyMap{
 		collectorKeys: collectorKeys{
 			Step:        b([]string{"s", "space"}, "s", "step"),
-			StepQueue:   b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "step from queue N"),
+			StepQueue:   b(stepQueueKeys, "1-9", "step from queue N"),
 			Advance:     b([]string{"t"}, "t", "advance clock to next due"),
 			Run:         b([]string{"r"}, "r", "run"),
 			Play:        b([]string{"p"}, "p", "play"),
@@ -294,10 +294,15 @@ func (m *LessonModel) helpLineKeys() []key.Binding {
 	return m.pg.helpLineKeys(m.pg.layout().w)
 }
 
+// stepQueueKeys are StepQueue's keys, the i-th stepping the i-th queue.
+// queueKey reads them here, not from a new key map: the collector pane
+// asks for a queue's key on every frame, for every queue.
+var stepQueueKeys = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
 // queueKey is the key that steps the i-th queue (from 0): StepQueue's
 // keys, "1" to "9"; "" for a queue past them.
 func queueKey(i int) string {
-	ks := newKeyMap().StepQueue.Keys()
+	ks := stepQueueKeys
 	if i < 0 || i >= len(ks) {
 		return ""
 	}
