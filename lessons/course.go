@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/gcplay/gcplay/internal/lazyre"
 	"github.com/gcplay/gcplay/scenario"
 )
 
@@ -57,7 +57,7 @@ var (
 	builtinOnce sync.Once
 )
 
-var courseFileRE = regexp.MustCompile(`^(\d+)-([a-z0-9-]+)\.yaml$`)
+var courseFileRE = lazyre.New(`^(\d+)-([a-z0-9-]+)\.yaml$`)
 
 // BuiltinIDs returns the ids of the built-in course's lessons, in order,
 // from its course files' names (NN-<id>.yaml) without reading them: the
@@ -69,7 +69,7 @@ func BuiltinIDs() []string {
 	slices.Sort(files)
 	var ids []string
 	for _, f := range files {
-		if m := courseFileRE.FindStringSubmatch(path.Base(f)); m != nil {
+		if m := courseFileRE.Get().FindStringSubmatch(path.Base(f)); m != nil {
 			ids = append(ids, m[2])
 		}
 	}
@@ -94,7 +94,7 @@ func Load(fsys fs.FS) (*Course, error) {
 	}
 	slices.Sort(files)
 	for _, f := range files {
-		m := courseFileRE.FindStringSubmatch(path.Base(f))
+		m := courseFileRE.Get().FindStringSubmatch(path.Base(f))
 		if m == nil {
 			add(fmt.Errorf("%s: a course file is named NN-<lesson-id>.yaml", f))
 			continue
@@ -225,7 +225,7 @@ func (c *Course) Find(name string) (*Lesson, error) {
 		}
 		return nil, fmt.Errorf("there is no lesson %d: the lessons are numbered 1 to %d", n, len(c.Lessons))
 	}
-	if m := courseFileRE.FindStringSubmatch(name + ".yaml"); m != nil {
+	if m := courseFileRE.Get().FindStringSubmatch(name + ".yaml"); m != nil {
 		if l := c.byID(m[2]); l != nil {
 			return l, nil
 		}

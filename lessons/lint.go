@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gcplay/gcplay/internal/lazyre"
 	"github.com/gcplay/gcplay/scenario"
 )
 
@@ -35,7 +36,7 @@ func (p Problem) String() string {
 
 // ruleRE matches a rule citation: R1 to R69, with an optional letter
 // (R44(c)).
-var ruleRE = regexp.MustCompile(`\bR(\d+)(\([a-z]\))?`)
+var ruleRE = lazyre.New(`\bR(\d+)(\([a-z]\))?`)
 
 // rulesInSpec is the number of the last rule of GC-RULES.md.
 const rulesInSpec = 69
@@ -149,7 +150,7 @@ func lintText(l *Lesson, locale string, t *Text) []Problem {
 		if l.Predict != nil && t.Predict == "" {
 			add("predict", "missing: the lesson has a prediction, so it needs the question")
 		}
-		if t.Explanation != "" && !ruleRE.MatchString(t.Explanation) {
+		if t.Explanation != "" && !ruleRE.Get().MatchString(t.Explanation) {
 			add("explanation", "cites no rule: an explanation says which rules of GC-RULES.md make the result what it is (R13, R44(c), ...)")
 		}
 		if strings.Contains(strings.ToLower(t.Notes), "minute") && l.Minutes == 0 {
@@ -167,7 +168,7 @@ func lintText(l *Lesson, locale string, t *Text) []Problem {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		for _, m := range ruleRE.FindAllStringSubmatch(fields[k], -1) {
+		for _, m := range ruleRE.Get().FindAllStringSubmatch(fields[k], -1) {
 			if n, _ := strconv.Atoi(m[1]); n < 1 || n > rulesInSpec {
 				add(k, "cites %s, but GC-RULES.md has rules R1 to R%d", m[0], rulesInSpec)
 			}
@@ -178,7 +179,7 @@ func lintText(l *Lesson, locale string, t *Text) []Problem {
 
 // objectRE matches an object named in a lesson's text: Kind/name or
 // Kind/namespace/name (ConfigMap/app, Pod/web-7d4b9-x2x).
-var objectRE = regexp.MustCompile(`\b[A-Z][A-Za-z]+/[a-z0-9][a-z0-9.-]*[a-z0-9](/[a-z0-9][a-z0-9.-]*[a-z0-9])?`)
+var objectRE = lazyre.New(`\b[A-Z][A-Za-z]+/[a-z0-9][a-z0-9.-]*[a-z0-9](/[a-z0-9][a-z0-9.-]*[a-z0-9])?`)
 
 // lintTranslation checks a lesson's words in locale against English:
 // every field English has is translated, with as many hints, and each
@@ -214,10 +215,10 @@ func lintTranslation(l *Lesson, locale string, t, en *Text) []Problem {
 			add(f.name, "the English text has no %s: a translation says what English says", f.name)
 			continue
 		}
-		if a, b := tokens(ruleRE, f.en), tokens(ruleRE, f.tr); !slices.Equal(a, b) {
+		if a, b := tokens(ruleRE.Get(), f.en), tokens(ruleRE.Get(), f.tr); !slices.Equal(a, b) {
 			add(f.name, "cites %s, but the English text cites %s", orNone(b), orNone(a))
 		}
-		if a, b := tokens(objectRE, f.en), tokens(objectRE, f.tr); !slices.Equal(a, b) {
+		if a, b := tokens(objectRE.Get(), f.en), tokens(objectRE.Get(), f.tr); !slices.Equal(a, b) {
 			add(f.name, "names %s, but the English text names %s", orNone(b), orNone(a))
 		}
 	}
@@ -239,7 +240,7 @@ func orNone(s []string) string {
 }
 
 // placeholderRE matches a phrase's placeholder: {owner}.
-var placeholderRE = regexp.MustCompile(`\{[a-zA-Z]+\}`)
+var placeholderRE = lazyre.New(`\{[a-zA-Z]+\}`)
 
 // LintLocales checks the course's locales: every lesson has a text in
 // every locale the course has, unless the locale's PENDING file lists it
@@ -290,10 +291,10 @@ func (c *Course) LintLocales() []Problem {
 				ps = append(ps, Problem{File: file, Path: k, Message: "missing: English has this phrase"})
 				continue
 			}
-			if a, b := tokens(placeholderRE, en[k]), tokens(placeholderRE, tr); !slices.Equal(a, b) {
+			if a, b := tokens(placeholderRE.Get(), en[k]), tokens(placeholderRE.Get(), tr); !slices.Equal(a, b) {
 				ps = append(ps, Problem{File: file, Path: k, Message: fmt.Sprintf("placeholders %s, but English has %s", orNone(b), orNone(a))})
 			}
-			if a, b := tokens(ruleRE, en[k]), tokens(ruleRE, tr); !slices.Equal(a, b) {
+			if a, b := tokens(ruleRE.Get(), en[k]), tokens(ruleRE.Get(), tr); !slices.Equal(a, b) {
 				ps = append(ps, Problem{File: file, Path: k, Message: fmt.Sprintf("cites %s, but English cites %s", orNone(b), orNone(a))})
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/lazyre"
 	"github.com/gcplay/gcplay/scenario"
 )
 
@@ -189,7 +189,7 @@ func (p *lessonParser) steps(d *subdoc, sp span, path string) []scenario.Step {
 	d.copy(p.src, sp.key.Line+1, sp.last)
 	sc, err := scenario.Parse(p.src.file, d.bytes())
 	if err != nil {
-		p.remap(err, d, func(q string) string { return stepsPathRE.ReplaceAllString(q, path) })
+		p.remap(err, d, func(q string) string { return stepsPathRE.Get().ReplaceAllString(q, path) })
 		return nil
 	}
 	d.remapLines(reflect.ValueOf(sc.Steps))
@@ -197,7 +197,7 @@ func (p *lessonParser) steps(d *subdoc, sp span, path string) []scenario.Step {
 }
 
 // stepsPathRE matches the start of a step's field path in a sub-document.
-var stepsPathRE = regexp.MustCompile(`^steps`)
+var stepsPathRE = lazyre.New(`^steps`)
 
 // expect parses the expect block written under sp's key.
 func (p *lessonParser) expect(d *subdoc, sp span, path string) *scenario.Expect {
@@ -267,7 +267,7 @@ func (p *lessonParser) wrong(header func() *subdoc, sp span) []WrongAnswer {
 			switch k {
 			case "id":
 				w.ID = f.val.Value
-				if !idRE.MatchString(w.ID) {
+				if !idRE.Get().MatchString(w.ID) {
 					p.errorf(f.val, path+".id", "%q must match [a-z0-9-]+", w.ID)
 				} else if ids[w.ID] {
 					p.errorf(f.val, path+".id", "two wrong answers are called %q", w.ID)
@@ -372,7 +372,7 @@ func (p *lessonParser) remap(err error, d *subdoc, path func(string) string) {
 	}
 }
 
-var idRE = regexp.MustCompile(`^[a-z0-9-]+$`)
+var idRE = lazyre.New(`^[a-z0-9-]+$`)
 
 // source is a course file as lines.
 type source struct {
@@ -408,7 +408,7 @@ func (s *source) root(p *lessonParser) *yaml.Node {
 	return root
 }
 
-var yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+var yamlLineRE = lazyre.New(`^(?:yaml: )?line (\d+): `)
 
 // rest returns the text of n's line from n's column on: a flow value
 // written on its key's line.

@@ -145,7 +145,7 @@ func ParseProgress(data []byte) (*Progress, error) {
 		p.Lessons = map[string]*LessonProgress{}
 	}
 	for id := range p.Lessons {
-		if !idRE.MatchString(id) {
+		if !idRE.Get().MatchString(id) {
 			return nil, fmt.Errorf("not gcplay progress: %q is not a lesson id", id)
 		}
 	}

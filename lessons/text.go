@@ -47,10 +47,10 @@ func yamlErrors(file string, err error) error {
 	}
 	for _, m := range msgs {
 		line := 0
-		if g := yamlLineRE.FindStringSubmatch(m); g != nil {
+		if g := yamlLineRE.Get().FindStringSubmatch(m); g != nil {
 			line, _ = strconv.Atoi(g[1])
 		}
-		m = yamlLineRE.ReplaceAllString(strings.TrimPrefix(m, "yaml: "), "")
+		m = yamlLineRE.Get().ReplaceAllString(strings.TrimPrefix(m, "yaml: "), "")
 		m = strings.Replace(m, "in type lessons.Text", "(a lesson text has title, summary, intro, goal, hints, predict, solution, explanation, simplified, notes)", 1)
 		out = append(out, &scenario.Error{File: file, Line: line, Message: m})
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
 // IsDump reports whether data looks like what kubectl prints (a v1 List,
@@ -65,7 +65,7 @@ func ParseFile(filename string, data []byte) (*Scenario, error) {
 	return Parse(filename, data)
 }
 
-var notNameRE = regexp.MustCompile(`[^a-z0-9-]+`)
+var notNameRE = lazyre.New(`[^a-z0-9-]+`)
 
 // ParseDump reads what `kubectl get -o yaml` or `-o json` prints (a v1
 // List, several YAML documents, or plain manifests) as the starting world
@@ -306,7 +306,7 @@ func (d *dumpReader) kindNotes() []string {
 // dumpName names the scenario after the file: "import-" and its base name.
 func dumpName(filename string) string {
 	base := strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
-	base = strings.Trim(notNameRE.ReplaceAllString(strings.ToLower(base), "-"), "-")
+	base = strings.Trim(notNameRE.Get().ReplaceAllString(strings.ToLower(base), "-"), "-")
 	if base == "" || filename == "-" {
 		return "import"
 	}

@@ -2,10 +2,10 @@ package scenario
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
 // WhatIfQuestion is a `gcplay what-if ... delete` question written in a
@@ -19,7 +19,7 @@ type WhatIfQuestion struct {
 	Controllers []string
 }
 
-var whatIfLineRE = regexp.MustCompile(`gcplay what-if -f \S+ delete (\S+/\S+)((?: -n \S+| --cascade=\w+)*)`)
+var whatIfLineRE = lazyre.New(`gcplay what-if -f \S+ delete (\S+/\S+)((?: -n \S+| --cascade=\w+)*)`)
 
 // WhatIfQuestions returns the delete questions a dump's comments ask
 // ("# gcplay what-if -f FILE delete TYPE/NAME [-n NS] [--cascade=P]").
@@ -29,7 +29,7 @@ func WhatIfQuestions(data []byte) []WhatIfQuestion {
 		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
-		m := whatIfLineRE.FindStringSubmatch(line)
+		m := whatIfLineRE.Get().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

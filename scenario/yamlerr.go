@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
 	yaml2 "go.yaml.in/yaml/v2"
+
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
-var yamlMsgRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlMsgRE = lazyre.New(`^yaml: (?:line (\d+): )?(.*)$`)
 
 // parserProblems are the messages of YAML's parser stage (as opposed to its
 // scanner). The YAML libraries count a parser problem's line from 0 and a
@@ -40,7 +41,7 @@ var parserProblems = []string{
 func YAMLError(file string, data []byte, err error) *Error {
 	msg := err.Error()
 	line := 0
-	if m := yamlMsgRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlMsgRE.Get().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
@@ -71,7 +72,7 @@ func locateYAMLError(data []byte) (int, string, bool) {
 		if errors.Is(err, io.EOF) {
 			return 0, "", false
 		}
-		m := yamlMsgRE.FindStringSubmatch(err.Error())
+		m := yamlMsgRE.Get().FindStringSubmatch(err.Error())
 		if m == nil {
 			// A type error (a document that is not a mapping): not
 			// syntax; read the next one.

@@ -2,9 +2,10 @@ package tui
 
 import (
 	_ "embed"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
 // rules.txt is the text of every rule of docs/GC-RULES.md (the project's
@@ -27,7 +28,7 @@ var (
 	rulesOnce sync.Once
 	rules     map[string]string
 	rulesZh   map[string]zhRule
-	ruleIDRE  = regexp.MustCompile(`[RN]\d+`)
+	ruleIDRE  = lazyre.New(`[RN]\d+`)
 )
 
 // zhRule is a rule's Chinese text and the hash of the English it renders.
@@ -85,4 +86,4 @@ func ruleTextIn(lang, id string) (text string, translated, ok bool) {
 
 // ruleIDs returns the rule numbers a record's Rule field names, such as
 // "R44(a)" or "R28, R48".
-func ruleIDs(s string) []string { return ruleIDRE.FindAllString(s, -1) }
+func ruleIDs(s string) []string { return ruleIDRE.Get().FindAllString(s, -1) }

@@ -1,34 +1,39 @@
 package i18n
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
 // engineForms are the engine's English forms of its short texts (what
 // the next step will do, what a DELETE did) that a language may word in
 // its own: a form's name, and the pattern whose groups fill {1}, {2}...
 // of the message "engine.<name>". A text that matches no form, or whose
-// form the language lacks, stays English.
-var engineForms = []struct {
+// form the language lacks, stays English. Compiled on first use: English
+// never reads them, and a program's start (the page's above all) should
+// not pay for them.
+var engineForms = []engineForm{
+	{"idle", lazyre.New(`^idle: every queue is empty$`)},
+	{"idle-until", lazyre.New(`^idle until (\S+), when delayed work is due$`)},
+	{"clock-waits", lazyre.New(`^idle: the clock waits until (\S+) \(a schedule, a backoff, a deadline or a TTL\); advance crosses it$`)},
+	{"graph-changes", lazyre.New(`^graphChanges: process (add|update|delete) (\S+)$`)},
+	{"attempt-to-delete", lazyre.New(`^attemptToDelete: decide the fate of (\S+)$`)},
+	{"attempt-to-orphan", lazyre.New(`^attemptToOrphan: orphan the dependents of (\S+)$`)},
+	{"sync", lazyre.New(`^(cronjob|deployment|replicaset|job|statefulset|daemonset): sync (\S+)$`)},
+	{"namespace-sync", lazyre.New(`^namespace: sync (\S+) \(delete its content, then finalize it\)$`)},
+	{"orphan-pod", lazyre.New(`^orphanPod: remove the tracking finalizer of (\S+)$`)},
+	{"ttl-check", lazyre.New(`^ttlafterfinished: check whether (\S+) has expired$`)},
+	{"kubelet-bind", lazyre.New(`^kubelet: bind Pod (\S+) to (\S+)$`)},
+	{"kubelet-start", lazyre.New(`^kubelet: start the containers of Pod (\S+)$`)},
+	{"kubelet-finish", lazyre.New(`^kubelet: finish terminating Pod (\S+)$`)},
+	{"removed", lazyre.New(`^(\S+) removed from storage at once \(HTTP (\d+)\)$`)},
+	{"now-terminating", lazyre.New(`^(\S+) is now terminating \(deletionTimestamp set, (.+); HTTP (\d+)\)$`)},
+}
+
+type engineForm struct {
 	name string
-	re   *regexp.Regexp
-}{
-	{"idle", regexp.MustCompile(`^idle: every queue is empty$`)},
-	{"idle-until", regexp.MustCompile(`^idle until (\S+), when delayed work is due$`)},
-	{"clock-waits", regexp.MustCompile(`^idle: the clock waits until (\S+) \(a schedule, a backoff, a deadline or a TTL\); advance crosses it$`)},
-	{"graph-changes", regexp.MustCompile(`^graphChanges: process (add|update|delete) (\S+)$`)},
-	{"attempt-to-delete", regexp.MustCompile(`^attemptToDelete: decide the fate of (\S+)$`)},
-	{"attempt-to-orphan", regexp.MustCompile(`^attemptToOrphan: orphan the dependents of (\S+)$`)},
-	{"sync", regexp.MustCompile(`^(cronjob|deployment|replicaset|job|statefulset|daemonset): sync (\S+)$`)},
-	{"namespace-sync", regexp.MustCompile(`^namespace: sync (\S+) \(delete its content, then finalize it\)$`)},
-	{"orphan-pod", regexp.MustCompile(`^orphanPod: remove the tracking finalizer of (\S+)$`)},
-	{"ttl-check", regexp.MustCompile(`^ttlafterfinished: check whether (\S+) has expired$`)},
-	{"kubelet-bind", regexp.MustCompile(`^kubelet: bind Pod (\S+) to (\S+)$`)},
-	{"kubelet-start", regexp.MustCompile(`^kubelet: start the containers of Pod (\S+)$`)},
-	{"kubelet-finish", regexp.MustCompile(`^kubelet: finish terminating Pod (\S+)$`)},
-	{"removed", regexp.MustCompile(`^(\S+) removed from storage at once \(HTTP (\d+)\)$`)},
-	{"now-terminating", regexp.MustCompile(`^(\S+) is now terminating \(deletionTimestamp set, (.+); HTTP (\d+)\)$`)},
+	re   *lazyre.RE
 }
 
 // EnginePrefix starts the key of a language's words for one of the
@@ -43,7 +48,7 @@ func (c *Catalog) Engine(s string) string {
 		return s
 	}
 	for _, f := range engineForms {
-		m := f.re.FindStringSubmatch(s)
+		m := f.re.Get().FindStringSubmatch(s)
 		if m == nil {
 			continue
 		}
