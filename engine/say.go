@@ -111,8 +111,14 @@ func Fill(form string, args []string) string {
 	if len(args) == 0 && strings.IndexByte(form, '%') < 0 {
 		return form
 	}
+	// The form and every value: at least the sentence's length, so the
+	// builder allocates once (a Pod's reference is longer than a guess).
+	n := len(form)
+	for _, a := range args {
+		n += len(a)
+	}
 	var b strings.Builder
-	b.Grow(len(form) + 16*len(args))
+	b.Grow(n)
 	k := 0
 	for i := 0; i < len(form); i++ {
 		if form[i] != '%' {
