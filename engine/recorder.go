@@ -75,6 +75,9 @@ type recorder struct {
 
 const recentSentences = 8
 
+// scratchKeep is the most a step's scratch lists keep for the next step.
+const scratchKeep = 1024
+
 func (w *recorder) init() {
 	w.idle = Record{w: w}
 	w.rec = &w.idle
@@ -118,6 +121,18 @@ func (w *recorder) end() *Record {
 	r.calls = w.calls.clone(w.stepCalls)
 	r.enqueued = w.enqueues.clone(w.stepEnqueued)
 	w.stepCalls, w.stepEnqueued = w.stepCalls[:0], w.stepEnqueued[:0]
+	// A step that gathered a whole world (a restart's relist enqueues
+	// every object) leaves no scratch of that size behind for the steps
+	// after it, which gather a few each.
+	if cap(w.stepEnqueued) > scratchKeep {
+		w.stepEnqueued = nil
+	}
+	if cap(w.stepCalls) > scratchKeep {
+		w.stepCalls = nil
+	}
+	if cap(w.changed) > scratchKeep {
+		w.changed = nil
+	}
 	r.Notes = slices.Clip(r.Notes)
 	if r == &w.idle { // ended without begin
 		w.cur = w.idle

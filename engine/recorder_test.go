@@ -346,3 +346,30 @@ func TestRecorderKeepSharesARepeatedNote(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderLetsGoOfLargeScratch: a step that gathers a whole world's
+// worth of enqueued items, requests and changed objects gets them all in
+// its record, and the recorder keeps no scratch of that size afterwards.
+func TestRecorderLetsGoOfLargeScratch(t *testing.T) {
+	var w recorder
+	w.init()
+	w.begin("collector", 0)
+	for i := range 5000 {
+		uid := fmt.Sprintf("uid-%04d", i)
+		w.enqueued(QueueGraphChanges, "add Pod/default/p-"+uid, 0)
+		w.called(&fakeapi.Request{Verb: "get", Client: "collector", Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "p-" + uid}, Code: 200})
+		w.touch(uid)
+	}
+	r := w.end()
+	if len(r.Enqueued()) != 5000 || len(r.Calls()) != 5000 || len(r.Changed) != 5000 {
+		t.Fatalf("the record has %d enqueued, %d calls, %d changed; want 5000 each", len(r.Enqueued()), len(r.Calls()), len(r.Changed))
+	}
+	if cap(w.stepEnqueued) >= 5000 || cap(w.stepCalls) >= 5000 || cap(w.changed) >= 5000 {
+		t.Fatalf("scratch kept: %d enqueued, %d calls, %d changed", cap(w.stepEnqueued), cap(w.stepCalls), cap(w.changed))
+	}
+	w.begin("kubelet", 0)
+	w.enqueued(ControllerKubelet, "Pod/default/p", 0)
+	if r := w.end(); len(r.Enqueued()) != 1 {
+		t.Fatalf("the next step's record has %d enqueued, want 1", len(r.Enqueued()))
+	}
+}
