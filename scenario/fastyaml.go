@@ -447,6 +447,9 @@ func maybeNumber(v string) bool {
 	if len(v) > 4 && allDigits(v[:4]) && v[4] == '-' {
 		return true
 	}
+	if strings.Count(v, ".") > 1 {
+		return false // an IP address, a version: no number has two dots
+	}
 	plain := strings.ReplaceAll(strings.TrimLeft(v, "+-"), "_", "")
 	if len(plain) > 1 && plain[0] == '0' && strings.ContainsRune("xXoObB", rune(plain[1])) {
 		return true
