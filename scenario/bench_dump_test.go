@@ -12,7 +12,7 @@ import (
 	"github.com/gcplay/gcplay/internal/dumpgen"
 )
 
-func dump(b *testing.B, rs, pods int) []byte {
+func dump(b testing.TB, rs, pods int) []byte {
 	var buf bytes.Buffer
 	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: rs, Pods: pods}); err != nil {
 		b.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 
@@ -159,15 +160,90 @@ func (f *fastYAML) value(v yval, depth int) (any, bool) {
 	if depth > directMaxDepth {
 		return nil, false
 	}
+	f.deepest = max(f.deepest, depth)
 	switch v.kind {
 	case yInline:
 		return f.scalarValue(v.s)
-	case yBlock:
-		return f.blockValue(v.ind, depth)
-	case ySeq:
-		return f.seqValue(v.ind, depth)
+	case yBlock, ySeq:
+		return f.sharedBlock(v, depth)
 	}
 	return nil, true
+}
+
+// blockKey is the text of a block of lines (from its first line's
+// content to its last line's end, the lines after the first with their
+// indentation) and the indentation of its first line: two blocks with the
+// same key read as the same value.
+type blockKey struct {
+	ind  int
+	text string
+}
+
+type blockValue struct {
+	v any
+	// height is how many levels below the block's own its reading went.
+	height int
+}
+
+// maxBlockText bounds the text of a block looked up in fastYAML.blocks.
+const maxBlockText = 8 << 10
+
+// sharedBlock reads the block value v, and returns the value read from
+// an earlier block with the same text instead when there is one: the
+// objects of one controller repeat most of their fields (a Pod's
+// containers, a ReplicaSet's template), which are then read once and
+// stored once. A value is never changed once read (see sharer).
+//
+// A block is its first line and the lines after it indented more (or as
+// much, when its lines are a mapping's or sequence's at that indentation;
+// for a sequence at its key's own indentation, only the "- " lines at
+// it). The reading of a block that consumed exactly these lines depends
+// on nothing else: a line after it is indented less, and ends every
+// mapping and sequence inside it.
+func (f *fastYAML) sharedBlock(v yval, depth int) (any, bool) {
+	start, end := f.i, f.i
+	for f.has(end) {
+		l := f.lines[end]
+		if l.ind < v.ind || (l.ind == v.ind && v.kind == ySeq && !isSeqItem(l.s)) {
+			break
+		}
+		end++
+	}
+	if f.failed || end == start {
+		return nil, false
+	}
+	first, last := f.lines[start].s, f.lines[end-1].s
+	n := int(uintptr(unsafe.Pointer(&last[len(last)-1]))-uintptr(unsafe.Pointer(&first[0]))) + 1
+	if n > maxBlockText {
+		return f.readBlock(v, depth)
+	}
+	// The key's text is the document's own bytes, which outlive the
+	// map: no copy.
+	key := blockKey{v.ind, unsafe.String(&first[0], n)}
+	if b, ok := f.blocks[key]; ok && depth+b.height <= directMaxDepth {
+		f.i = end
+		return b.v, true
+	}
+	outer := f.deepest
+	f.deepest = depth
+	val, ok := f.readBlock(v, depth)
+	height := f.deepest - depth
+	f.deepest = max(outer, f.deepest)
+	if ok && f.i == end {
+		if f.blocks == nil {
+			f.blocks = map[blockKey]blockValue{}
+		}
+		f.blocks[key] = blockValue{val, height}
+	}
+	return val, ok
+}
+
+// readBlock reads the block value v.
+func (f *fastYAML) readBlock(v yval, depth int) (any, bool) {
+	if v.kind == ySeq {
+		return f.seqValue(v.ind, depth)
+	}
+	return f.blockValue(v.ind, depth)
 }
 
 // blockValue reads the block at ind that starts at the current line.
@@ -175,6 +251,7 @@ func (f *fastYAML) blockValue(ind, depth int) (any, bool) {
 	if depth > directMaxDepth {
 		return nil, false
 	}
+	f.deepest = max(f.deepest, depth)
 	l := f.lines[f.i]
 	switch {
 	case isSeqItem(l.s):
@@ -474,7 +551,7 @@ func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
 	}
 	d.items++
 	d.direct++
-	d.share.object(obj)
+	d.share.metadata(obj)
 	d.restore = append(d.restore, Manifest{Object: obj, Line: line, Path: path})
 	return true
 }

@@ -288,3 +288,39 @@ func FuzzDumpDirect(f *testing.F) {
 		}
 	})
 }
+
+// TestDumpDirectSharesBlocks: the entries of a List that repeat a block
+// of lines (a Pod's containers, its whole spec) hold one value for it,
+// read once; blocks that differ, even by a line after them or by their
+// indentation, are read apart.
+func TestDumpDirectSharesBlocks(t *testing.T) {
+	pod := func(name, node, extra string) string {
+		return "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: " + name + "\n  spec:\n    containers:\n    - image: nginx\n      name: c\n      resources: {}\n    nodeName: " + node + "\n" + extra
+	}
+	data := []byte("kind: List\nitems:\n" + pod("a", "n1", "") + pod("b", "n1", "") + pod("c", "n2", "  status:\n    containers:\n    - image: nginx\n      name: c\n      resources: {}\n") +
+		pod("d", "n1", "  x:\n      containers:\n      - image: nginx\n        name: c\n        resources: {}\n"))
+	if diff, took := sameDumpRead(data); diff != "" || took != 4 {
+		t.Fatalf("%d entries decoded directly; %s", took, diff)
+	}
+	s, err := ParseDump("d.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := func(i int, field string) map[string]any { return s.Restore[i].Object.Fields[field].(map[string]any) }
+	same := func(a, b any) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
+	if !same(spec(0, "spec"), spec(1, "spec")) {
+		t.Error("the same spec is read twice")
+	}
+	if same(spec(0, "spec"), spec(2, "spec")) {
+		t.Error("specs that differ in nodeName are one")
+	}
+	if !same(spec(0, "spec")["containers"], spec(2, "spec")["containers"]) || !same(spec(0, "spec")["containers"], spec(2, "status")["containers"]) {
+		t.Error("the same containers at the same indentation are read apart")
+	}
+	if same(spec(0, "spec")["containers"], spec(3, "x")["containers"]) {
+		t.Error("containers indented otherwise are shared")
+	}
+	if !reflect.DeepEqual(spec(0, "spec")["containers"], spec(3, "x")["containers"]) {
+		t.Error("containers indented otherwise read differently")
+	}
+}

@@ -45,6 +45,11 @@ type fastYAML struct {
 	dpairs []anyPair
 	spairs []strPair
 	dstack []any
+	// blocks holds the values direct read from blocks of lines, by their
+	// text and indentation, for the blocks of later entries with the
+	// same text; deepest is the depth direct's reading reached.
+	blocks  map[blockKey]blockValue
+	deepest int
 	// failed is set when the text leaves the subset.
 	failed bool
 	// stopped is set when onItem asked to stop.
@@ -138,8 +143,12 @@ type fastLine struct {
 // more reports whether there is a current line, f.lines[f.i], splitting
 // the text's next content line when needed. Text outside the subset (tabs
 // in the indentation, directives, document markers) sets failed.
-func (f *fastYAML) more() bool {
-	for f.i >= len(f.lines) {
+func (f *fastYAML) more() bool { return f.has(f.i) }
+
+// has reports whether there is a line f.lines[j], splitting the text's
+// next content lines as more does.
+func (f *fastYAML) has(j int) bool {
+	for j >= len(f.lines) {
 		if len(f.text) == 0 || f.failed {
 			return false
 		}

@@ -42,6 +42,21 @@ func (s *sharer) object(o *fakeapi.Object) {
 	if s == nil {
 		return
 	}
+	s.metadata(o)
+	for k, v := range o.Fields {
+		s.buf = s.buf[:0]
+		o.Fields[k], _ = s.value(v)
+	}
+}
+
+// metadata makes o's labels, annotations, creation time and owner
+// references those of an object seen before when they are equal: all
+// object does for an object whose Fields the direct decoding has shared
+// already (fastYAML.sharedBlock).
+func (s *sharer) metadata(o *fakeapi.Object) {
+	if s == nil {
+		return
+	}
 	m := &o.Metadata
 	m.Labels = s.stringMap(m.Labels)
 	m.Annotations = s.stringMap(m.Annotations)
@@ -71,10 +86,6 @@ func (s *sharer) object(o *fakeapi.Object) {
 			m.OwnerReferences = slices.Clip(m.OwnerReferences)
 			s.refs[string(s.buf)] = m.OwnerReferences
 		}
-	}
-	for k, v := range o.Fields {
-		s.buf = s.buf[:0]
-		o.Fields[k], _ = s.value(v)
 	}
 }
 
