@@ -23,6 +23,11 @@ type RunOptions struct {
 	// world holds a dump's objects alone and frees those the run removes
 	// (else every object a delete removes stays in memory to the end).
 	ReleaseRestore bool
+	// WorldOnly says the caller reads only the Result's World and whether
+	// the run failed (a playground opening a file, a share link): the
+	// final objects, deletion order and events are not copied into it,
+	// work the browser's start would otherwise do for nothing.
+	WorldOnly bool
 }
 
 // Result is the outcome of running one scenario. Every list in it is in
@@ -195,7 +200,9 @@ func Run(s *Scenario, opts RunOptions) (res *Result) {
 		ok = r.record(res, label, &s.Steps[i])
 	}
 	res.Passed = ok
-	r.finish(res)
+	if !opts.WorldOnly {
+		r.finish(res)
+	}
 	return res
 }
 

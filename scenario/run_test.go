@@ -361,3 +361,31 @@ func TestRunReleaseRestore(t *testing.T) {
 		t.Errorf("the traces differ:\n%s\n---\n%s", a, b)
 	}
 }
+
+// TestRunWorldOnly checks that WorldOnly leaves the world and the outcome
+// as they are and only skips copying the final objects, the deletion order
+// and the events into the Result.
+func TestRunWorldOnly(t *testing.T) {
+	full := runFile(t, "../examples/foreground.yaml", RunOptions{})
+	only := runFile(t, "../examples/foreground.yaml", RunOptions{WorldOnly: true})
+	if len(full.Objects) == 0 || len(full.DeletionOrder) == 0 {
+		t.Fatalf("the example should leave objects and removals: %d, %d", len(full.Objects), len(full.DeletionOrder))
+	}
+	if len(only.Objects) != 0 || len(only.DeletionOrder) != 0 || len(only.Events) != 0 {
+		t.Errorf("WorldOnly copied %d objects, %d removals and %d events", len(only.Objects), len(only.DeletionOrder), len(only.Events))
+	}
+	if full.Passed != only.Passed || strings.Join(full.Trace(false), "\n") != strings.Join(only.Trace(false), "\n") {
+		t.Errorf("WorldOnly changed the run: passed %v/%v\n%s\n---\n%s", full.Passed, only.Passed,
+			strings.Join(full.Trace(false), "\n"), strings.Join(only.Trace(false), "\n"))
+	}
+	world := func(r *Result) string {
+		b, err := json.Marshal(r.World.Store().Objects())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if a, b := world(full), world(only); a != b {
+		t.Errorf("the worlds differ:\n%s\n---\n%s", a, b)
+	}
+}

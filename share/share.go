@@ -331,7 +331,7 @@ func RunScenario(file string, data []byte) (*scenario.Scenario, *engine.World, e
 	if err != nil {
 		return nil, nil, err
 	}
-	res := scenario.Run(sc, scenario.RunOptions{})
+	res := scenario.Run(sc, scenario.RunOptions{WorldOnly: true})
 	if res.InternalError != "" {
 		return nil, nil, fmt.Errorf("%s: gcplay broke while running it: %s", file, res.InternalError)
 	}

@@ -34,7 +34,7 @@ func openScenario(name string, data []byte, setup bool) (*opened, error) {
 	if !setup {
 		run.Steps = nil
 	}
-	res := scenario.Run(&run, scenario.RunOptions{})
+	res := scenario.Run(&run, scenario.RunOptions{WorldOnly: true})
 	if res.InternalError != "" {
 		return nil, errorf("%s: gcplay broke while creating its objects: %s", name, res.InternalError)
 	}
