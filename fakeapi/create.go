@@ -119,7 +119,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		if s.byUID.Has(m.UID) {
 			return nil, newInvalid(qualifiedKind(info), m.Name, []fieldError{duplicateField("metadata.uid", goString(m.UID))})
 		}
-		s.givenUIDs[m.UID] = true
+		s.giveUID(m.UID)
 	} else {
 		m.UID = s.newUID()
 	}

@@ -22,6 +22,24 @@ func (s *Store) newUID() string {
 	}
 }
 
+// giveUID notes that a caller chose uid. Only a UID shaped like the
+// counter's own ("uid-0042") is kept, since no other can be one the
+// counter hands out: a dump's 100,000 UUIDs would fill a map for nothing.
+func (s *Store) giveUID(uid string) {
+	if _, generated := uidmap.Serial(uid); generated {
+		s.givenUIDs[uid] = true
+	}
+}
+
+// given reports whether uid, the UID of a stored object, was chosen by a
+// caller rather than handed out by the counter.
+func (s *Store) given(uid string) bool {
+	if _, generated := uidmap.Serial(uid); !generated {
+		return true
+	}
+	return s.givenUIDs[uid]
+}
+
 // nameAlphabet is the alphabet of generated name suffixes, Kubernetes'
 // utilrand alphabet without vowels and confusable characters.
 const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"

@@ -52,7 +52,7 @@ func (s *Store) Restore(in *Object) error {
 	}
 	key := keyOf(info, m.Namespace, m.Name)
 	if existing := s.object(key); existing != nil {
-		if info.Kind != "Namespace" || !slices.Contains(systemNamespaces, m.Name) || s.givenUIDs[existing.Metadata.UID] {
+		if info.Kind != "Namespace" || !slices.Contains(systemNamespaces, m.Name) || s.given(existing.Metadata.UID) {
 			return NewError(ReasonAlreadyExists, "%s %q already exists", qualifiedResource(info), m.Name)
 		}
 		s.byUID.Delete(existing.Metadata.UID)
@@ -62,7 +62,7 @@ func (s *Store) Restore(in *Object) error {
 	} else if s.byUID.Has(m.UID) {
 		return newInvalid(qualifiedKind(info), m.Name, []fieldError{duplicateField("metadata.uid", goString(m.UID))})
 	}
-	s.givenUIDs[m.UID] = true
+	s.giveUID(m.UID)
 	if m.CreationTimestamp == nil {
 		m.CreationTimestamp = &Time{s.now()}
 	}
@@ -93,7 +93,7 @@ func isStoredForm(fields map[string]any) bool {
 }
 
 // Reserve makes room for objs, which are about to be restored one by one:
-// each storage table is sized once for them instead of doubling (and
+// each storage table (the objects' and the UIDs') is sized once for them instead of doubling (and
 // rehashing) as 100,000 objects of a dump arrive. It changes nothing a
 // request or a list can see; an object it cannot place (a kind not
 // served) is left for Restore to refuse.
@@ -125,9 +125,4 @@ func (s *Store) Reserve(objs []*Object) {
 		s.objects.Grow(c.scope, c.n)
 	}
 	s.byUID.Grow(given)
-	grown := make(map[string]bool, len(s.givenUIDs)+len(objs))
-	for uid := range s.givenUIDs {
-		grown[uid] = true
-	}
-	s.givenUIDs = grown
 }

@@ -26,14 +26,20 @@ func restoreSet() []*Object {
 	}
 	add(obj("v1", "Node", "team", "node-1"), "uid-0012") // cluster-scoped: the namespace is dropped
 	add(obj("v1", "Pod", "default", "p-00"), "7c3e0000-0000-4000-8000-999999999999")
-	add(obj("v1", "Pod", "team", "p-00"), "7c3e0000-0000-4000-8000-999999999998") // name in use
-	add(obj("example.com/v1", "Widget", "team", "w"), "")                         // not served
+	add(obj("v1", "Pod", "team", "p-00"), "7c3e0000-0000-4000-8000-999999999998")      // name in use
+	add(obj("example.com/v1", "Widget", "team", "w"), "")                              // not served
+	add(obj("v1", "Namespace", "", "default"), "5a1f0000-0000-4000-8000-000000000003") // restored already
+	add(obj("v1", "Namespace", "", "kube-public"), "uid-0031")                         // in place of the store's own
+	add(obj("v1", "Namespace", "", "kube-public"), "uid-0032")                         // and only once
 	return objs
 }
 
 // TestReserveChangesNothingVisible restores the same objects into a store
 // that reserved room for them and one that did not: every answer, the
 // stored objects, their UIDs and the UIDs handed out afterwards agree.
+// A system namespace is restored in place of the store's own once,
+// whatever the shape of its UID (the store remembers only given UIDs
+// shaped like its own).
 func TestReserveChangesNothingVisible(t *testing.T) {
 	run := func(reserve bool) []string {
 		s := NewStore(nil, nil)
@@ -64,7 +70,8 @@ func TestReserveChangesNothingVisible(t *testing.T) {
 	}
 	// The set exercises what it says: refusals, and a given UID shaped
 	// like a generated one that the counter then skips.
-	for _, want := range []string{`p-00: pods "p-00" already exists`, "w: the server could not find the requested resource", "Node /node-1 uid-0012"} {
+	for _, want := range []string{`p-00: pods "p-00" already exists`, "w: the server could not find the requested resource", "Node /node-1 uid-0012", `default: namespaces "default" already exists`,
+		`kube-public: namespaces "kube-public" already exists`, "Namespace /kube-public uid-0031"} {
 		if !strings.Contains(strings.Join(plain, "\n"), want) {
 			t.Errorf("no answer says %q:\n%s", want, strings.Join(plain, "\n"))
 		}

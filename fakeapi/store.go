@@ -79,7 +79,8 @@ type Store struct {
 	byUID uidmap.Map[uidEntry]
 
 	// lastUID counts assigned UIDs ("uid-0001", ...); givenUIDs holds the
-	// UIDs callers chose, so the counter never hands one out again.
+	// UIDs of that shape callers chose, so the counter never hands one out
+	// again (see giveUID).
 	lastUID   int
 	givenUIDs map[string]bool
 	// rv is the global resourceVersion counter, like an etcd revision.
