@@ -144,8 +144,8 @@ func (k *kubelet) step(_ string, rec *Record) {
 	// from it): storage's snapshot, not a copy.
 	pod, err := k.env.api.GetShared(ControllerKubelet, ref)
 	if fakeapi.IsNotFound(err) {
-		rec.Reason = Reason{Code: "PodGone", Rule: "R18", Func: "kubelet"}.
-			Say("%s is already gone", rec.Item)
+		rec.Reason = rec.Because(Reason{Code: "PodGone", Rule: "R18", Func: "kubelet"},
+			"%s is already gone", rec.Item)
 		return
 	}
 	if err != nil {
@@ -168,8 +168,8 @@ func (k *kubelet) step(_ string, rec *Record) {
 	}
 	if left := pod.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch) - k.env.now(); left > 0 {
 		k.q.AddAfter(key, left, k.env.now())
-		rec.Reason = Reason{Code: "GracePeriodRunning", Rule: "R18", Func: "kubelet"}.
-			Say("%s's grace period has %s left", rec.Item, left)
+		rec.Reason = rec.Because(Reason{Code: "GracePeriodRunning", Rule: "R18", Func: "kubelet"},
+			"%s's grace period has %s left", rec.Item, left)
 		return
 	}
 	uid := pod.Metadata.UID
@@ -177,8 +177,8 @@ func (k *kubelet) step(_ string, rec *Record) {
 	switch {
 	case err == nil || fakeapi.IsNotFound(err):
 		k.q.Forget(key)
-		rec.Reason = Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet"}.
-			Say("the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0", rec.Item)
+		rec.Reason = rec.Because(Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet"},
+			"the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0", rec.Item)
 	default:
 		d := k.q.AddRateLimited(key, k.env.now())
 		rec.Err = err.Error()

@@ -300,7 +300,7 @@ func appendf(b []byte, format string, args []any) []byte {
 // appends to *spans (unless spans is nil) where each value starts and
 // ends in b. It writes the
 // verbs of the sentences written for every collected object itself: %s of
-// a string, a node, an object, an event type or a graph event, and %d of
+// a string, a node, an object, an event type, a duration or a graph event, and %d of
 // an int; a format with any other verb, flag or argument reports ok
 // false, and b is then left as it was given.
 func appendArgs(b []byte, format string, args []any, spans *[]int) (_ []byte, ok bool) {
@@ -343,6 +343,11 @@ func appendArgs(b []byte, format string, args []any, spans *[]int) (_ []byte, ok
 			}
 			b = appendRef(b, v.Kind, v.Metadata.Namespace, v.Metadata.Name)
 		case eventType:
+			if verb != 's' {
+				return fail()
+			}
+			b = append(b, v.String()...)
+		case time.Duration:
 			if verb != 's' {
 				return fail()
 			}

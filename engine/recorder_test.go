@@ -166,6 +166,8 @@ func TestRecorderSprintfIsFmt(t *testing.T) {
 		{"%d of %d, %d", []any{-7, 0, 1 << 40}},
 		{"100%% %s", []any{"done"}},
 		{"%q and %v", []any{"quoted", 2 * time.Second}},
+		{"%s's grace period has %s left", []any{"Pod/default/web-1", 29*time.Second + 500*time.Millisecond}},
+		{"retried in %s", []any{time.Duration(0)}},
 		{"%s", []any{named("a named string")}},
 		{"%s %s", []any{"too few"}},
 		{"%s", []any{"too", "many"}},
