@@ -37,6 +37,23 @@ func BenchmarkParseDump(b *testing.B) {
 	}
 }
 
+// BenchmarkParseDumpJSON reads the 10k dump as `kubectl get -o json`
+// prints it.
+func BenchmarkParseDumpJSON(b *testing.B) {
+	var buf bytes.Buffer
+	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 10, Pods: 1000, JSON: true}); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseDump("dump.json", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkWhatIfDelete is what `gcplay what-if -f DUMP delete
 // deployment/web` does, in one process: read the dump, restore it, let
 // the controllers settle it, delete the Deployment with Background and

@@ -96,12 +96,13 @@ func ParseDump(filename string, data []byte) (*Scenario, error) {
 func parseDump(filename string, data []byte, direct bool) (*Scenario, int, error) {
 	d := newDumpReader(filename, data)
 	var directItem func(int, *fastYAML, int) bool
+	var directJSON func(int, *fastJSON, int) bool
 	if direct {
-		directItem = d.directItem
+		directItem, directJSON = d.directItem, d.directJSON
 	}
 	fast := func(data []byte) bool { return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem) }
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		fast = func(data []byte) bool { return fastJSONDocuments(data, d.fastItem, d.fastDoc) }
+		fast = func(data []byte) bool { return fastJSONDocuments(data, d.fastItem, d.fastDoc, directJSON) }
 	}
 	if !fast(data) {
 		d = newDumpReader(filename, data)

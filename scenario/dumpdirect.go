@@ -521,6 +521,16 @@ func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
 	if !f.blockEnd(mind) || seen != 7 {
 		return false
 	}
+	return d.keepDirect(doc, obj, namespaced, line, true)
+}
+
+// keepDirect keeps an object the direct decoding read, as object() would
+// keep it, when the checks that need the registry pass; false, having
+// kept nothing, when they do not (or when its kind is to be taken as
+// custom first). namespaced is whether its metadata has a namespace that
+// is not null.
+// fieldsShared says the Fields share their parts already (sharedBlock).
+func (d *dumpReader) keepDirect(doc int, obj *fakeapi.Object, namespaced bool, line int, fieldsShared bool) bool {
 	info, ok := d.kindCache.Lookup(d.reg, obj.APIVersion, obj.Kind)
 	if !ok {
 		return false // a kind to take as custom first, or a problem to report
@@ -551,7 +561,11 @@ func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
 	}
 	d.items++
 	d.direct++
-	d.share.metadata(obj)
+	if fieldsShared {
+		d.share.metadata(obj)
+	} else {
+		d.share.object(obj)
+	}
 	d.restore = append(d.restore, Manifest{Object: obj, Line: line, Path: path})
 	return true
 }

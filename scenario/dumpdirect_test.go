@@ -92,7 +92,7 @@ func TestDumpDirectMatchesTree(t *testing.T) {
 		if diff != "" {
 			t.Errorf("%s: %s", name, diff)
 		}
-		if strings.HasPrefix(name, "dumpgen") && !strings.Contains(name, "JSON:true") {
+		if strings.HasPrefix(name, "dumpgen") {
 			var o dumpgen.Options
 			fmt.Sscanf(name, "dumpgen {ReplicaSets:%d Pods:%d", &o.ReplicaSets, &o.Pods)
 			if took != o.Objects() {
@@ -196,6 +196,16 @@ var directCases = []struct {
 	{"same name twice", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 2},
 	{"several documents", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n---\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n", 2},
 	{"not a List", "kind: Thing\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 1},
+	{"json", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "labels": {"a": "b", "c": null}, "finalizers": ["f"], "creationTimestamp": "2026-01-01T00:00:00Z"}, "data": {"k": "v\u0041", "n": -0, "l": [1, true, null, {}, []]}}]}`, 1},
+	{"json array of manifests", `[{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b"}}]`, 2},
+	{"json duplicate key", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "name": "b"}}]}`, 0},
+	{"json float", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "x": 1.5}]}`, 0},
+	{"json negative generation", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "generation": -1}}]}`, 0},
+	{"json replicas negative", `{"kind": "List", "items": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "a"}, "spec": {"replicas": -1}}]}`, 0},
+	{"json entry a string", `{"kind": "List", "items": ["x", {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}]}`, 1},
+	{"json owner", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "o", "uid": "u"}}, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "o", "controller": true}]}}]}`, 2},
+	{"json syntax error", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"},}]}`, 0},
+	{"json deep", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "x": ` + strings.Repeat("[", 150) + strings.Repeat("]", 150) + `}]}`, 0},
 	{"deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(150), 0},
 	{"too deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(250), 0},
 	{"nearly deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(90), 1},
@@ -238,9 +248,18 @@ func TestDumpDirectMutations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	values := []string{"", "null", "-1", "1.5", "{}", "[]", "x", "'x'", "True", "2026-01-01", "&a x", "- x", "a: b", "2000000000"}
+	var genJSON bytes.Buffer
+	if err := dumpgen.Write(&genJSON, dumpgen.Options{ReplicaSets: 1, Pods: 1, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	yamlValues := []string{"", "null", "-1", "1.5", "{}", "[]", "x", "True", "2026-01-01", "&a x", "a: b"}
+	jsonValues := []string{`"x",`, `null,`, `1e3,`, `-0,`, `{},`, `[],`, `true`, `"\u0041",`, `{"a": 1, "a": 2},`}
 	mutants := 0
-	for name, data := range map[string][]byte{"dumpgen": gen.Bytes(), "stuck.yaml": web} {
+	for name, data := range map[string][]byte{"dumpgen": gen.Bytes(), "stuck.yaml": web, "dumpgen -json": genJSON.Bytes()} {
+		values := yamlValues
+		if strings.HasSuffix(name, "json") {
+			values = jsonValues
+		}
 		lines := strings.SplitAfter(string(data), "\n")
 		for i, line := range lines {
 			try := func(what string, ls []string) {
@@ -254,8 +273,10 @@ func TestDumpDirectMutations(t *testing.T) {
 			}
 			try("deleted", with(""))
 			try("repeated", with(line+line))
-			try("indented", with("  "+line))
-			try("outdented", with(strings.TrimPrefix(line, "  ")))
+			if !strings.HasSuffix(name, "json") { // JSON's spaces do not count
+				try("indented", with("  "+line))
+				try("outdented", with(strings.TrimPrefix(line, "  ")))
+			}
 			if k := strings.Index(line, ": "); k > 0 {
 				for _, v := range values {
 					try("valued "+v, with(line[:k+2]+v+"\n"))

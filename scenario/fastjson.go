@@ -24,6 +24,11 @@ type fastJSON struct {
 	// nodes allocates the nodes and shares the short strings, as for
 	// fastYAML.
 	nodes *fastYAML
+	// direct, when set, is tried first on each entry that would go to
+	// onItem: it reads the entry straight into an object
+	// (dumpdirect_json.go); when it does not take it, the entry is read
+	// again as a tree.
+	direct func(depth int) bool
 }
 
 // maxJSONDepth is encoding/json's nesting limit.
@@ -34,7 +39,9 @@ const maxJSONDepth = 10000
 // array, go to onItem, which must not keep their nodes once it returns;
 // onDoc gets the rest of the document. It reports false when data is not
 // JSON, or not all of it.
-func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool) bool {
+//
+// direct, when not nil, is offered each such entry first (fastJSON.direct).
+func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool, direct func(doc int, j *fastJSON, depth int) bool) bool {
 	j := &fastJSON{data: data, line: 1, nodes: &fastYAML{strs: map[string]string{}}}
 	for doc := 0; ; doc++ {
 		j.ws()
@@ -42,6 +49,9 @@ func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onD
 			return true
 		}
 		item := func(n *yaml.Node) { onItem(doc, n) }
+		if direct != nil {
+			j.direct = func(depth int) bool { return direct(doc, j, depth) }
+		}
 		var root *yaml.Node
 		ok := true
 		switch data[j.pos] {
@@ -202,7 +212,9 @@ func (j *fastJSON) array(depth int, onItem func(*yaml.Node)) (*yaml.Node, bool) 
 		return n, true
 	}
 	for {
-		if onItem != nil {
+		if onItem != nil && j.direct != nil && j.directEntry(depth+1) {
+			// taken
+		} else if onItem != nil {
 			mark := j.nodes.startEntry()
 			v, ok := j.value(depth + 1)
 			if !ok {
@@ -231,6 +243,18 @@ func (j *fastJSON) array(depth int, onItem func(*yaml.Node)) (*yaml.Node, bool) 
 			return nil, false
 		}
 	}
+}
+
+// directEntry offers the entry at pos to direct, and puts pos back when
+// direct does not take it.
+func (j *fastJSON) directEntry(depth int) bool {
+	j.ws()
+	pos, line, lineStart := j.pos, j.line, j.lineStart
+	if j.direct(depth) {
+		return true
+	}
+	j.pos, j.line, j.lineStart = pos, line, lineStart
+	return false
 }
 
 // str reads a string at pos: its bytes when it has no escapes, else what

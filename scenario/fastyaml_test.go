@@ -166,7 +166,7 @@ func TestFastJSONMatchesV3(t *testing.T) {
 		}, func(_ int, root *yaml.Node) bool {
 			roots = append(roots, root)
 			return true
-		})
+		}, nil)
 		if !ok {
 			t.Errorf("%s: the JSON reader gave up", name)
 			continue
@@ -187,12 +187,12 @@ func TestFastJSONMatchesV3(t *testing.T) {
 	if !fastJSONDocuments([]byte("{\"kind\": \"List\", \"items\": [{\"a\": 1}]}\n{\"b\": 2}\n"), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool {
 		docs++
 		return true
-	}) || docs != 2 {
+	}, nil) || docs != 2 {
 		t.Errorf("two JSON values: %d documents", docs)
 	}
 	for _, bad := range []string{`{"a": [1, }`, `{"a": 1,}`, `[1 2]`, `{"a" 1}`, `{"a": 01}`, `{"a": 1.}`, `{"a": -}`, `{"a": 1e}`,
 		`{"a": "x\qy"}`, "{\"a\": \"x\ty\"}", `{"a": tru}`, `{"a": nul}`, `{"a": "x}`, `{"a": 1`, `{"a": 1} x`, `01`, `{"a": [1]]}`} {
-		if fastJSONDocuments([]byte(bad), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }) {
+		if fastJSONDocuments([]byte(bad), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }, nil) {
 			t.Errorf("the JSON reader accepted %q", bad)
 		}
 	}
@@ -274,7 +274,7 @@ func testDumpFastMatchesSlow(t *testing.T, asJSON bool) {
 	read := func() bool { return fastDocuments(data, "items", fast.fastItem, fast.fastDoc, nil) }
 	if asJSON {
 		read = func() bool {
-			return fastJSONDocuments(data, fast.fastItem, fast.fastDoc)
+			return fastJSONDocuments(data, fast.fastItem, fast.fastDoc, nil)
 		}
 	}
 	if !read() {
