@@ -60,13 +60,20 @@ func (q *inputQueue) Close() error {
 
 // termWriter is the program's output: each write goes to the page's
 // goTermWrite as bytes (a Uint8Array), so xterm.js's streaming UTF-8
-// decoder handles a character split across two writes.
-type termWriter struct{ write js.Value }
+// decoder handles a character split across two writes. wrote, when set,
+// is called after each write.
+type termWriter struct {
+	write js.Value
+	wrote func()
+}
 
 func (w termWriter) Write(p []byte) (int, error) {
 	u8 := js.Global().Get("Uint8Array").New(len(p))
 	js.CopyBytesToJS(u8, p)
 	w.write.Invoke(u8)
+	if w.wrote != nil {
+		w.wrote()
+	}
 	return len(p), nil
 }
 
