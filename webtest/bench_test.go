@@ -89,15 +89,15 @@ func TestWebBench(t *testing.T) {
 	}
 	var throttled, loopback []load
 	var sent []string
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 5 && *webCold; i++ {
 		throttled = append(throttled, cold(true))
 	}
-	for i := 0; i < 7; i++ {
+	for i := 0; i < 7 && *webCold; i++ {
 		loopback = append(loopback, cold(false))
 	}
 	// What a first visit fetched, as sent (Resource Timing's encoded
 	// sizes), from one more loopback load.
-	{
+	if *webCold {
 		p := newPage(t, 1280, 800)
 		p.load(srv.URL)
 		type entry struct {
@@ -136,42 +136,51 @@ func TestWebBench(t *testing.T) {
 	// which writes the frame, and xterm draws it in the next animation
 	// frame; the browser rounds it to 8 ms and reports only keys of 16 ms
 	// or more, so a key without an entry counts as 16).
-	p := newPage(t, 1280, 800)
-	p.load(srv.URL)
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__shown = new Map();
+	var step, back, stepShown, backShown, idleGC []float64
+	for r := 0; r < *webKeyRounds; r++ {
+		p := newPage(t, 1280, 800)
+		p.load(srv.URL)
+		p.do(chromedp.Evaluate[chromedp.Void](`window.__shown = new Map();
 		new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'keydown') window.__shown.set(e.startTime, e.duration); })
 			.observe({ type: 'event', durationThreshold: 16 })`))
-	measure := func(key, expect string) (drawn, shown float64) {
-		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__expect = %q; window.__hitAt = null; window.__t.keyAt = undefined`, expect)))
-		p.press(key)
-		p.waitJS(`window.__hitAt != null`, 5*time.Second)
-		drawn = eval[float64](p, `window.__hitAt - window.__t.keyAt`)
-		// Event Timing entries come once the frame is presented.
-		shown = 16
-		for deadline := time.Now().Add(500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if d := eval[float64](p, `([...window.__shown].find(([at]) => Math.abs(at - window.__t.keyAt) < 1) || [0, 0])[1]`); d > 0 {
-				shown = d
-				break
+		measure := func(key, expect string) (drawn, shown float64) {
+			p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__expect = %q; window.__hitAt = null; window.__t.keyAt = undefined`, expect)))
+			p.press(key)
+			p.waitJS(`window.__hitAt != null`, 5*time.Second)
+			drawn = eval[float64](p, `window.__hitAt - window.__t.keyAt`)
+			// Event Timing entries come once the frame is presented.
+			shown = 16
+			for deadline := time.Now().Add(500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if d := eval[float64](p, `([...window.__shown].find(([at]) => Math.abs(at - window.__t.keyAt) < 1) || [0, 0])[1]`); d > 0 {
+					shown = d
+					break
+				}
 			}
+			return drawn, shown
 		}
-		return drawn, shown
+		p.command("delete deploy/web --cascade=foreground")
+		p.waitText("Deployment/web terminating")
+		time.Sleep(200 * time.Millisecond)
+		p.do(chromedp.Evaluate[chromedp.Void](`window.__t.idleGC = []`)) // the page's collections while idle, from here on
+		first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
+		const n = 10
+		for i := 1; i <= n; i++ {
+			d, s := measure("s", fmt.Sprintf(" gcplay │ step %d │", first+i))
+			step, stepShown = append(step, d), append(stepShown, s)
+		}
+		time.Sleep(200 * time.Millisecond)
+		for i := 1; i <= n; i++ {
+			d, s := measure("ArrowLeft", fmt.Sprintf("step %d of %d (rewound)", first+n-i, first+n))
+			back, backShown = append(back, d), append(backShown, s)
+		}
+		idleGC = append(idleGC, eval[[]float64](p, `window.__t.idleGC || []`)...)
+		p.checkExceptions()
+		p.close()
 	}
-	p.command("delete deploy/web --cascade=foreground")
-	p.waitText("Deployment/web terminating")
-	time.Sleep(200 * time.Millisecond)
-	first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
-	var step, back, stepShown, backShown []float64
-	const n = 10
-	for i := 1; i <= n; i++ {
-		d, s := measure("s", fmt.Sprintf(" gcplay │ step %d │", first+i))
-		step, stepShown = append(step, d), append(stepShown, s)
+	idleRow := "none"
+	if len(idleGC) > 0 {
+		idleRow = fmt.Sprintf("%d, median %.1f ms, max %.1f ms", len(idleGC), median(idleGC), slices.Max(idleGC))
 	}
-	time.Sleep(200 * time.Millisecond)
-	for i := 1; i <= n; i++ {
-		d, s := measure("ArrowLeft", fmt.Sprintf("step %d of %d (rewound)", first+n-i, first+n))
-		back, backShown = append(back, d), append(backShown, s)
-	}
-	p.checkExceptions()
 
 	col := func(l []load, f func(load) float64) []float64 {
 		var v []float64
@@ -181,6 +190,9 @@ func TestWebBench(t *testing.T) {
 		return v
 	}
 	row := func(name string, v []float64) string {
+		if len(v) == 0 {
+			return fmt.Sprintf("| %s | not measured (-webcold=false) | | | 0 |\n", name)
+		}
 		return fmt.Sprintf("| %s | %.0f | %.0f | %.0f | %d |\n", name, median(v), slices.Min(v), slices.Max(v), len(v))
 	}
 	keyRow := func(name string, v []float64) string {
@@ -193,6 +205,7 @@ func TestWebBench(t *testing.T) {
 		"What a first visit fetched (Resource Timing):\n\n| file | bytes | as sent |\n|---|---:|---:|\n%s\n\n"+
 		"| navigation → … (ms, cold, fresh browser) | median | min | max | loads |\n|---|---:|---:|---:|---:|\n%s%s%s%s\n"+
 		"| key → render (ms) | median | p90 | max | keys |\n|---|---:|---:|---:|---:|\n%s%s\n"+
+		"collections while the page was idle during the keys (window.__t.idleGC): %s\n\n"+
 		"load average (1, 5, 15 min) before: %s; after: %s\n",
 		wasm, sizeOf(wasm), sizeOf(wasm+".br"), sizeOf(wasm+".gz"), strings.Join(sent, "\n"),
 		row("main.wasm compiled, 20 Mbit/s 40 ms", col(throttled, compiled)),
@@ -205,7 +218,7 @@ func TestWebBench(t *testing.T) {
 			keyRow("s, on screen (presented; 8 ms steps)", stepShown),
 		keyRow("←, a step back, drawn (goal median ≤ 16)", back)+
 			keyRow("←, on screen (presented; 8 ms steps)", backShown),
-		loadBefore, loadavg())
+		idleRow, loadBefore, loadavg())
 	fmt.Print(out)
 }
 

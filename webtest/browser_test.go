@@ -25,8 +25,13 @@ import (
 )
 
 var (
-	webbench   = flag.Bool("webbench", false, "run TestWebBench: measure the page for docs/BENCHMARKS.md")
-	screenshot = flag.String("screenshot", "", "also write TestPage's screenshot to this PNG file")
+	webbench = flag.Bool("webbench", false, "run TestWebBench: measure the page for docs/BENCHMARKS.md")
+	// TestWebBench's key figures come from -webkeyrounds fresh pages (ten
+	// keys of each kind per page: the starter world's delete has about
+	// twenty steps); -webcold=false leaves out its cold loads.
+	webKeyRounds = flag.Int("webkeyrounds", 1, "TestWebBench: fresh pages in which to time 10 s and 10 ← keys each")
+	webCold      = flag.Bool("webcold", true, "TestWebBench: also time cold loads and what a first visit fetches")
+	screenshot   = flag.String("screenshot", "", "also write TestPage's screenshot to this PNG file")
 )
 
 // chromium returns the path of Chromium, or "" when it is not installed.
