@@ -40,7 +40,18 @@ func IsDump(data []byte) bool {
 // read kind and name without decoding a large file.
 func firstLines(data []byte) []byte {
 	var out bytes.Buffer
-	for i, line := range bytes.SplitAfter(data, []byte("\n")) {
+	// Line by line, without splitting the whole text first: a List's kind
+	// comes after its items, so a large dump is read to its end.
+	for i := 0; len(data) > 0; i++ {
+		line := data
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			line, data = data[:j+1], data[j+1:]
+		} else {
+			data = nil
+		}
+		if line[0] == ' ' {
+			continue // (the common case, decided at once)
+		}
 		if i > 0 && (bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("..."))) {
 			break
 		}

@@ -345,3 +345,41 @@ func TestDumpDirectSharesBlocks(t *testing.T) {
 		t.Error("containers indented otherwise read differently")
 	}
 }
+
+// TestFirstLinesMatchesSplit: firstLines, which walks the text line by
+// line, gives what it gave when it split the whole text into lines first.
+func TestFirstLinesMatchesSplit(t *testing.T) {
+	split := func(data []byte) []byte {
+		var out bytes.Buffer
+		for i, line := range bytes.SplitAfter(data, []byte("\n")) {
+			if i > 0 && (bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("..."))) {
+				break
+			}
+			if len(line) > 0 && line[0] != ' ' && line[0] != '-' && line[0] != '#' && line[0] != '\t' && bytes.IndexByte(line, ':') > 0 {
+				out.Write(line)
+				if !bytes.HasSuffix(line, []byte("\n")) {
+					out.WriteByte('\n')
+				}
+			}
+		}
+		return out.Bytes()
+	}
+	inputs := repositoryDumps(t)
+	files, _ := filepath.Glob("testdata/*.yaml")
+	for _, f := range append(files, exampleScenarios(t)...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[f] = data
+	}
+	for i, s := range []string{"", "\n", "a: 1", "a: 1\n", "---\na: 1\n---\nb: 2\n", "a: 1\n...\nb: 2", "- a: 1\nkind: x\n", "a: 1\r\nb:\r\n",
+		"# c: 1\n\tt: 1\n k: 1\nkind: List\nname:", "a: 1\n--- x\nb: 2\n", ":\nx:\n"} {
+		inputs[fmt.Sprint("case ", i)] = []byte(s)
+	}
+	for name, data := range inputs {
+		if got, want := firstLines(data), split(data); !bytes.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}
