@@ -3,7 +3,6 @@ package scenario
 import (
 	"bytes"
 	"strconv"
-	"time"
 	"unsafe"
 
 	"go.yaml.in/yaml/v3"
@@ -405,7 +404,7 @@ func (f *fastYAML) skipSeq(ind int) bool {
 	return f.blockEnd(ind)
 }
 
-// str reads a value that must be a string or null.
+// strOrNull reads a value that must be a string or null.
 func (f *fastYAML) strOrNull(v yval) (s string, null, ok bool) {
 	if v.kind == yNull {
 		return "", true, true
@@ -703,8 +702,7 @@ func (d *dumpReader) directMeta(f *fastYAML, ind int, m *fakeapi.ObjectMeta) (na
 	return namespaced, true
 }
 
-// timeOrNull reads an RFC 3339 time or null. A dump's objects share a few
-// creation times: the last one read is parsed once.
+// timeOrNull reads an RFC 3339 time or null.
 func (d *dumpReader) timeOrNull(f *fastYAML, v yval) (*fakeapi.Time, bool) {
 	if v.kind == yNull {
 		return nil, true
@@ -718,15 +716,8 @@ func (d *dumpReader) timeOrNull(f *fastYAML, v yval) (*fakeapi.Time, bool) {
 		return nil, false
 	case sc.tag == "!!null":
 		return nil, true
-	case sc.value == d.lastTime.text && d.lastTime.text != "":
-		return &fakeapi.Time{Time: d.lastTime.t}, true
 	}
-	t, err := time.Parse(time.RFC3339, sc.value)
-	if err != nil {
-		return nil, false
-	}
-	d.lastTime.text, d.lastTime.t = sc.value, t
-	return &fakeapi.Time{Time: t}, true
+	return d.parseTime(sc.value)
 }
 
 // strMap reads labels or annotations: a mapping of strings (a null value
