@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// TestListKeepsUpWithStorage: lists are answered from keys kept between
-// them (listKeys), and every way an object comes or goes shows in the
-// next list: create, delete, restore, a namespace's objects in one
-// namespace and in all, and a clone that goes its own way.
+// TestListKeepsUpWithStorage: lists are answered from the objects kept
+// between them (listedObjects), and every way an object comes, goes or is
+// written shows in the next list: create, delete, restore, update, a
+// namespace's objects in one namespace and in all, and a clone that goes
+// its own way.
 func TestListKeepsUpWithStorage(t *testing.T) {
 	w := newWorld(t)
 	names := func(s *Store, namespace string) []string {
@@ -52,4 +53,31 @@ func TestListKeepsUpWithStorage(t *testing.T) {
 	}
 	want(names(c, "default"), "default/a", "default/c", "default/d")
 	want(names(w.s, "default"), "default/c")
+	listed := func(s *Store, name string) *Object {
+		t.Helper()
+		l, err := s.ListShared("test", "v1", "ConfigMap", "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range l {
+			if o.Metadata.Name == name {
+				return o
+			}
+		}
+		t.Fatalf("%s not listed", name)
+		return nil
+	}
+	old := listed(w.s, "c")
+	cm := old.DeepCopy()
+	cm.Fields = map[string]any{"data": map[string]any{"k": "v"}}
+	if _, err := w.s.Update("test", cm); err != nil {
+		t.Fatal(err)
+	}
+	if got, stored := listed(w.s, "c"), w.s.Lookup(cmRef("c")); got != stored || got == old {
+		t.Errorf("after an update the list has c at resourceVersion %s, storage %s (before: %s)",
+			got.Metadata.ResourceVersion, stored.Metadata.ResourceVersion, old.Metadata.ResourceVersion)
+	}
+	if l, _ := c.ListShared("test", "v1", "ConfigMap", "default"); len(l) != 3 || l[2].Metadata.Name != "d" {
+		t.Errorf("the clone lists %d ConfigMaps after the original's update", len(l))
+	}
 }

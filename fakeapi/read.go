@@ -106,50 +106,66 @@ func (s *Store) list(req *Request, apiVersion, kind, namespace string, as func(*
 }
 
 // listObjects is what a LIST of a kind answers, without the request.
-// listedScope is what listKeys lists: a kind, in one namespace or ("")
+// listedScope is what listedObjects lists: a kind, in one namespace or ("")
 // in all.
 type listedScope struct{ group, kind, namespace string }
 
-// listedKeys are a listedScope's keys in list order.
-type listedKeys []objKey
+// listedObjects are a listedScope's stored objects in list order.
+type listedObjects []*Object
 
-// keysChanged forgets the listed keys: an object came or went.
-func (s *Store) keysChanged() { clear(s.listed) }
+// listsChanged forgets the listed objects: an object came, went or was
+// written.
+func (s *Store) listsChanged() {
+	if len(s.listed) > 0 {
+		clear(s.listed)
+	}
+}
 
-// listKeys returns the keys of the objects of a kind, in namespace or
-// ("") in all, by namespace and name. The answer is shared: the caller
-// must not modify it.
-func (s *Store) listKeys(info KindInfo, namespace string) listedKeys {
+// listedObjects returns the stored objects of a kind, in namespace or ("") in
+// all, by namespace and name. The answer is shared: the caller must not
+// modify it.
+func (s *Store) listedObjects(info KindInfo, namespace string) listedObjects {
 	group := info.Group()
 	scope := listedScope{group, info.Kind, namespace}
-	if keys, ok := s.listed[scope]; ok {
-		return keys
+	if objs, ok := s.listed[scope]; ok {
+		return objs
 	}
 	in := func(sc objtable.Scope) bool {
 		return sc.Group == group && sc.Kind == info.Kind && (namespace == "" || sc.Namespace == namespace)
 	}
-	var keys listedKeys
+	type entry struct {
+		namespace, name string
+		o               *Object
+	}
+	var entries []entry
 	if n := s.objects.LenWhere(in); n > 0 {
-		keys = make(listedKeys, 0, n)
+		entries = make([]entry, 0, n)
 	}
-	for k := range s.objects.Where(in) {
-		keys = append(keys, k)
+	for k, o := range s.objects.Where(in) {
+		entries = append(entries, entry{k.Namespace, k.Name, o})
 	}
-	slices.SortFunc(keys, func(a, b objKey) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	slices.SortFunc(entries, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
 	})
-	if s.listed == nil {
-		s.listed = map[listedScope]listedKeys{}
+	var objs listedObjects
+	if len(entries) > 0 {
+		objs = make(listedObjects, len(entries))
 	}
-	s.listed[scope] = keys
-	return keys
+	for i, e := range entries {
+		objs[i] = e.o
+	}
+	if s.listed == nil {
+		s.listed = map[listedScope]listedObjects{}
+	}
+	s.listed[scope] = objs
+	return objs
 }
 
 func (s *Store) listObjects(info KindInfo, apiVersion, namespace string, as func(*Object, string) *Object) []*Object {
-	keys := s.listKeys(info, namespace)
-	out := make([]*Object, len(keys))
-	for i, k := range keys {
-		out[i] = as(s.object(k), apiVersion)
+	objs := s.listedObjects(info, namespace)
+	out := make([]*Object, len(objs))
+	for i, o := range objs {
+		out[i] = as(o, apiVersion)
 	}
 	return out
 }

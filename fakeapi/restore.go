@@ -68,7 +68,7 @@ func (s *Store) Restore(in *Object) error {
 	}
 	m.ResourceVersion = s.nextRV()
 	s.objects.Set(key, obj)
-	s.keysChanged()
+	s.listsChanged()
 	s.byUID.Set(m.UID, uidEntry{obj: obj, created: s.rv})
 	return nil
 }

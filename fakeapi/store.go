@@ -63,11 +63,12 @@ type Store struct {
 	clock Clock
 
 	objects objtable.Table[*Object]
-	// listed keeps, for each kind and namespace listed, its keys in list
-	// order, until an object comes or goes (keysChanged): the controllers
-	// that start after a restart list the same kinds one after another,
-	// and a world of 100,000 Pods is then sorted once, not once for each.
-	listed map[listedScope]listedKeys
+	// listed keeps, for each kind and namespace listed, its stored
+	// objects in list order, until any object is written, comes or goes
+	// (listsChanged): the controllers that start after a restart list the
+	// same kinds one after another, and a world of 100,000 Pods is then
+	// sorted and looked up once, not once for each.
+	listed map[listedScope]listedObjects
 	// text holds the request details the store writes (see strarena).
 	text strarena.Arena
 	// stamps shares the deletionTimestamp and grace period values of
@@ -151,7 +152,7 @@ func NewStore(reg *Registry, clock Clock) *Store {
 		s.objects.Set(namespaceKey(ns), o)
 		s.byUID.Set(o.Metadata.UID, uidEntry{obj: o, created: s.rv})
 	}
-	s.keysChanged()
+	s.listsChanged()
 	return s
 }
 
@@ -428,7 +429,7 @@ func qualifiedKind(info KindInfo) string {
 // insert stores a new object and announces it (ADDED).
 func (s *Store) insert(k objKey, o *Object) {
 	s.objects.Set(k, o)
-	s.keysChanged()
+	s.listsChanged()
 	s.byUID.Set(o.Metadata.UID, uidEntry{obj: o, created: s.rv})
 	s.emit(Added, o, nil, o.Metadata.ResourceVersion)
 }
@@ -441,6 +442,7 @@ func (s *Store) writeUpdate(k objKey, old, next *Object, dryRun bool) *Object {
 	stored, written := s.announceUpdate(old, next, dryRun)
 	if written {
 		s.objects.Set(k, stored)
+		s.listsChanged()
 		e, _ := s.byUID.Get(stored.Metadata.UID)
 		e.obj = stored
 		s.byUID.Set(stored.Metadata.UID, e)
@@ -484,7 +486,7 @@ func (s *Store) remove(k objKey, last *Object, dryRun bool) {
 		return
 	}
 	s.objects.Delete(k)
-	s.keysChanged()
+	s.listsChanged()
 	// A live object's UID is its own (create refuses a UID in use).
 	s.byUID.Delete(last.Metadata.UID)
 	s.emit(Deleted, last, last, s.nextRV())
