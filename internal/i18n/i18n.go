@@ -27,26 +27,20 @@ import (
 var files embed.FS
 
 var (
-	loadOnce sync.Once
-	catalogs map[string]map[string]string
-	langs    []string
+	langsOnce sync.Once
+	langs     []string // from the files' names, English first
+
+	catalogMu sync.Mutex
+	catalogs  = map[string]map[string]string{} // parsed on first use
 )
 
-func load() {
-	catalogs = map[string]map[string]string{}
+// loadLangs lists the languages from the catalog files' names, without
+// reading them: a program in English never parses the other languages'
+// catalogs (the page's start above all, where YAML is slow).
+func loadLangs() {
 	names, _ := files.ReadDir("messages")
 	for _, n := range names {
-		data, err := files.ReadFile(path.Join("messages", n.Name()))
-		if err != nil {
-			panic(err)
-		}
-		m := map[string]string{}
-		if err := yaml.Unmarshal(data, &m); err != nil {
-			panic(fmt.Sprintf("i18n: messages/%s: %v", n.Name(), err))
-		}
-		lang := strings.TrimSuffix(n.Name(), ".yaml")
-		catalogs[lang] = m
-		langs = append(langs, lang)
+		langs = append(langs, strings.TrimSuffix(n.Name(), ".yaml"))
 	}
 	slices.SortFunc(langs, func(a, b string) int {
 		switch {
@@ -61,9 +55,34 @@ func load() {
 	})
 }
 
+// catalog returns lang's messages, parsed on their first use; false for
+// a language gcplay does not speak.
+func catalog(lang string) (map[string]string, bool) {
+	langsOnce.Do(loadLangs)
+	if !slices.Contains(langs, lang) {
+		return nil, false
+	}
+	catalogMu.Lock()
+	defer catalogMu.Unlock()
+	if m, ok := catalogs[lang]; ok {
+		return m, true
+	}
+	name := lang + ".yaml"
+	data, err := files.ReadFile(path.Join("messages", name))
+	if err != nil {
+		panic(err)
+	}
+	m := map[string]string{}
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		panic(fmt.Sprintf("i18n: messages/%s: %v", name, err))
+	}
+	catalogs[lang] = m
+	return m, true
+}
+
 // Langs returns the languages the catalog has, English first.
 func Langs() []string {
-	loadOnce.Do(load)
+	langsOnce.Do(loadLangs)
 	return slices.Clone(langs)
 }
 
@@ -77,9 +96,8 @@ type Catalog struct {
 // For returns the catalog of lang; English for a language it lacks (and
 // for "").
 func For(lang string) *Catalog {
-	loadOnce.Do(load)
-	en := catalogs[locale.Default]
-	if m, ok := catalogs[lang]; ok {
+	en, _ := catalog(locale.Default)
+	if m, ok := catalog(lang); ok {
 		return &Catalog{lang: lang, m: m, en: en}
 	}
 	return &Catalog{lang: locale.Default, m: en, en: en}
@@ -175,19 +193,18 @@ func (c *Catalog) N(key string, n int, pairs ...string) string {
 // Problems checks every language's messages against English: every
 // English key is there, with the same placeholders, and no other key.
 func Problems() []string {
-	loadOnce.Do(load)
 	var out []string
-	en := catalogs[locale.Default]
+	en, _ := catalog(locale.Default)
 	keys := make([]string, 0, len(en))
 	for k := range en {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	for _, lang := range langs {
+	for _, lang := range Langs() {
 		if lang == locale.Default {
 			continue
 		}
-		m := catalogs[lang]
+		m, _ := catalog(lang)
 		for _, k := range keys {
 			v, ok := m[k]
 			if !ok {

@@ -58,3 +58,41 @@ func TestEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogParsedOnFirstUse: a program in English never parses the other
+// languages' catalogs; another language's is parsed when asked for.
+func TestCatalogParsedOnFirstUse(t *testing.T) {
+	catalogMu.Lock()
+	saved := catalogs
+	catalogs = map[string]map[string]string{}
+	catalogMu.Unlock()
+	defer func() {
+		catalogMu.Lock()
+		catalogs = saved
+		catalogMu.Unlock()
+	}()
+	parsed := func() []string {
+		catalogMu.Lock()
+		defer catalogMu.Unlock()
+		var l []string
+		for k := range catalogs {
+			l = append(l, k)
+		}
+		slices.Sort(l)
+		return l
+	}
+	if got := For("en").T("msg-opened-starter", "select", "↑", "delete", "x", "step", "s", "help", "?"); got == "" || got[0] == '[' {
+		t.Fatalf("English: %q", got)
+	}
+	_ = Langs()
+	For("fr") // not spoken: English
+	if got := parsed(); !slices.Equal(got, []string{"en"}) {
+		t.Fatalf("after English alone, parsed %v; want [en]", got)
+	}
+	if For("zh").Lang() != "zh" {
+		t.Fatal("For(zh) is not Chinese")
+	}
+	if got := parsed(); !slices.Equal(got, []string{"en", "zh"}) {
+		t.Fatalf("after Chinese, parsed %v; want [en zh]", got)
+	}
+}
