@@ -56,6 +56,7 @@ FUZZTIME ?= 10m
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPatchDelete -fuzztime=$(FUZZTIME) ./fakeapi
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./scenario
+	$(GO) test -run='^$$' -fuzz=FuzzDumpDirect -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s ./scenario
 
 ## web: build the browser page, a static site, into $(SITE)/ (serve it with gcplay web)
 SITE ?= site
