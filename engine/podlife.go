@@ -206,6 +206,16 @@ func newPodIndex() *podIndex {
 	return &podIndex{byKey: map[string]*podInfo{}, byController: map[string]*ownedPods{}, orphans: map[string]map[string]*podInfo{}}
 }
 
+// grow makes room in the index by key for n more Pods, so that the first
+// list of a large world fills it without rehashing as it doubles.
+func (x *podIndex) grow(n int) {
+	m := make(map[string]*podInfo, len(x.byKey)+n)
+	for k, p := range x.byKey {
+		m[k] = p
+	}
+	x.byKey = m
+}
+
 func (x *podIndex) put(o *fakeapi.Object) *podInfo {
 	key := objKey(o)
 	old, ok := x.byKey[key]

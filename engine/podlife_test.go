@@ -46,3 +46,24 @@ func TestPodIndexMetadataUpdate(t *testing.T) {
 		t.Errorf("%d Pods under the ReplicaSet after two updates, want 1", n)
 	}
 }
+
+// TestPodIndexGrowKeepsPods: growing the index keeps every Pod it holds,
+// and Pods put afterwards are found beside them.
+func TestPodIndexGrowKeepsPods(t *testing.T) {
+	pod := func(name string) *fakeapi.Object {
+		return &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: name, Namespace: "default", UID: "u-" + name}}
+	}
+	x := newPodIndex()
+	x.put(pod("a"))
+	x.grow(100)
+	x.put(pod("b"))
+	x.remove(pod("c")) // not there: nothing happens
+	for _, name := range []string{"a", "b"} {
+		if p := x.byKey["default/"+name]; p == nil || p.obj.Metadata.Name != name {
+			t.Errorf("%s is not in the index after grow", name)
+		}
+	}
+	if got := len(x.orphansIn("default")); got != 2 || len(x.byKey) != 2 {
+		t.Errorf("%d orphans, %d Pods by key; want 2 and 2", got, len(x.byKey))
+	}
+}

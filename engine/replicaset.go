@@ -283,6 +283,7 @@ func relist(e *env, client string, rec *Record, observe func(fakeapi.WatchEvent)
 			continue
 		}
 		if k == [2]string{"v1", "Pod"} && e.pods != nil && !e.podsListed {
+			e.pods.grow(len(objs))
 			for _, o := range objs {
 				e.pods.put(o)
 			}
