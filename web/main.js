@@ -332,7 +332,13 @@ window.bufferText = () => {
 };
 
 // Output: bytes, so xterm's UTF-8 decoder joins runes split across writes.
-window.goTermWrite = (u8) => term.write(u8);
+// firstWrite is the last write before the first frame is drawn, the
+// frame itself (for the bench: what of the time to the first frame is
+// Go's and what is xterm's).
+window.goTermWrite = (u8) => {
+  if (t.firstFrame === undefined) t.firstWrite = performance.now();
+  term.write(u8);
+};
 
 // Input waits for the first frame. xterm.js answers Bubble Tea's terminal
 // queries while it takes in that frame, and Go decoding the answers (its

@@ -28,7 +28,7 @@ func TestWebCompare(t *testing.T) {
 	for i, d := range dirs {
 		srvs[i] = serve(t, d)
 	}
-	marks := []string{"wasmLoaded", "goMain", "goModel", "goReady", "firstFrame"}
+	marks := []string{"wasmLoaded", "goMain", "goModel", "goReady", "firstWrite", "firstFrame"}
 	got := make([]map[string][]float64, len(dirs))
 	for i := range got {
 		got[i] = map[string][]float64{}
