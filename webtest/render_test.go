@@ -2,6 +2,7 @@ package webtest
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -154,6 +155,46 @@ func TestFirstFrameMeasuresNoCharacter(t *testing.T) {
 	}
 	if during := c.Measured[c.At:]; len(during) > 0 {
 		t.Errorf("drawing the first frame measured characters %d times; %d measurements were made before it", len(during), c.At)
+	}
+	p.checkExceptions()
+}
+
+// scrollSeq matches the terminal sequences that move lines within the
+// screen: a scrolling region (DECSTBM), scrolling it up or down, inserting
+// or deleting lines, a reverse index.
+var scrollSeq = regexp.MustCompile(`\x1b\[\d*(;\d*)?r|\x1b\[\d*[STLM]|\x1bM`)
+
+// TestKeyFramesRewriteRows: a key's frame rewrites the rows that changed
+// instead of scrolling a region of the screen and filling the rest in
+// (the renderer's scroll optimisation, which the page turns off): a region
+// scrolled makes xterm.js redraw all of it. Steps forward add a line to
+// the timeline and steps back take one away, the frames that would scroll.
+func TestKeyFramesRewriteRows(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	srv := serve(t, site(t))
+	p.load(srv.URL)
+	p.command("delete deploy/web --cascade=foreground")
+	p.waitText("Deployment/web terminating")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__written = [];
+		{ const write = term.write.bind(term), dec = new TextDecoder();
+		  term.write = (d, cb) => { window.__written.push(typeof d === 'string' ? d : dec.decode(d)); return write(d, cb); }; }`))
+	first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
+	for i := 1; i <= 6; i++ {
+		p.press("s")
+		p.waitText(fmt.Sprintf(" gcplay │ step %d │", first+i))
+	}
+	for i := 1; i <= 6; i++ {
+		p.press("ArrowLeft")
+		p.waitText(fmt.Sprintf("step %d of %d (rewound)", first+6-i, first+6))
+	}
+	written := eval[[]string](p, `window.__written`)
+	if len(written) < 12 {
+		t.Fatalf("%d writes for 12 keys", len(written))
+	}
+	for i, w := range written {
+		if m := scrollSeq.FindString(w); m != "" {
+			t.Errorf("write %d of %d moves lines (%q): %q", i+1, len(written), m, w)
+		}
 	}
 	p.checkExceptions()
 }

@@ -42,9 +42,23 @@ func (p *Program) listenForResize(done chan struct{}) { close(done) }
 // on a browser timer. It does what a tick does, under the same locks;
 // with nothing new it writes nothing. Once the program is shutting down
 // it does nothing.
+//
+// It also turns the renderer's scroll optimisation off (the renderer's
+// reset turns it on again at a resize, which the page follows with a
+// FlushFrame): finding lines that moved costs a hash of every line of
+// every frame, and a region scrolled in the terminal makes xterm.js's DOM
+// renderer draw the whole region again, where rewriting the few lines
+// that changed costs it only those (docs/BENCHMARKS.md, Browser).
 func (p *Program) FlushFrame() {
 	if p.renderer == nil || p.ctx.Err() != nil {
 		return
+	}
+	if r, ok := p.renderer.(*cursedRenderer); ok {
+		r.mu.Lock()
+		if r.scr != nil {
+			r.scr.SetScrollOptim(false)
+		}
+		r.mu.Unlock()
 	}
 	_ = p.flush()
 	_ = p.renderer.flush(false)
