@@ -27,7 +27,8 @@ func TestCompiledOnceOnFirstUse(t *testing.T) {
 			t.Fatalf("match %d: got %q, want %q", i, g, "owners")
 		}
 	}
-	if r.Get() != r.Get() {
+	first := r.Get()
+	if again := r.Get(); again != first {
 		t.Fatal("compiled more than once")
 	}
 }
