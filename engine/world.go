@@ -72,7 +72,7 @@ func NewWorld(cfg Config) (*World, error) {
 // wire connects the store's watch and request hooks, once per store.
 func (w *World) wire() {
 	w.store.Watch(w.dispatch)
-	w.store.OnRequest(func(r fakeapi.Request) { w.env.called(&r) })
+	w.store.OnRequestReading(func(r fakeapi.Request) { w.env.called(&r) }, func() bool { return !w.env.discard })
 }
 
 // dispatch delivers one watch event to every informer, in a fixed order.

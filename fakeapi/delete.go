@@ -52,7 +52,10 @@ func (s *Store) DeleteShared(client string, ref Ref, opts *DeleteOptions) (Delet
 // deleteAs handles and records a DELETE; answer makes the reply's object
 // from the stored snapshot (view copies it, sharedView does not).
 func (s *Store) deleteAs(client string, ref Ref, opts *DeleteOptions, answer func(*Object, string) *Object) (DeleteResult, error) {
-	req := Request{Verb: "delete", Client: client, Ref: ref, Detail: describeDeleteOptions(&s.text, opts)}
+	req := Request{Verb: "delete", Client: client, Ref: ref}
+	if s.detailRead() {
+		req.Detail = describeDeleteOptions(&s.text, opts)
+	}
 	res, se := s.delete(&req, ref, opts)
 	if se == nil {
 		req.Code = res.Code

@@ -350,8 +350,10 @@ func validateNamespaceFinalizerName(f string, i int) []fieldError {
 // The namespace controller empties a namespace this way.
 func (s *Store) DeleteCollection(client, apiVersion, kind, namespace string, opts *DeleteOptions) error {
 	req := Request{Verb: "deletecollection", Client: client, Code: 200,
-		Ref:    Ref{APIVersion: apiVersion, Kind: kind, Namespace: namespace},
-		Detail: describeDeleteOptions(&s.text, opts)}
+		Ref: Ref{APIVersion: apiVersion, Kind: kind, Namespace: namespace}}
+	if s.detailRead() {
+		req.Detail = describeDeleteOptions(&s.text, opts)
+	}
 	se := s.deleteCollection(&req, apiVersion, kind, namespace, opts)
 	s.finish(&req, se)
 	if se != nil {

@@ -14,6 +14,9 @@ type watcher struct {
 type observer struct {
 	id int
 	fn func(Request)
+	// readsDetail reports whether fn will read the next request's
+	// Detail; nil means always.
+	readsDetail func() bool
 }
 
 // Watch registers fn to be called synchronously with every later change.
@@ -36,12 +39,28 @@ func (s *Store) Watch(fn func(WatchEvent)) (cancel func()) {
 // OnRequest registers fn to be called with every request's record, once
 // the request is answered and before its watch events are delivered.
 func (s *Store) OnRequest(fn func(Request)) (cancel func()) {
+	return s.onRequest(fn, nil)
+}
+
+// OnRequestReading is OnRequest for an observer that reads a request's
+// Detail only while readsDetail reports true (a nil readsDetail: never).
+// A DELETE's Detail is written only for a request some observer will
+// read it in, and is "" otherwise: a quiet cascade of 100,000 objects
+// sends hundreds of thousands of DELETEs whose options no one reads.
+func (s *Store) OnRequestReading(fn func(Request), readsDetail func() bool) (cancel func()) {
+	if readsDetail == nil {
+		readsDetail = never
+	}
+	return s.onRequest(fn, readsDetail)
+}
+
+func (s *Store) onRequest(fn func(Request), readsDetail func() bool) (cancel func()) {
 	if fn == nil {
 		return func() {}
 	}
 	s.nextHook++
 	id := s.nextHook
-	s.observers = append(s.observers, observer{id: id, fn: fn})
+	s.observers = append(s.observers, observer{id: id, fn: fn, readsDetail: readsDetail})
 	return func() {
 		s.observers = slices.DeleteFunc(slices.Clone(s.observers), func(o observer) bool { return o.id == id })
 	}
@@ -70,6 +89,19 @@ func (s *Store) flush() {
 	}
 	clear(s.pending)
 	s.pending = s.pending[:0]
+}
+
+func never() bool { return false }
+
+// detailRead reports whether an observer will read the Detail of the
+// request now being handled.
+func (s *Store) detailRead() bool {
+	for _, o := range s.observers {
+		if o.readsDetail == nil || o.readsDetail() {
+			return true
+		}
+	}
+	return false
 }
 
 // finish completes a request: it fills in the answer, tells the request

@@ -137,7 +137,7 @@ func Start(s *Scenario) (*Imported, error) {
 	im.World = w
 	var writes int
 	var written []string
-	im.World.Store().OnRequest(func(r fakeapi.Request) {
+	im.World.Store().OnRequestReading(func(r fakeapi.Request) {
 		// A deletecollection is the namespace controller sweeping a
 		// resource, most often an empty one: not counted as a change.
 		if r.Code < 300 && r.Verb != "get" && r.Verb != "list" && r.Verb != "deletecollection" && r.Ref.Kind != "Event" {
@@ -152,7 +152,7 @@ func Start(s *Scenario) (*Imported, error) {
 				im.deleters[k] = r.Client
 			}
 		}
-	})
+	}, nil)
 	n, err := im.settle()
 	if err != nil {
 		return nil, fmt.Errorf("%s: once started, the controllers did not settle: %w", s.File, err)
