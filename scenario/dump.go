@@ -108,7 +108,7 @@ func parseDump(filename string, data []byte, direct bool) (*Scenario, int, error
 	d := newDumpReader(filename, data)
 	var directItem func(int, *fastYAML, int) bool
 	var directJSON func(int, *fastJSON, int) bool
-	if direct {
+	if direct && directDecoding {
 		directItem, directJSON = d.directItem, d.directJSON
 	}
 	fast := func(data []byte) bool { return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem) }
