@@ -447,7 +447,7 @@ func pastBackoffLimitOnFailure(v jobView, pods []jobPod) bool {
 	var n int64
 	for _, p := range pods {
 		if p.phase == podRunning || p.phase == podPending || p.phase == "" {
-			n += p.restarts
+			n += int64(p.restarts)
 		}
 	}
 	if v.backoffLimit == 0 {

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"math"
 	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -65,5 +67,26 @@ func TestPodIndexGrowKeepsPods(t *testing.T) {
 	}
 	if got := len(x.orphansIn("default")); got != 2 || len(x.byKey) != 2 {
 		t.Errorf("%d orphans, %d Pods by key; want 2 and 2", got, len(x.byKey))
+	}
+}
+
+// TestPodInfoFitsEightyBytes: the shared Pod cache holds one podInfo per
+// Pod, and a new one for every update of it; a field that grows it past
+// 80 bytes moves every entry to the next size of allocation (96 bytes).
+// The int32 fields read what the API's int32 holds, and a restartCount
+// beyond it (no apiserver would store one) is not read.
+func TestPodInfoFitsEightyBytes(t *testing.T) {
+	if n := unsafe.Sizeof(podInfo{}); n > 80 {
+		t.Errorf("podInfo is %d bytes, want at most 80", n)
+	}
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: map[string]any{
+		"status": map[string]any{"containerStatuses": []any{
+			map[string]any{"restartCount": float64(math.MaxInt32)},
+			map[string]any{"restartCount": float64(math.MaxInt32 + 1)},
+		}}}, Metadata: fakeapi.ObjectMeta{Name: "p", Namespace: "default",
+		Annotations: map[string]string{podDeletionCostAnnotation: "-2147483648"}}}
+	p := newPodInfo(pod)
+	if p.restarts != math.MaxInt32 || p.cost != math.MinInt32 {
+		t.Errorf("restarts %d, cost %d; want %d, %d", p.restarts, p.cost, math.MaxInt32, math.MinInt32)
 	}
 }
