@@ -72,12 +72,85 @@ func catalog(lang string) (map[string]string, bool) {
 	if err != nil {
 		panic(err)
 	}
-	m := map[string]string{}
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		panic(fmt.Sprintf("i18n: messages/%s: %v", name, err))
+	m, ok := plainCatalog(data)
+	if !ok {
+		m = map[string]string{}
+		if err := yaml.Unmarshal(data, &m); err != nil {
+			panic(fmt.Sprintf("i18n: messages/%s: %v", name, err))
+		}
 	}
 	catalogs[lang] = m
 	return m, true
+}
+
+// plainCatalog reads a catalog written as the files are: comments, blank
+// lines and one `key: value` a line, the value double-quoted without
+// escapes or plain. YAML's decoder, on wasm, is the largest code a start
+// would run only for the catalog (the starter is read by scenario's own
+// reader); ok is false at the first line of any other shape, and the file
+// is then read as YAML, so what a catalog may hold is unchanged
+// (TestPlainCatalogIsYAML checks both files against the YAML reading).
+func plainCatalog(data []byte) (m map[string]string, ok bool) {
+	m = map[string]string{}
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSuffix(line, "\n")
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		var key, value string
+		if line[0] == '"' { // a quoted key: "ui.timeline: go there": ...
+			i := strings.Index(line, "\": ")
+			if i < 1 {
+				return nil, false
+			}
+			key, value = line[1:i], line[i+3:]
+			if strings.ContainsAny(key, "\"\\\t\r") {
+				return nil, false
+			}
+		} else {
+			var found bool
+			key, value, found = strings.Cut(line, ": ")
+			if !found || !plainScalar(key) {
+				return nil, false
+			}
+		}
+		if value == "" {
+			return nil, false
+		}
+		if _, dup := m[key]; dup {
+			return nil, false
+		}
+		if value[0] == '"' {
+			if len(value) < 2 || !strings.HasSuffix(value, "\"") {
+				return nil, false
+			}
+			value = value[1 : len(value)-1]
+			if strings.ContainsAny(value, "\"\\\t\r") {
+				return nil, false
+			}
+		} else if !plainScalar(value) {
+			return nil, false
+		}
+		m[key] = value
+	}
+	return m, true
+}
+
+// plainScalar reports whether YAML reads s, unquoted in a block mapping,
+// as the string s itself: no indicator first, no ": " or " #" within, no
+// number, bool or null (a conservative test: anything doubtful is left
+// to YAML).
+func plainScalar(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' || s[len(s)-1] == ':' ||
+		strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`~<=+.0123456789") ||
+		strings.ContainsAny(s, "\t\r") || strings.Contains(s, ": ") || strings.Contains(s, " #") {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
+		return false
+	}
+	return true
 }
 
 // Langs returns the languages the catalog has, English first.

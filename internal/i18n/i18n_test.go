@@ -1,8 +1,11 @@
 package i18n
 
 import (
+	"maps"
 	"slices"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestCatalogsMatchEnglish: every language has every English message,
@@ -94,5 +97,53 @@ func TestCatalogParsedOnFirstUse(t *testing.T) {
 	}
 	if got := parsed(); !slices.Equal(got, []string{"en", "zh"}) {
 		t.Fatalf("after Chinese, parsed %v; want [en zh]", got)
+	}
+}
+
+// TestPlainCatalogIsYAML: each catalog file, read by plainCatalog, is
+// what YAML reads; lines of other shapes make it give up (the file is then
+// read as YAML).
+func TestPlainCatalogIsYAML(t *testing.T) {
+	for _, lang := range Langs() {
+		data, err := files.ReadFile("messages/" + lang + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := plainCatalog(data)
+		if !ok {
+			t.Errorf("messages/%s.yaml: not read by plainCatalog (every start would then parse it as YAML)", lang)
+			continue
+		}
+		want := map[string]string{}
+		if err := yaml.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("messages/%s.yaml: %s: plainCatalog read %q, YAML %q", lang, k, got[k], v)
+				}
+			}
+			t.Errorf("messages/%s.yaml: %d messages read, YAML has %d", lang, len(got), len(want))
+		}
+	}
+	for _, text := range []string{
+		"a: \"x\\ny\"\n",       // an escape
+		"a: \"x\" # note\n",    // a comment after the value
+		"a: 'x'\n",             // single quotes
+		"a: yes\n",             // a bool
+		"a: 12\n",              // a number
+		"a: |\n  x\n",          // a block scalar
+		"a: x\na: y\n",         // a duplicate key
+		"  a: x\n",             // indented
+		"a: \"\n",              // an unclosed quote
+		"true: x\n",            // a key YAML reads as a bool
+		"a: x: y\n",            // a colon in a plain value
+		"a: \"x\"\r\nb: y\r\n", // CRLF
+		"\"a\\\"b\": x\n",      // an escape in a quoted key
+	} {
+		if m, ok := plainCatalog([]byte(text)); ok {
+			t.Errorf("plainCatalog(%q) = %v, want it to leave the text to YAML", text, m)
+		}
 	}
 }
