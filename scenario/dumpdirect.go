@@ -891,15 +891,18 @@ func (d *dumpReader) ownerRef(f *fastYAML, ind int) (fakeapi.OwnerReference, boo
 	if !f.blockEnd(ind) {
 		return r, false
 	}
-	if r.UID == "" {
-		// Found by apiVersion, kind and name: they must name a kind
-		// gcplay serves.
-		if r.APIVersion == "" || r.Kind == "" || r.Name == "" {
-			return r, false
-		}
-		if _, ok := d.kindCache.Lookup(d.reg, r.APIVersion, r.Kind); !ok {
-			return r, false
-		}
+	return r, d.ownerRefFindable(r)
+}
+
+// ownerRefFindable reports whether a reference names its owner: by uid,
+// or by apiVersion, kind and name of a kind gcplay serves.
+func (d *dumpReader) ownerRefFindable(r fakeapi.OwnerReference) bool {
+	if r.UID != "" {
+		return true
 	}
-	return r, true
+	if r.APIVersion == "" || r.Kind == "" || r.Name == "" {
+		return false
+	}
+	_, ok := d.kindCache.Lookup(d.reg, r.APIVersion, r.Kind)
+	return ok
 }

@@ -94,18 +94,12 @@ func (j *fastJSON) directValue(depth int) (any, bool) {
 				return nil, false
 			}
 			f.dpairs = append(f.dpairs, anyPair{key, v})
-			j.ws()
-			if j.pos == len(j.data) {
+			more, ok := j.next('}')
+			if !ok {
 				return nil, false
 			}
-			switch j.data[j.pos] {
-			case ',':
-				j.pos++
+			if more {
 				continue
-			case '}':
-				j.pos++
-			default:
-				return nil, false
 			}
 			pairs := f.dpairs[mark:]
 			m := make(map[string]any, len(pairs))
@@ -133,18 +127,12 @@ func (j *fastJSON) directValue(depth int) (any, bool) {
 				return nil, false
 			}
 			f.dstack = append(f.dstack, v)
-			j.ws()
-			if j.pos == len(j.data) {
+			more, ok := j.next(']')
+			if !ok {
 				return nil, false
 			}
-			switch j.data[j.pos] {
-			case ',':
-				j.pos++
+			if more {
 				continue
-			case ']':
-				j.pos++
-			default:
-				return nil, false
 			}
 			return append([]any(nil), f.dstack[mark:]...), true
 		}
@@ -330,15 +318,7 @@ func (d *dumpReader) ownerRefFromMap(v any) (fakeapi.OwnerReference, bool) {
 			return r, false
 		}
 	}
-	if r.UID == "" {
-		if r.APIVersion == "" || r.Kind == "" || r.Name == "" {
-			return r, false
-		}
-		if _, ok := d.kindCache.Lookup(d.reg, r.APIVersion, r.Kind); !ok {
-			return r, false
-		}
-	}
-	return r, true
+	return r, d.ownerRefFindable(r)
 }
 
 // parseTime reads an RFC 3339 time; the last one read is parsed once (a

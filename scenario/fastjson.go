@@ -185,20 +185,32 @@ func (j *fastJSON) object(depth int, onItem func(*yaml.Node)) (*yaml.Node, bool)
 			return nil, false
 		}
 		n.Content = append(n.Content, k, v)
-		j.ws()
-		if j.pos == len(j.data) {
+		more, ok := j.next('}')
+		if !ok {
 			return nil, false
 		}
-		switch j.data[j.pos] {
-		case ',':
-			j.pos++
-		case '}':
-			j.pos++
+		if !more {
 			return n, true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// next reads what follows a member of an object or an entry of an array:
+// a comma (more follow) or the closing byte (the last one was read).
+func (j *fastJSON) next(closing byte) (more, ok bool) {
+	j.ws()
+	if j.pos == len(j.data) {
+		return false, false
+	}
+	switch j.data[j.pos] {
+	case ',':
+		j.pos++
+		return true, true
+	case closing:
+		j.pos++
+		return false, true
+	}
+	return false, false
 }
 
 // array reads an array at pos; with onItem, its entries go there instead
@@ -229,18 +241,12 @@ func (j *fastJSON) array(depth int, onItem func(*yaml.Node)) (*yaml.Node, bool) 
 			}
 			n.Content = append(n.Content, v)
 		}
-		j.ws()
-		if j.pos == len(j.data) {
+		more, ok := j.next(']')
+		if !ok {
 			return nil, false
 		}
-		switch j.data[j.pos] {
-		case ',':
-			j.pos++
-		case ']':
-			j.pos++
+		if !more {
 			return n, true
-		default:
-			return nil, false
 		}
 	}
 }
