@@ -95,8 +95,12 @@ func stringMap(v any) map[string]string {
 }
 
 // toJSONValue returns v as encoding/json decodes it (the fake apiserver's
-// stored form), so it compares equal to what the store holds.
+// stored form), so it compares equal to what the store holds. A value
+// that is already such a tree is copied directly (copyJSONTree).
 func toJSONValue(v any) any {
+	if out, ok := copyJSONTree(v); ok {
+		return out
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil

@@ -431,7 +431,7 @@ func readDeployment(o *fakeapi.Object) (*deployment, error) {
 	d.minReadySeconds, _ = nestedInt(spec, "minReadySeconds")
 	d.paused = nestedBool(spec, "paused")
 	if v, ok := o.Fields["status"]; ok {
-		_ = fromJSONValue(v, &d.status)
+		d.status = readDeployStatus(v)
 	}
 	sel, tmpl, _, err := readWorkloadSpec(o)
 	d.selector, d.template = sel, tmpl
@@ -703,7 +703,7 @@ func (c *deploymentController) updateDeployment(d *deployment) (*fakeapi.Object,
 	if next.Fields == nil {
 		next.Fields = map[string]any{}
 	}
-	next.Fields["status"] = toJSONValue(d.status)
+	next.Fields["status"] = d.status.jsonValue()
 	out, err := c.env.api.Update(dcClient, next)
 	if err != nil {
 		c.cur.act("StatusUpdateFailed", "updating %s failed (%s)", d.obj, fakeapi.ReasonOf(err))

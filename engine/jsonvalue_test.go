@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"encoding/json"
+	"math"
+	mathrand "math/rand"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"testing/quick"
+)
+
+// roundTrip is what the direct forms must equal: encoding/json's own
+// Marshal then Unmarshal into an any.
+func roundTrip(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil
+	}
+	return out
+}
+
+func TestToJSONValueEqualsRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		v      any
+		direct bool // copyJSONTree takes it
+	}{
+		{"nil", nil, true},
+		{"string", "web", true},
+		{"html", "<a&b>", true},
+		{"number", 3.0, true},
+		{"negative zero", math.Copysign(0, -1), true},
+		{"large", 1e300, true},
+		{"bool", true, true},
+		{"tree", map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "ports": []any{80.0, nil}}}}}, true},
+		{"empty map", map[string]any{}, true},
+		{"empty list", []any{}, true},
+		{"nil map", map[string]any(nil), true},
+		{"nil list in a map", map[string]any{"a": []any(nil)}, true},
+		{"int", 3, false},
+		{"int in a tree", map[string]any{"a": []any{int64(1) << 60}}, false},
+		{"NaN", math.NaN(), false},
+		{"infinity in a tree", []any{math.Inf(1)}, false},
+		{"invalid UTF-8 value", map[string]any{"a": "\xff"}, false},
+		{"invalid UTF-8 key", map[string]any{"\xff": "a"}, false},
+		{"labels", map[string]string{"app": "web"}, false},
+		{"status", deployStatus{Replicas: 2}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, ok := copyJSONTree(tc.v); ok != tc.direct {
+				t.Errorf("copyJSONTree took it: %v, want %v", ok, tc.direct)
+			}
+			if got, want := toJSONValue(tc.v), roundTrip(tc.v); !reflect.DeepEqual(got, want) {
+				t.Errorf("toJSONValue = %#v, the round trip %#v", got, want)
+			}
+		})
+	}
+}
+
+// randomTree builds a decoded-JSON-like tree with the values the round
+// trip changes or rejects mixed in.
+func randomTree(r *rand.Rand, depth int) any {
+	switch n := r.IntN(12); {
+	case depth > 3 || n < 2:
+		return []any{"a", "\xfe", "<&>", ""}[r.IntN(4)]
+	case n < 4:
+		return []any{0.0, -1.5, 1e21, float64(1 << 62), math.NaN(), math.Inf(-1), 3}[r.IntN(7)]
+	case n < 5:
+		return []any{nil, true, false, map[string]any(nil), []any(nil)}[r.IntN(5)]
+	case n < 8:
+		m := map[string]any{}
+		for i := r.IntN(4); i > 0; i-- {
+			m[[]string{"a", "b", "Replicas", "\xff", "c"}[r.IntN(5)]] = randomTree(r, depth+1)
+		}
+		return m
+	default:
+		l := make([]any, r.IntN(4))
+		for i := range l {
+			l[i] = randomTree(r, depth+1)
+		}
+		return l
+	}
+}
+
+func TestToJSONValueEqualsRoundTripRandomTrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 1))
+	direct := 0
+	for range 5000 {
+		v := randomTree(r, 0)
+		if _, ok := copyJSONTree(v); ok {
+			direct++
+		}
+		if got, want := toJSONValue(v), roundTrip(v); !reflect.DeepEqual(got, want) {
+			t.Fatalf("toJSONValue(%#v) = %#v, the round trip %#v", v, got, want)
+		}
+	}
+	if direct < 1000 || direct > 4000 {
+		t.Errorf("%d of 5000 trees copied directly: the generator no longer mixes both kinds", direct)
+	}
+}
+
+func TestDeployStatusJSONEqualsRoundTrip(t *testing.T) {
+	full := deployStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 2, ReadyReplicas: 1, AvailableReplicas: 1,
+		UnavailableReplicas: 3, CollisionCount: new(int64),
+		Conditions: []deployCondition{{Type: "Available", Status: "False", LastUpdateTime: "t1", LastTransitionTime: "t2",
+			Reason: "MinimumReplicasUnavailable", Message: "Deployment does not have minimum availability."}, {Type: "Progressing", Status: "True"}}}
+	for _, tc := range []struct {
+		name string
+		s    deployStatus
+	}{
+		{"zero", deployStatus{}},
+		{"full", full},
+		{"empty conditions", deployStatus{Conditions: []deployCondition{}}},
+		{"large", deployStatus{Replicas: math.MaxInt64, ObservedGeneration: math.MinInt64}},
+		{"invalid UTF-8", deployStatus{Conditions: []deployCondition{{Type: "A", Message: "\xff"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := tc.s.jsonValue()
+			if want := roundTrip(tc.s); !reflect.DeepEqual(v, want) {
+				t.Errorf("jsonValue = %#v, the round trip %#v", v, want)
+			}
+			checkReadDeployStatus(t, v)
+		})
+	}
+	for _, v := range []any{
+		nil,
+		map[string]any{},
+		map[string]any{"replicas": 1.5},
+		map[string]any{"replicas": 1e21},
+		map[string]any{"replicas": "2"},
+		map[string]any{"replicas": nil},
+		map[string]any{"Replicas": 2.0},
+		map[string]any{"other": 2.0, "replicas": 2.0},
+		map[string]any{"collisionCount": nil},
+		map[string]any{"conditions": nil},
+		map[string]any{"conditions": []any{}},
+		map[string]any{"conditions": []any{"x"}},
+		map[string]any{"conditions": []any{map[string]any{"type": 1.0}}},
+		map[string]any{"conditions": []any{map[string]any{"type": "A", "extra": "x"}}},
+		[]any{1.0},
+		"status",
+	} {
+		checkReadDeployStatus(t, v)
+	}
+}
+
+// checkReadDeployStatus holds readDeployStatus to fromJSONValue.
+func checkReadDeployStatus(t *testing.T, v any) {
+	t.Helper()
+	var want deployStatus
+	_ = fromJSONValue(v, &want)
+	if got := readDeployStatus(v); !reflect.DeepEqual(got, want) {
+		t.Errorf("readDeployStatus(%#v) = %#v, fromJSONValue %#v", v, got, want)
+	}
+}
+
+func TestDeployStatusJSONProperty(t *testing.T) {
+	f := func(s deployStatus) bool {
+		// Numbers within float64's exact integers, so the reading is direct.
+		for _, n := range []*int64{&s.ObservedGeneration, &s.Replicas, &s.UpdatedReplicas, &s.ReadyReplicas,
+			&s.AvailableReplicas, &s.UnavailableReplicas, s.CollisionCount} {
+			if n != nil {
+				*n >>= 11
+			}
+		}
+		v := s.jsonValue()
+		if _, ok := readDeployStatusDirect(v); !ok {
+			return false
+		}
+		var back deployStatus
+		_ = fromJSONValue(v, &back)
+		return reflect.DeepEqual(v, roundTrip(s)) && reflect.DeepEqual(readDeployStatus(v), back)
+	}
+	if err := quick.Check(f, &quick.Config{MaxCount: 2000, Rand: mathrand.New(mathrand.NewSource(19))}); err != nil {
+		t.Error(err)
+	}
+}
