@@ -54,44 +54,111 @@ func copyJSONTree(v any) (any, bool) {
 	return nil, false
 }
 
-// jsonValue returns the status as toJSONValue would: its fields by their
-// JSON names, numbers as float64, the omitempty ones left out when empty.
-func (s deployStatus) jsonValue() any {
-	m := map[string]any{}
-	putInt := func(k string, n int64) {
-		if n != 0 {
-			m[k] = float64(n)
-		}
+// jsonFields builds a status as encoding/json encodes a struct and then
+// decodes it into an any: numbers as float64, an omitempty field left out
+// when empty. valid turns false at a string that is not UTF-8 (json would
+// replace its bytes); the caller then takes the round trip.
+type jsonFields struct {
+	m     map[string]any
+	valid bool
+}
+
+func newJSONFields() *jsonFields { return &jsonFields{m: map[string]any{}, valid: true} }
+
+func (f *jsonFields) int(k string, n int64, omitempty bool) {
+	if n != 0 || !omitempty {
+		f.m[k] = float64(n)
 	}
-	putInt("observedGeneration", s.ObservedGeneration)
-	putInt("replicas", s.Replicas)
-	putInt("updatedReplicas", s.UpdatedReplicas)
-	putInt("readyReplicas", s.ReadyReplicas)
-	putInt("availableReplicas", s.AvailableReplicas)
-	putInt("unavailableReplicas", s.UnavailableReplicas)
+}
+
+func (f *jsonFields) intPtr(k string, n *int64) {
+	if n != nil {
+		f.m[k] = float64(*n)
+	}
+}
+
+func (f *jsonFields) string(k, s string, omitempty bool) {
+	if s != "" || !omitempty {
+		f.m[k] = s
+		f.valid = f.valid && utf8.ValidString(s)
+	}
+}
+
+// jsonValue returns the status as toJSONValue would.
+func (s deployStatus) jsonValue() any {
+	f := newJSONFields()
+	f.int("observedGeneration", s.ObservedGeneration, true)
+	f.int("replicas", s.Replicas, true)
+	f.int("updatedReplicas", s.UpdatedReplicas, true)
+	f.int("readyReplicas", s.ReadyReplicas, true)
+	f.int("availableReplicas", s.AvailableReplicas, true)
+	f.int("unavailableReplicas", s.UnavailableReplicas, true)
 	if len(s.Conditions) > 0 {
 		conds := make([]any, len(s.Conditions))
 		for i, c := range s.Conditions {
-			cm := map[string]any{"type": c.Type, "status": c.Status}
-			for _, f := range [...]struct{ k, v string }{{"lastUpdateTime", c.LastUpdateTime},
-				{"lastTransitionTime", c.LastTransitionTime}, {"reason", c.Reason}, {"message", c.Message}} {
-				if f.v != "" {
-					cm[f.k] = f.v
-				}
-			}
-			for _, v := range cm {
-				if !utf8.ValidString(v.(string)) {
-					return toJSONValue(s) // json replaces what is not UTF-8
-				}
-			}
-			conds[i] = cm
+			cf := newJSONFields()
+			cf.string("type", c.Type, false)
+			cf.string("status", c.Status, false)
+			cf.string("lastUpdateTime", c.LastUpdateTime, true)
+			cf.string("lastTransitionTime", c.LastTransitionTime, true)
+			cf.string("reason", c.Reason, true)
+			cf.string("message", c.Message, true)
+			f.valid = f.valid && cf.valid
+			conds[i] = cf.m
 		}
-		m["conditions"] = conds
+		f.m["conditions"] = conds
 	}
-	if s.CollisionCount != nil {
-		m["collisionCount"] = float64(*s.CollisionCount)
+	f.intPtr("collisionCount", s.CollisionCount)
+	if !f.valid {
+		return toJSONValue(s)
 	}
-	return m
+	return f.m
+}
+
+// jsonValue returns the status as toJSONValue would.
+func (s rsStatus) jsonValue() any {
+	f := newJSONFields()
+	f.int("replicas", s.Replicas, false)
+	f.int("fullyLabeledReplicas", s.FullyLabeledReplicas, true)
+	f.int("readyReplicas", s.ReadyReplicas, true)
+	f.int("availableReplicas", s.AvailableReplicas, true)
+	f.int("observedGeneration", s.ObservedGeneration, true)
+	if len(s.Conditions) > 0 {
+		conds := make([]any, len(s.Conditions))
+		for i, c := range s.Conditions {
+			cf := newJSONFields()
+			cf.string("type", c.Type, false)
+			cf.string("status", c.Status, false)
+			cf.string("lastTransitionTime", c.LastTransitionTime, true)
+			cf.string("reason", c.Reason, true)
+			cf.string("message", c.Message, true)
+			f.valid = f.valid && cf.valid
+			conds[i] = cf.m
+		}
+		f.m["conditions"] = conds
+	}
+	if !f.valid {
+		return toJSONValue(s)
+	}
+	return f.m
+}
+
+// jsonValue returns the status as toJSONValue would.
+func (s stsStatus) jsonValue() any {
+	f := newJSONFields()
+	f.int("observedGeneration", s.ObservedGeneration, true)
+	f.int("replicas", s.Replicas, false)
+	f.int("readyReplicas", s.ReadyReplicas, true)
+	f.int("currentReplicas", s.CurrentReplicas, true)
+	f.int("updatedReplicas", s.UpdatedReplicas, true)
+	f.int("availableReplicas", s.AvailableReplicas, false)
+	f.string("currentRevision", s.CurrentRevision, true)
+	f.string("updateRevision", s.UpdateRevision, true)
+	f.intPtr("collisionCount", s.CollisionCount)
+	if !f.valid {
+		return toJSONValue(s)
+	}
+	return f.m
 }
 
 // readDeployStatus decodes a stored Deployment status as fromJSONValue

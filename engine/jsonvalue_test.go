@@ -181,3 +181,38 @@ func TestDeployStatusJSONProperty(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestStatusJSONValueEqualsRoundTrip(t *testing.T) {
+	one := int64(1)
+	for _, tc := range []struct {
+		name string
+		s    interface{ jsonValue() any }
+	}{
+		{"ReplicaSet zero", rsStatus{}},
+		{"ReplicaSet full", rsStatus{Replicas: 3, FullyLabeledReplicas: 3, ReadyReplicas: 2, AvailableReplicas: 1, ObservedGeneration: 4,
+			Conditions: []rsCondition{{Type: "ReplicaFailure", Status: "True", LastTransitionTime: "t", Reason: "FailedCreate", Message: "quota"}, {}}}},
+		{"ReplicaSet empty conditions", rsStatus{Conditions: []rsCondition{}}},
+		{"ReplicaSet invalid UTF-8", rsStatus{Conditions: []rsCondition{{Reason: "\xff"}}}},
+		{"ReplicaSet large", rsStatus{Replicas: math.MaxInt64}},
+		{"StatefulSet zero", stsStatus{}},
+		{"StatefulSet full", stsStatus{ObservedGeneration: 2, Replicas: 3, ReadyReplicas: 3, CurrentReplicas: 1, UpdatedReplicas: 2,
+			AvailableReplicas: 3, CurrentRevision: "web-1", UpdateRevision: "web-2", CollisionCount: &one}},
+		{"StatefulSet invalid UTF-8", stsStatus{UpdateRevision: "web-\xff"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, want := tc.s.jsonValue(), roundTrip(tc.s); !reflect.DeepEqual(got, want) {
+				t.Errorf("jsonValue = %#v, the round trip %#v", got, want)
+			}
+		})
+	}
+}
+
+func TestStatusJSONValueProperty(t *testing.T) {
+	cfg := &quick.Config{MaxCount: 1000, Rand: mathrand.New(mathrand.NewSource(19))}
+	if err := quick.Check(func(s rsStatus) bool { return reflect.DeepEqual(s.jsonValue(), roundTrip(s)) }, cfg); err != nil {
+		t.Error("ReplicaSet:", err)
+	}
+	if err := quick.Check(func(s stsStatus) bool { return reflect.DeepEqual(s.jsonValue(), roundTrip(s)) }, cfg); err != nil {
+		t.Error("StatefulSet:", err)
+	}
+}

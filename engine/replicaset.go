@@ -929,7 +929,7 @@ func (c *replicaSetController) updateStatus(rs *fakeapi.Object, st rsStatus) (*f
 		if next.Fields == nil {
 			next.Fields = map[string]any{}
 		}
-		next.Fields["status"] = toJSONValue(st)
+		next.Fields["status"] = st.jsonValue()
 		out, err := c.env.api.Update(rsClient, next)
 		if err == nil {
 			return out, note, nil

@@ -1180,7 +1180,7 @@ func (s *stsSync) writeStatus() error {
 	if s.cur == nil {
 		return nil
 	}
-	want := toJSONValue(s.status)
+	want := s.status.jsonValue()
 	if reflect.DeepEqual(toJSONValue(s.v.obj.Fields["status"]), want) {
 		return nil
 	}
