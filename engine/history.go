@@ -26,7 +26,9 @@ import (
 // about its length divided by their number. A long replay also leaves a
 // few clones just behind where it stopped (near), so that stepping back
 // from there, the way the TUI scrubs a timeline, replays only a few steps
-// each time.
+// each time. In a small world a step back also leaves the few states just
+// behind its target (behind), which the next steps back take over as they
+// are, with neither a clone nor a replay.
 type History struct {
 	actions     []Action
 	records     []Record
@@ -37,6 +39,12 @@ type History struct {
 	spacing int
 	// near holds clones taken behind the target of the last long replay.
 	near map[int]*World
+	// behind holds worlds left just behind the target of the last step
+	// back in a small world, each owned here until a later Goto takes it
+	// over as the live world without cloning it: scrubbing back one step
+	// at a time replays from the start once every behindCount+1 steps,
+	// not every step.
+	behind map[int]*World
 	// budget is checkpointObjects (tests make it smaller).
 	budget int
 	pos    int
@@ -58,6 +66,11 @@ const (
 	nearReplay = 256
 	nearGap    = 32
 	nearCount  = 4
+	// behindCount is how many worlds a step back leaves behind its
+	// target, and behindObjects bounds the objects they copy together:
+	// only small worlds, where a clone costs a few steps' replay.
+	behindCount   = 4
+	behindObjects = 4096
 )
 
 // NewHistory starts a timeline at w's current state. The history owns w.
@@ -99,6 +112,11 @@ func (h *History) Do(a Action) (Record, error) {
 		for k := range h.near {
 			if k > h.pos {
 				delete(h.near, k)
+			}
+		}
+		for k := range h.behind {
+			if k > h.pos {
+				delete(h.behind, k)
 			}
 		}
 		h.lastCheck = 0
@@ -153,22 +171,33 @@ func (h *History) Goto(pos int) error {
 		return nil
 	}
 	base, from := 0, h.checkpoints[0]
-	for _, cps := range []map[int]*World{h.checkpoints, h.near} {
+	for _, cps := range []map[int]*World{h.checkpoints, h.near, h.behind} {
 		for k, w := range cps {
 			if k <= pos && k > base {
 				base, from = k, w
 			}
 		}
 	}
-	if pos > h.pos && h.pos >= base {
+	stepBack := pos < h.pos
+	switch {
+	case pos > h.pos && h.pos >= base:
 		base = h.pos // replaying forward from here is cheapest
-	} else {
+	case h.behind[base] == from:
+		h.live = from // owned by no one else: no clone needed
+		delete(h.behind, base)
+	default:
 		h.live = from.Clone()
 	}
 	// A long replay leaves clones just behind its target.
 	var near map[int]*World
 	if pos-base > nearReplay {
 		near = map[int]*World{}
+	}
+	// A step back in a small world leaves the states just behind its
+	// target, for the next steps back.
+	var behind map[int]*World
+	if stepBack && pos-base > 1 && behindCount*h.live.store.Len() <= behindObjects {
+		behind = map[int]*World{}
 	}
 	for i := base; i < pos; i++ {
 		h.live.Do(h.actions[i]) //nolint:errcheck // the record is already kept
@@ -177,9 +206,15 @@ func (h *History) Goto(pos int) error {
 				near[i+1] = h.live.Clone()
 			}
 		}
+		if behind != nil && i+1 < pos && i+1 >= pos-behindCount {
+			behind[i+1] = h.live.Clone()
+		}
 	}
 	if near != nil {
 		h.near = near
+	}
+	if behind != nil {
+		h.behind = behind
 	}
 	h.pos = pos
 	return nil

@@ -124,3 +124,77 @@ func TestHistory_BoundedCheckpoints(t *testing.T) {
 		check(r.IntN(h.Len() + 1))
 	}
 }
+
+// TestHistory_StepBackTakesOverBehind scrubs a small world's timeline back
+// one step at a time, as the TUI's ← does: a step back leaves the states
+// just behind its target, the next steps back take them over as the live
+// world (the very world kept, no clone), every state is the one first
+// reached there, and a branch drops those after it. A large world leaves
+// none.
+func TestHistory_StepBackTakesOverBehind(t *testing.T) {
+	tl := newTimeline(t, newTestWorld(t, ControllerGC))
+	h, do := tl.h, tl.do
+	do(Create{Object: cm("owner", "owner-uid")})
+	for i := range 6 {
+		d := fmt.Sprintf("d-%d", i)
+		do(Create{Object: cm(d, d+"-uid", ref("ConfigMap", "owner", "owner-uid"))})
+	}
+	do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "owner"}})
+	tl.settle()
+	end := h.Len()
+	if end < 2*behindCount+2 {
+		t.Fatalf("a timeline of %d records is too short to scrub", end)
+	}
+	tl.goTo(end - 1)
+	if len(h.behind) != behindCount {
+		t.Fatalf("a step back left %d states behind it, want %d", len(h.behind), behindCount)
+	}
+	taken := 0
+	for p := end - 2; p >= 0; p-- {
+		kept := h.behind[p]
+		tl.goTo(p)
+		if kept != nil {
+			if h.World() != kept {
+				t.Fatalf("the step back to %d cloned the state kept there instead of taking it over", p)
+			}
+			if _, ok := h.behind[p]; ok {
+				t.Fatalf("the state taken over at %d is still kept", p)
+			}
+			taken++
+		}
+		for k, w := range h.behind {
+			if k >= p || w == h.World() {
+				t.Fatalf("at %d a state kept at %d is not behind the live world", p, k)
+			}
+		}
+	}
+	if taken < end/2 {
+		t.Fatalf("%d steps back of %d took a kept state over", taken, end-1)
+	}
+	// Forward again, then back and a branch: nothing kept lies after it.
+	for p := 1; p <= end; p++ {
+		tl.goTo(p)
+	}
+	cut := end - 3
+	tl.goTo(cut)
+	tl.states = tl.states[:cut+1]
+	do(Create{Object: cm("branch", "branch-uid")})
+	for k := range h.behind {
+		if k > cut {
+			t.Fatalf("a state kept at %d survived a branch at %d", k, cut)
+		}
+	}
+	for p := h.Len(); p >= 0; p-- {
+		tl.goTo(p)
+	}
+
+	// A large world keeps nothing behind (a clone copies every object).
+	big := newTimeline(t, newTestWorld(t))
+	for i := range behindObjects/behindCount + 128 { // checkpoints are 64 records apart
+		big.do(Create{Object: cm(fmt.Sprintf("c-%d", i), fmt.Sprintf("c-%d-uid", i))})
+	}
+	big.goTo(big.h.Len() - 10)
+	if len(big.h.behind) != 0 {
+		t.Fatalf("a world of %d objects kept %d states behind a step back", big.h.World().store.Len(), len(big.h.behind))
+	}
+}
