@@ -660,7 +660,7 @@ func templateWithoutHash(t map[string]any) map[string]any {
 }
 
 func equalIgnoreHash(a, b map[string]any) bool {
-	return reflect.DeepEqual(templateWithoutHash(a), templateWithoutHash(b))
+	return equalJSON(templateWithoutHash(a), templateWithoutHash(b))
 }
 
 // safeEncoding is apimachinery's rand.SafeEncodeString alphabet: no
