@@ -83,9 +83,9 @@ web:
 web-serve: web
 	$(GO) run ./cmd/gcplay web --dir $(SITE)
 
-## web-bench: measure the page (download size, first frame, key latency) for docs/BENCHMARKS.md
+## web-bench: measure the page (download size, first frame, key latency: 30 keys of each kind, in three fresh pages) for docs/BENCHMARKS.md
 web-bench: web
-	GCPLAY_SITE=$(CURDIR)/$(SITE) $(GO) test -count=1 -run='^TestWebBench$$' -v ./webtest -webbench
+	GCPLAY_SITE=$(CURDIR)/$(SITE) $(GO) test -count=1 -run='^TestWebBench$$' -v ./webtest -webbench -webkeyrounds=3
 
 clean:
 	rm -rf bin site build/wasm
