@@ -101,6 +101,12 @@ func toJSONValue(v any) any {
 	if out, ok := copyJSONTree(v); ok {
 		return out
 	}
+	return jsonRoundTrip(v)
+}
+
+// jsonRoundTrip is encoding/json's Marshal then Unmarshal into an any: the
+// stored form of any value, and what the direct forms must equal.
+func jsonRoundTrip(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil

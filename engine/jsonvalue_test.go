@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"math"
 	mathrand "math/rand"
 	"math/rand/v2"
@@ -9,20 +8,6 @@ import (
 	"testing"
 	"testing/quick"
 )
-
-// roundTrip is what the direct forms must equal: encoding/json's own
-// Marshal then Unmarshal into an any.
-func roundTrip(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil
-	}
-	return out
-}
 
 func TestToJSONValueEqualsRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
@@ -56,7 +41,7 @@ func TestToJSONValueEqualsRoundTrip(t *testing.T) {
 			if _, ok := copyJSONTree(tc.v); ok != tc.direct {
 				t.Errorf("copyJSONTree took it: %v, want %v", ok, tc.direct)
 			}
-			if got, want := toJSONValue(tc.v), roundTrip(tc.v); !reflect.DeepEqual(got, want) {
+			if got, want := toJSONValue(tc.v), jsonRoundTrip(tc.v); !reflect.DeepEqual(got, want) {
 				t.Errorf("toJSONValue = %#v, the round trip %#v", got, want)
 			}
 		})
@@ -96,7 +81,7 @@ func TestToJSONValueEqualsRoundTripRandomTrees(t *testing.T) {
 		if _, ok := copyJSONTree(v); ok {
 			direct++
 		}
-		if got, want := toJSONValue(v), roundTrip(v); !reflect.DeepEqual(got, want) {
+		if got, want := toJSONValue(v), jsonRoundTrip(v); !reflect.DeepEqual(got, want) {
 			t.Fatalf("toJSONValue(%#v) = %#v, the round trip %#v", v, got, want)
 		}
 	}
@@ -122,7 +107,7 @@ func TestDeployStatusJSONEqualsRoundTrip(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := tc.s.jsonValue()
-			if want := roundTrip(tc.s); !reflect.DeepEqual(v, want) {
+			if want := jsonRoundTrip(tc.s); !reflect.DeepEqual(v, want) {
 				t.Errorf("jsonValue = %#v, the round trip %#v", v, want)
 			}
 			checkReadDeployStatus(t, v)
@@ -175,7 +160,7 @@ func TestDeployStatusJSONProperty(t *testing.T) {
 		}
 		var back deployStatus
 		_ = fromJSONValue(v, &back)
-		return reflect.DeepEqual(v, roundTrip(s)) && reflect.DeepEqual(readDeployStatus(v), back)
+		return reflect.DeepEqual(v, jsonRoundTrip(s)) && reflect.DeepEqual(readDeployStatus(v), back)
 	}
 	if err := quick.Check(f, &quick.Config{MaxCount: 2000, Rand: mathrand.New(mathrand.NewSource(19))}); err != nil {
 		t.Error(err)
@@ -200,7 +185,7 @@ func TestStatusJSONValueEqualsRoundTrip(t *testing.T) {
 		{"StatefulSet invalid UTF-8", stsStatus{UpdateRevision: "web-\xff"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got, want := tc.s.jsonValue(), roundTrip(tc.s); !reflect.DeepEqual(got, want) {
+			if got, want := tc.s.jsonValue(), jsonRoundTrip(tc.s); !reflect.DeepEqual(got, want) {
 				t.Errorf("jsonValue = %#v, the round trip %#v", got, want)
 			}
 		})
@@ -209,10 +194,10 @@ func TestStatusJSONValueEqualsRoundTrip(t *testing.T) {
 
 func TestStatusJSONValueProperty(t *testing.T) {
 	cfg := &quick.Config{MaxCount: 1000, Rand: mathrand.New(mathrand.NewSource(19))}
-	if err := quick.Check(func(s rsStatus) bool { return reflect.DeepEqual(s.jsonValue(), roundTrip(s)) }, cfg); err != nil {
+	if err := quick.Check(func(s rsStatus) bool { return reflect.DeepEqual(s.jsonValue(), jsonRoundTrip(s)) }, cfg); err != nil {
 		t.Error("ReplicaSet:", err)
 	}
-	if err := quick.Check(func(s stsStatus) bool { return reflect.DeepEqual(s.jsonValue(), roundTrip(s)) }, cfg); err != nil {
+	if err := quick.Check(func(s stsStatus) bool { return reflect.DeepEqual(s.jsonValue(), jsonRoundTrip(s)) }, cfg); err != nil {
 		t.Error("StatefulSet:", err)
 	}
 }

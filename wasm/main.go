@@ -51,8 +51,10 @@ const runGCPercent = 400
 
 // idleGCDelay is how long the page must be quiet (no key, no frame written)
 // before package idlegc may collect: a pause in a person's typing, longer
-// than the gap between a held key's repeats or quick presses (30-80 ms),
-// so that the collection does not delay the next key.
+// than the gap between a held key's repeats or quick presses (measured in
+// docs/BENCHMARKS.md, "Issue 19, ninth session: the page's collections
+// moved out of the keys"), so that the collection does not delay the next
+// key.
 const idleGCDelay = 100 * time.Millisecond
 
 func main() {
