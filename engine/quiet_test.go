@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -83,5 +84,76 @@ func TestSettleQuietlyStoresNoLists(t *testing.T) {
 	hist := slices.Clone(h.Records()[before:])
 	if c, e, ch := lists(hist); c == 0 || e == 0 || ch == 0 || len(hist) != res.Steps {
 		t.Fatalf("a History's quiet settle kept %d records with %d calls, %d enqueued items, %d changed objects", len(hist), c, e, ch)
+	}
+}
+
+// TestQuietSettleWritesNoWords checks that a quiet settle's steps give
+// their reasons' code, rule and function but not their sentences (no one
+// reads them), that the outcome is the same as a settle that writes them,
+// and that a world checking its invariants, which reads the sentences,
+// still gets them.
+func TestQuietSettleWritesNoWords(t *testing.T) {
+	del := func(d Doer) {
+		bg := fakeapi.DeletePropagationBackground
+		mustDo(t, d, Delete{Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web"},
+			Options: &fakeapi.DeleteOptions{PropagationPolicy: &bg}})
+	}
+	loud := buildTree(t, 3, 5, false)
+	del(loud)
+	res, err := Settle(loud, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := buildTree(t, 3, 5, false)
+	del(quiet)
+	var recs []Record
+	for !quiet.Idle() { // only the collector runs: no delays to cross
+		// What SettleQuietly's loop does, keeping the records to look at.
+		quiet.env.discard, quiet.env.wordless = true, true
+		r, err := quiet.Do(Step{})
+		quiet.env.discard, quiet.env.wordless = false, false
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if len(recs) != len(res.Records) {
+		t.Fatalf("quiet: %d steps; loud: %d", len(recs), len(res.Records))
+	}
+	worded := 0
+	for i, r := range recs {
+		l := res.Records[i].Reason
+		if r.Reason.Code != l.Code || r.Reason.Rule != l.Rule || r.Reason.Func != l.Func {
+			t.Fatalf("step %d: quiet reason %s/%s/%s, loud %s/%s/%s", i, r.Reason.Code, r.Reason.Rule, r.Reason.Func, l.Code, l.Rule, l.Func)
+		}
+		// What a step adds after its reason's sentence (Reason.and)
+		// is still written, after an empty sentence.
+		if !strings.HasSuffix(l.Message, r.Reason.Message) {
+			t.Fatalf("step %d of a quiet settle wrote the reason %q (loud: %q)", i, r.Reason.Message, l.Message)
+		}
+		if r.Reason.Message == "" && l.Message != "" {
+			worded++
+		}
+	}
+	if worded == 0 {
+		t.Fatal("no step of the quiet settle left out a sentence: the test compares nothing")
+	}
+
+	checked := buildTree(t, 3, 5, false)
+	checked.cfg.CheckInvariants = true
+	del(checked)
+	viaSettle := buildTree(t, 3, 5, false)
+	del(viaSettle)
+	for _, w := range []*World{checked, viaSettle} {
+		if _, err := SettleQuietly(w, 10_000); err != nil {
+			t.Fatal(err)
+		}
+		if w.env.wordless || w.env.discard {
+			t.Fatal("the world still drops its records' words after SettleQuietly")
+		}
+	}
+	if fmt.Sprint(checked.Seq(), checked.Elapsed(), checked.Store().Removals()) != fmt.Sprint(viaSettle.Seq(), viaSettle.Elapsed(), viaSettle.Store().Removals()) ||
+		fmt.Sprint(loud.Seq(), loud.Elapsed(), loud.Store().Removals()) != fmt.Sprint(viaSettle.Seq(), viaSettle.Elapsed(), viaSettle.Store().Removals()) {
+		t.Fatal("a quiet settle without words ends elsewhere than one with them")
 	}
 }

@@ -69,8 +69,14 @@ type recorder struct {
 	// running (a quiet settle of a world without a history): the
 	// requests, enqueued items, changed objects and notes of a step are
 	// then not stored at all. A record still gets its actor, item and
-	// reason, which the decisions themselves write.
+	// reason, which the decisions themselves write (see wordless for the
+	// reason's sentence).
 	discard bool
+	// wordless says, with discard, that the reasons' sentences are not
+	// written either (Because and reason return the reason as given,
+	// with its code, rule and function): no one reads them. A world that
+	// checks its invariants keeps them, as it checks their texts.
+	wordless bool
 }
 
 const recentSentences = 8
@@ -200,6 +206,9 @@ func (r *Record) Because(reason Reason, form string, args ...any) Reason {
 	if r == nil || r.w == nil {
 		return reason.Say(form, args...)
 	}
+	if r.w.wordless {
+		return reason
+	}
 	return r.w.because(reason, form, args)
 }
 
@@ -209,6 +218,9 @@ func (r *Record) Because(reason Reason, form string, args ...any) Reason {
 func (r *Record) reason(reason Reason, classes refClasses, more ...Text) Reason {
 	if r == nil || r.w == nil {
 		return reason.Saying(append(classes.texts(), more...)...)
+	}
+	if r.w.wordless {
+		return reason
 	}
 	return r.w.texts.reason(reason, classes, more...)
 }

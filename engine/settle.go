@@ -74,8 +74,8 @@ func run(d Doer, maxSteps int, until time.Duration, keep bool) (SettleResult, er
 	if w, ok := d.(*World); ok && !keep && !w.env.discard {
 		// A world without a history gives its records to no one but
 		// this loop, which drops them: their lists are not stored.
-		w.env.discard = true
-		defer func() { w.env.discard = false }()
+		w.env.discard, w.env.wordless = true, !w.cfg.CheckInvariants
+		defer func() { w.env.discard, w.env.wordless = false, false }()
 	}
 	add := func(r *Record) {
 		if keep {
