@@ -111,6 +111,7 @@ func (o *WhatIfOptions) load(out io.Writer) (*scenario.Scenario, *scenario.Impor
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
+	collectAfterRead()
 	im, err := scenario.Start(s)
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitFailed, Err: err}
