@@ -157,3 +157,34 @@ func TestQuietSettleWritesNoWords(t *testing.T) {
 		t.Fatal("a quiet settle without words ends elsewhere than one with them")
 	}
 }
+
+// TestNewWorldGathersNothingForTheRestarts: the controllers' first lists
+// in NewWorld enqueue every restored object, but no record is written
+// for them (the first step's begin would drop what was gathered), so the
+// world gathers no enqueued items or requests then; the queues hold the
+// work all the same, and the first step's record has only its own.
+func TestNewWorldGathersNothingForTheRestarts(t *testing.T) {
+	var restore []*fakeapi.Object
+	for i := range 50 {
+		restore = append(restore, &fakeapi.Object{APIVersion: "v1", Kind: "ConfigMap",
+			Metadata: fakeapi.ObjectMeta{Name: fmt.Sprintf("cm-%d", i), Namespace: "default", UID: fmt.Sprintf("u-%d", i),
+				OwnerReferences: []fakeapi.OwnerReference{{APIVersion: "v1", Kind: "Secret", Name: "gone", UID: "u-gone"}}}})
+	}
+	w, err := NewWorld(Config{Restore: restore})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.env.discard || len(w.env.stepEnqueued) != 0 || len(w.env.stepCalls) != 0 {
+		t.Fatalf("after NewWorld: discard %v, %d enqueued items and %d requests gathered for no record", w.env.discard, len(w.env.stepEnqueued), len(w.env.stepCalls))
+	}
+	if g := w.collector(); g == nil || g.graphChanges.Len() < len(restore) {
+		t.Fatal("the collector's first list queued less than every restored object")
+	}
+	r, err := w.Do(Step{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Enqueued()) > 5 || len(r.Calls()) > 5 {
+		t.Fatalf("the first step's record has %d enqueued items and %d requests: %v", len(r.Enqueued()), len(r.Calls()), r)
+	}
+}
