@@ -59,10 +59,15 @@ func (s *Store) lookupForRequest(info KindInfo, namespace, name string) (*Object
 	if info.Namespaced() && namespace == "" {
 		return nil, errNoResource()
 	}
-	cur := s.object(keyOf(info, namespace, name))
+	key := keyOf(info, namespace, name)
+	if s.found.obj != nil && s.found.key == key {
+		return s.found.obj, nil
+	}
+	cur := s.object(key)
 	if cur == nil {
 		return nil, NewNotFound(qualifiedResource(info), name)
 	}
+	s.found.key, s.found.obj = key, cur
 	return cur, nil
 }
 
@@ -113,12 +118,13 @@ type listedScope struct{ group, kind, namespace string }
 // listedObjects are a listedScope's stored objects in list order.
 type listedObjects []*Object
 
-// listsChanged forgets the listed objects: an object came, went or was
-// written.
+// listsChanged forgets the listed objects and the object the last
+// request found: an object came, went or was written.
 func (s *Store) listsChanged() {
 	if len(s.listed) > 0 {
 		clear(s.listed)
 	}
+	s.found.obj = nil
 }
 
 // listedObjects returns the stored objects of a kind, in namespace or ("") in

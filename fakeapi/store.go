@@ -69,6 +69,15 @@ type Store struct {
 	// same kinds one after another, and a world of 100,000 Pods is then
 	// sorted and looked up once, not once for each.
 	listed map[listedScope]listedObjects
+	// found is the object the last request found and its key: a
+	// controller that reads an object and then deletes or updates it
+	// (the kubelet, the collector) addresses it twice in a row, and the
+	// second lookup in a table of 100,000 names is then a comparison.
+	// Every write to the table forgets it (listsChanged).
+	found struct {
+		key objKey
+		obj *Object
+	}
 	// text holds the request details the store writes (see strarena).
 	text strarena.Arena
 	// stamps shares the deletionTimestamp and grace period values of
@@ -310,6 +319,7 @@ func (s *Store) Clone(clock Clock) *Store {
 	c.clock = clock
 	c.objects = s.objects.Clone()
 	c.listed = nil
+	c.found.obj = nil
 	c.byUID = s.byUID.Clone(nil)
 	c.givenUIDs = maps.Clone(s.givenUIDs)
 	c.faults = slices.Clone(s.faults)
