@@ -97,19 +97,27 @@ var notNameRE = lazyre.New(`[^a-z0-9-]+`)
 // its object (dumpdirect.go); any other goes through its tree and the
 // checks, which report its problems.
 func ParseDump(filename string, data []byte) (*Scenario, error) {
-	s, _, err := parseDump(filename, data, true)
+	s, _, err := parseDump(filename, data, true, 0)
 	return s, err
 }
 
 // parseDump is ParseDump, with the direct decoding of List entries or
 // without it (every entry through its tree, as the tests compare); it
-// also says how many entries were decoded directly.
-func parseDump(filename string, data []byte, direct bool) (*Scenario, int, error) {
+// also says how many entries were decoded directly, and how many of them
+// in parallel. chunk is how the
+// direct decoding's entries are decoded in parallel (dumpparallel.go):
+// 0 as ParseDump does it, when data is large and there are cores; < 0
+// never; > 0 in chunks of that much text, whatever data's size.
+func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario, readStats, error) {
 	d := newDumpReader(filename, data)
 	var directItem func(int, *fastYAML, int) bool
 	var directJSON func(int, *fastJSON, int) bool
 	if direct && directDecoding {
 		directItem, directJSON = d.directItem, d.directJSON
+		if t := bytes.TrimLeft(data, " \t\r\n"); chunk >= 0 && len(t) > 0 && t[0] != '{' && t[0] != '[' {
+			d.pre = startPredecode(data, chunk)
+			defer d.pre.close()
+		}
 	}
 	fast := func(data []byte) bool { return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem) }
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
@@ -124,13 +132,25 @@ func parseDump(filename string, data []byte, direct bool) (*Scenario, int, error
 	p.checkDumpIdentity(d.restore, d.reg)
 	if len(p.errs) > 0 {
 		p.errs.sort()
-		return nil, d.direct, p.errs
+		return nil, d.stats(), p.errs
 	}
 	if len(d.restore) == 0 {
-		return nil, d.direct, ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
+		return nil, d.stats(), ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
 	}
 	s.Restore, s.Notes = orderRestore(d.restore, d.reg, s.Notes)
-	return s, d.direct, nil
+	return s, d.stats(), nil
+}
+
+// readStats says how many entries of a dump were decoded directly, and
+// how many of those in parallel.
+type readStats struct{ direct, parallel int }
+
+func (d *dumpReader) stats() readStats {
+	st := readStats{direct: d.direct}
+	if d.pre != nil {
+		st.parallel = d.pre.taken
+	}
+	return st
 }
 
 // dumpReader turns a dump's objects into manifests as they are read.
@@ -150,7 +170,9 @@ type dumpReader struct {
 	// serve it.
 	direct    int
 	kindCache fakeapi.KindCache
-	lastTime  struct {
+	// pre holds the entries decoded in parallel (dumpparallel.go).
+	pre      *predecoder
+	lastTime struct {
 		text string
 		t    time.Time
 	}

@@ -464,25 +464,50 @@ func (f *fastYAML) boolOrNull(v yval) (b, null, ok bool) {
 // indentation ind) and keeps it, as fastItem would from its tree; false,
 // having kept nothing, when it gives up on the entry.
 func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
-	mind, ok := f.itemStart(ind)
-	if !ok || !f.startsMapping() {
+	if d.pre != nil {
+		if r := d.pre.find(f, ind); r != nil {
+			// Decoded by a worker already (dumpparallel.go): kept as
+			// the entry decoded here would be, and the lines it took
+			// are passed over.
+			if !d.keepDirect(doc, r.obj, r.namespaced, r.line, true) {
+				return false
+			}
+			d.pre.skip(f, r)
+			return true
+		}
+	}
+	obj, namespaced, line, ok := d.decodeItem(f, ind)
+	if !ok {
 		return false
 	}
-	line := f.lines[f.i].num
-	obj := &fakeapi.Object{}
+	return d.keepDirect(doc, obj, namespaced, line, true)
+}
+
+// decodeItem decodes the List entry at f's current line (a "- " line at
+// indentation ind) into an object, whether its metadata has a namespace
+// that is not null, and the line its content starts at; false when it
+// gives up on the entry. It keeps nothing, and of d it uses only the
+// cache of parseTime and, for an ownerReference without a uid, the
+// registry (ownerRefFindable).
+func (d *dumpReader) decodeItem(f *fastYAML, ind int) (obj *fakeapi.Object, namespaced bool, line int, ok bool) {
+	mind, ok := f.itemStart(ind)
+	if !ok || !f.startsMapping() {
+		return nil, false, 0, false
+	}
+	line = f.lines[f.i].num
+	obj = &fakeapi.Object{}
 	var seen uint8
-	var namespaced bool
 	for f.atKey(mind) {
 		k, v, ok := f.entry(mind, false)
 		if !ok {
-			return false
+			return nil, false, 0, false
 		}
 		var bit uint8
 		switch k {
 		case "apiVersion", "kind":
 			s, null, ok := f.strOrNull(v)
 			if !ok || null {
-				return false
+				return nil, false, 0, false
 			}
 			if bit = 1; k == "kind" {
 				bit = 2
@@ -495,32 +520,32 @@ func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
 		case "metadata":
 			bit = 4
 			if v.kind != yBlock || !f.startsMapping() {
-				return false
+				return nil, false, 0, false
 			}
 			if namespaced, ok = d.directMeta(f, v.ind, &obj.Metadata); !ok {
-				return false
+				return nil, false, 0, false
 			}
 		default:
 			val, ok := f.value(v, 1)
 			if !ok {
-				return false
+				return nil, false, 0, false
 			}
 			if obj.Fields == nil {
 				obj.Fields = make(map[string]any, 4)
 			} else if _, dup := obj.Fields[k]; dup {
-				return false
+				return nil, false, 0, false
 			}
 			obj.Fields[k] = val
 		}
 		if seen&bit != 0 {
-			return false // a duplicate key
+			return nil, false, 0, false // a duplicate key
 		}
 		seen |= bit
 	}
 	if !f.blockEnd(mind) || seen != 7 {
-		return false
+		return nil, false, 0, false
 	}
-	return d.keepDirect(doc, obj, namespaced, line, true)
+	return obj, namespaced, line, true
 }
 
 // keepDirect keeps an object the direct decoding read, as object() would
@@ -902,6 +927,9 @@ func (d *dumpReader) ownerRefFindable(r fakeapi.OwnerReference) bool {
 	}
 	if r.APIVersion == "" || r.Kind == "" || r.Name == "" {
 		return false
+	}
+	if d.reg == nil {
+		return false // a worker's reader (dumpparallel.go): left to the reading in order
 	}
 	_, ok := d.kindCache.Lookup(d.reg, r.APIVersion, r.Kind)
 	return ok

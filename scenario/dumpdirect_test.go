@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -17,33 +18,55 @@ import (
 // sameDumpRead reports how the reading of data with the direct decoding
 // of List entries differs from the reading without it (every entry
 // through its tree and the checks), in the scenario, the errors, or
-// the notes; "" when it does not. It also returns how many entries the
-// direct decoding took.
+// the notes; "" when it does not. The direct decoding is read twice, in
+// order and with its entries decoded in parallel (each entry a chunk of
+// its own), which must agree on the entries it took as on all else. It
+// also returns how many entries the direct decoding took.
 func sameDumpRead(data []byte) (string, int) {
-	want, _, wantErr := parseDump("dump.yaml", data, false)
-	got, took, gotErr := parseDump("dump.yaml", data, true)
+	diff, st := sameDumpReadStats(data)
+	return diff, st.direct
+}
+
+// sameDumpReadStats is sameDumpRead, with how many entries the workers
+// decoded in parallel.
+func sameDumpReadStats(data []byte) (string, readStats) {
+	want, _, wantErr := parseDump("dump.yaml", data, false, -1)
+	got, st, gotErr := parseDump("dump.yaml", data, true, -1)
+	if diff := dumpReadDiff(got, want, gotErr, wantErr); diff != "" {
+		return diff, st
+	}
+	par, pst, parErr := parseDump("dump.yaml", data, true, 1)
+	if diff := dumpReadDiff(par, got, parErr, gotErr); diff != "" || pst.direct != st.direct {
+		return fmt.Sprintf("in parallel, %d entries decoded directly, in order %d: %s", pst.direct, st.direct, diff), pst
+	}
+	return "", pst
+}
+
+// dumpReadDiff says how the reading got differs from want; "" when it
+// does not.
+func dumpReadDiff(got, want *Scenario, gotErr, wantErr error) string {
 	switch {
 	case (wantErr == nil) != (gotErr == nil):
-		return fmt.Sprintf("errors: direct %v, tree %v", gotErr, wantErr), took
+		return fmt.Sprintf("errors: direct %v, tree %v", gotErr, wantErr)
 	case wantErr != nil:
 		if gotErr.Error() != wantErr.Error() {
-			return fmt.Sprintf("errors differ:\ndirect %v\ntree   %v", gotErr, wantErr), took
+			return fmt.Sprintf("errors differ:\ndirect %v\ntree   %v", gotErr, wantErr)
 		}
-		return "", took
+		return ""
 	}
 	if !reflect.DeepEqual(got.Kinds, want.Kinds) || !reflect.DeepEqual(got.Notes, want.Notes) || got.Name != want.Name {
-		return fmt.Sprintf("kinds or notes: direct %v %q, tree %v %q", got.Kinds, got.Notes, want.Kinds, want.Notes), took
+		return fmt.Sprintf("kinds or notes: direct %v %q, tree %v %q", got.Kinds, got.Notes, want.Kinds, want.Notes)
 	}
 	if len(got.Restore) != len(want.Restore) {
-		return fmt.Sprintf("%d objects, tree %d", len(got.Restore), len(want.Restore)), took
+		return fmt.Sprintf("%d objects, tree %d", len(got.Restore), len(want.Restore))
 	}
 	for i := range got.Restore {
 		g, w := got.Restore[i], want.Restore[i]
 		if g.Line != w.Line || g.Path != w.Path || !reflect.DeepEqual(g.Object, w.Object) {
-			return fmt.Sprintf("object %d: direct %s:%d %#v\ntree %s:%d %#v", i, g.Path, g.Line, *g.Object, w.Path, w.Line, *w.Object), took
+			return fmt.Sprintf("object %d: direct %s:%d %#v\ntree %s:%d %#v", i, g.Path, g.Line, *g.Object, w.Path, w.Line, *w.Object)
 		}
 	}
-	return "", took
+	return ""
 }
 
 // repositoryDumps returns every dump the repository has: examples/dumps,
@@ -88,7 +111,8 @@ func repositoryDumps(t testing.TB) map[string][]byte {
 // the direct decoding takes every entry of the dumps kubectl prints.
 func TestDumpDirectMatchesTree(t *testing.T) {
 	for name, data := range repositoryDumps(t) {
-		diff, took := sameDumpRead(data)
+		diff, st := sameDumpReadStats(data)
+		took := st.direct
 		if diff != "" {
 			t.Errorf("%s: %s", name, diff)
 		}
@@ -97,6 +121,9 @@ func TestDumpDirectMatchesTree(t *testing.T) {
 			fmt.Sscanf(name, "dumpgen {ReplicaSets:%d Pods:%d", &o.ReplicaSets, &o.Pods)
 			if took != o.Objects() {
 				t.Errorf("%s: %d entries decoded directly, want all %d", name, took, o.Objects())
+			}
+			if !strings.Contains(name, "JSON:true") && st.parallel != o.Objects() {
+				t.Errorf("%s: %d entries decoded in parallel, want all %d", name, st.parallel, o.Objects())
 			}
 		}
 		if strings.HasSuffix(name, "web.yaml") && took == 0 {
@@ -381,5 +408,83 @@ func TestFirstLinesMatchesSplit(t *testing.T) {
 		if got, want := firstLines(data), split(data); !bytes.Equal(got, want) {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestCutDocumentMatchesLines: cutDocument, which looks only at the lines
+// that start with "---", cuts every text where a walk over all its lines
+// does.
+func TestCutDocumentMatchesLines(t *testing.T) {
+	byLines := func(data []byte) (doc, rest []byte, lines int) {
+		off := 0
+		for off < len(data) {
+			end := bytes.IndexByte(data[off:], '\n')
+			lineEnd := len(data)
+			if end >= 0 {
+				lineEnd = off + end
+			}
+			lines++
+			if string(bytes.TrimRight(data[off:lineEnd], " \r")) == "---" {
+				if lineEnd == len(data) {
+					return data[:off], []byte{}, lines
+				}
+				return data[:off], data[lineEnd+1:], lines
+			}
+			if end < 0 {
+				break
+			}
+			off = lineEnd + 1
+		}
+		return data, nil, lines
+	}
+	texts := []string{"", "\n", "---", "---\n", "--- \r\n", "a", "a\n", "a\n\n", "a\n---", "a\n---\nb", "a\n----\nb\n---\nc",
+		"---x\n---\n", "a: 1\n--- \nb\n", "a\n  ---\n---\n", "a\r\n---\r\nb", "\n\n---\n\n", "a\n-- -\n---b\n---"}
+	for _, text := range texts {
+		for data := []byte(text); ; {
+			d1, r1, n1 := cutDocument(data)
+			d2, r2, n2 := byLines(data)
+			if !bytes.Equal(d1, d2) || !bytes.Equal(r1, r2) || (r1 == nil) != (r2 == nil) || (r2 != nil && n1 != n2) {
+				t.Fatalf("%q: cut %q %q %d, by lines %q %q %d", data, d1, r1, n1, d2, r2, n2)
+			}
+			if r1 == nil {
+				break
+			}
+			data = r1
+		}
+	}
+}
+
+// TestDumpParallelLarge: a dump large enough to be read in parallel as
+// ParseDump reads it reads as in order, and, given two cores, has its
+// entries decoded by the workers.
+func TestDumpParallelLarge(t *testing.T) {
+	var buf bytes.Buffer
+	o := dumpgen.Options{ReplicaSets: 3, Pods: 600}
+	if err := dumpgen.Write(&buf, o); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	if len(data) < parallelMin {
+		t.Fatalf("the dump has %d bytes, fewer than parallelMin", len(data))
+	}
+	want, _, wantErr := parseDump("dump.yaml", data, true, -1)
+	got, st, gotErr := parseDump("dump.yaml", data, true, 0)
+	if diff := dumpReadDiff(got, want, gotErr, wantErr); diff != "" {
+		t.Fatal(diff)
+	}
+	if wantErr != nil {
+		t.Fatal(wantErr)
+	}
+	if st.direct != o.Objects() {
+		t.Errorf("%d entries decoded directly, want %d", st.direct, o.Objects())
+	}
+	if runtime.GOMAXPROCS(0) >= 2 && st.parallel != o.Objects() {
+		t.Errorf("%d entries decoded in parallel, want %d", st.parallel, o.Objects())
+	}
+	// Cut once more, every entry where it must be, in a List with a
+	// second document after it.
+	two := append(append(append([]byte(nil), data...), "---\n"...), data...)
+	if _, _, err := parseDump("dump.yaml", two, true, 0); err == nil || !strings.Contains(err.Error(), "is also at line") {
+		t.Errorf("two copies of one dump: %v, want objects named twice", err)
 	}
 }
