@@ -1,27 +1,196 @@
 package engine
 
-import "testing"
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
 
-// A queue's sets start a fresh map once emptied after being large, and
-// keep their contents otherwise.
-func TestItemSet_ShrinksWhenEmptied(t *testing.T) {
-	var s itemSet[int]
+// A queue's map of item states starts afresh once emptied after being
+// large, and keeps its contents otherwise.
+func TestItemStates_ShrinkWhenEmptied(t *testing.T) {
+	var s itemStates[int]
 	for i := range 1000 {
-		s.add(i)
+		s.make(i).flags = dirtyItem
 	}
 	for i := range 999 {
-		s.delete(i)
+		st := s.get(i)
+		st.flags = 0
+		s.release(i, st)
 	}
-	if !s.has(999) || s.has(0) || s.m == nil {
-		t.Fatal("the set lost or kept the wrong items")
+	if s.get(999) == nil || s.get(0) != nil || s.m == nil {
+		t.Fatal("the states lost or kept the wrong items")
 	}
-	s.delete(999)
+	st := s.get(999)
+	st.flags = 0
+	s.release(999, st)
 	if s.m != nil || s.peak != 0 {
-		t.Fatal("an emptied large set must drop its map")
+		t.Fatal("an emptied large map of states must be dropped")
 	}
-	s.add(1)
-	s.delete(1)
+	s.make(1).flags = dirtyItem
+	st = s.get(1)
+	st.flags = 0
+	s.release(1, st)
 	if s.m == nil {
-		t.Fatal("a small set keeps its map")
+		t.Fatal("a small map of states is kept")
+	}
+	if st := s.make(2); st.flags != 0 || st.wait != nil {
+		t.Fatal("a reused state is not empty")
+	}
+}
+
+// refQueue is client-go's workqueue semantics written plainly, as the
+// model TestWorkqueueAgainstModel checks both kinds of queue against.
+type refQueue struct {
+	queue             []string
+	dirty, processing map[string]bool
+	waiting           []refWait
+	seq               int
+}
+
+type refWait struct {
+	item string
+	due  time.Duration
+	seq  int
+}
+
+func (r *refQueue) add(item string) {
+	if r.dirty[item] {
+		return
+	}
+	r.dirty[item] = true
+	if !r.processing[item] {
+		r.queue = append(r.queue, item)
+	}
+}
+
+func (r *refQueue) addAfter(item string, d, now time.Duration) {
+	if d <= 0 {
+		r.add(item)
+		return
+	}
+	for i, w := range r.waiting {
+		if w.item == item {
+			r.waiting[i].due = min(w.due, now+d)
+			return
+		}
+	}
+	r.seq++
+	r.waiting = append(r.waiting, refWait{item, now + d, r.seq})
+}
+
+func (r *refQueue) promote(now time.Duration) {
+	slices.SortFunc(r.waiting, func(a, b refWait) int {
+		if a.due != b.due {
+			return cmp.Compare(a.due, b.due)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	for len(r.waiting) > 0 && r.waiting[0].due <= now {
+		w := r.waiting[0]
+		r.waiting = r.waiting[1:]
+		r.add(w.item)
+	}
+}
+
+func (r *refQueue) get() (string, bool) {
+	if len(r.queue) == 0 {
+		return "", false
+	}
+	item := r.queue[0]
+	r.queue = r.queue[1:]
+	r.processing[item] = true
+	delete(r.dirty, item)
+	return item, true
+}
+
+func (r *refQueue) done(item string) {
+	delete(r.processing, item)
+	if r.dirty[item] {
+		r.queue = append(r.queue, item)
+	}
+}
+
+// flagged is an item that carries its own queue flags, as graph nodes do.
+type flagged struct {
+	name  string
+	flags uint8
+}
+
+// TestWorkqueueAgainstModel drives a queue of strings (whose states are
+// kept in a map), a queue of items with flags of their own, and clones
+// of both through random adds, delayed adds, promotions, Gets and Dones,
+// and checks their ready and waiting items against the model after each.
+func TestWorkqueueAgainstModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 62))
+	items := map[string]*flagged{}
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	for _, n := range names {
+		items[n] = &flagged{name: n}
+	}
+	ref := &refQueue{dirty: map[string]bool{}, processing: map[string]bool{}}
+	keyed := newWorkqueue[string]("keyed")
+	flags := newFlaggedQueue("flagged", func(f *flagged) *uint8 { return &f.flags }, 4, 16)
+	var now time.Duration
+	var taken []string
+	for step := range 20000 {
+		item := names[r.IntN(len(names))]
+		switch r.IntN(6) {
+		case 0:
+			ref.add(item)
+			keyed.Add(item)
+			flags.Add(items[item])
+		case 1:
+			d := time.Duration(r.IntN(4)) * time.Second
+			ref.addAfter(item, d, now)
+			keyed.AddAfter(item, d, now)
+			flags.AddAfter(items[item], d, now)
+		case 2:
+			now += time.Duration(r.IntN(3)) * time.Second
+			ref.promote(now)
+			keyed.Promote(now)
+			flags.Promote(now)
+		case 3:
+			want, ok := ref.get()
+			k, kok := keyed.Get()
+			f, fok := flags.Get()
+			if ok != kok || ok != fok || (ok && (k != want || f.name != want)) {
+				t.Fatalf("step %d: Get: model %q %v, keyed %q %v, flagged %v %v", step, want, ok, k, kok, f, fok)
+			}
+			if ok {
+				taken = append(taken, want)
+			}
+		case 4, 5:
+			if len(taken) > 0 {
+				i := r.IntN(len(taken))
+				it := taken[i]
+				taken = slices.Delete(taken, i, i+1)
+				ref.done(it)
+				keyed.Done(it)
+				flags.Done(items[it])
+			}
+		}
+		if step%1000 == 999 { // carry on with clones
+			keyed = keyed.clone(func(s string) string { return s })
+			flags = flags.clone(func(f *flagged) *flagged { return f })
+		}
+		ready := func(q []*flagged) []string {
+			var out []string
+			for _, f := range q {
+				out = append(out, f.name)
+			}
+			return out
+		}
+		if !slices.Equal(keyed.Items(), ref.queue) || !slices.Equal(ready(flags.Items()), ref.queue) {
+			t.Fatalf("step %d: ready: model %q, keyed %q, flagged %q", step, ref.queue, keyed.Items(), ready(flags.Items()))
+		}
+		if keyed.NumWaiting() != len(ref.waiting) || flags.NumWaiting() != len(ref.waiting) {
+			t.Fatalf("step %d: waiting: model %d, keyed %d, flagged %d", step, len(ref.waiting), keyed.NumWaiting(), flags.NumWaiting())
+		}
+	}
+	if len(keyed.states.m) > len(names) {
+		t.Fatalf("the keyed queue keeps %d states for %d items", len(keyed.states.m), len(names))
 	}
 }

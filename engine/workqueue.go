@@ -27,12 +27,18 @@ type workqueue[T comparable] struct {
 	name string
 	// queue holds the ready items from head on: Get moves head rather
 	// than reslicing, so the array is reused once the queue drains.
-	queue      []T
-	head       int
-	dirty      itemSet[T]
-	processing itemSet[T]
-	// waiting is a min-heap of delayed items by (due, seq); waitingAt
-	// finds an item's entry, so an item waits at most once.
+	queue []T
+	head  int
+	// An item's marks, dirty and processing, are two bits of a flag
+	// byte: the item's own (flagsOf, for graph nodes and events), or
+	// else its entry in states, which also holds its waiting entry, so
+	// that each call finds all an item's state with one lookup.
+	flagsOf                 func(T) *uint8
+	dirtyBit, processingBit uint8
+	states                  itemStates[T]
+	// waiting is a min-heap of delayed items by (due, seq); an item's
+	// entry is found through its state, or in waitingAt for items with
+	// flags of their own, so an item waits at most once.
 	waiting   waitHeap[T]
 	waitingAt map[T]*waitingItem[T]
 	failures  map[T]int
@@ -50,6 +56,9 @@ type waitingItem[T comparable] struct {
 	due   time.Duration
 	seq   int
 	index int
+	// st is the item's state in a queue that keeps states (nil in one
+	// whose items carry flags).
+	st *itemState[T]
 }
 
 type waitHeap[T comparable] []*waitingItem[T]
@@ -113,17 +122,24 @@ func newGraphChanges() *workqueue[*graphEvent] {
 // given bits of each item's flag byte.
 func newFlaggedQueue[T comparable](name string, flags func(T) *uint8, dirty, processing uint8) *workqueue[T] {
 	q := newWorkqueue[T](name)
-	q.dirty.flags, q.dirty.bit = flags, dirty
-	q.processing.flags, q.processing.bit = flags, processing
+	q.flagsOf, q.dirtyBit, q.processingBit = flags, dirty, processing
 	return q
 }
 
+// The bits of an itemState's flags.
+const (
+	dirtyItem uint8 = 1 << iota
+	processingItem
+)
+
 func newWorkqueue[T comparable](name string) *workqueue[T] {
 	return &workqueue[T]{
-		name:      name,
-		waitingAt: map[T]*waitingItem[T]{},
-		failures:  map[T]int{},
-		bucket:    tokenBucket{tokens: bucketBurst},
+		name:          name,
+		dirtyBit:      dirtyItem,
+		processingBit: processingItem,
+		waitingAt:     map[T]*waitingItem[T]{},
+		failures:      map[T]int{},
+		bucket:        tokenBucket{tokens: bucketBurst},
 	}
 }
 
@@ -137,11 +153,21 @@ func (q *workqueue[T]) Add(item T) {
 }
 
 func (q *workqueue[T]) add(item T) {
-	if q.dirty.has(item) {
+	if q.flagsOf != nil {
+		q.mark(item, q.flagsOf(item))
 		return
 	}
-	q.dirty.add(item)
-	if q.processing.has(item) {
+	q.mark(item, &q.states.make(item).flags)
+}
+
+// mark marks item, whose flag byte is f, dirty, and queues it unless it
+// was already dirty or is being processed.
+func (q *workqueue[T]) mark(item T, f *uint8) {
+	if *f&q.dirtyBit != 0 {
+		return
+	}
+	*f |= q.dirtyBit
+	if *f&q.processingBit != 0 {
 		return
 	}
 	q.push(item)
@@ -180,16 +206,35 @@ func (q *workqueue[T]) Get() (T, bool) {
 		clear(q.queue[n:])
 		q.queue, q.head = q.queue[:n], 0
 	}
-	q.processing.add(item)
-	q.dirty.delete(item)
+	var f *uint8
+	if q.flagsOf != nil {
+		f = q.flagsOf(item)
+	} else {
+		f = &q.states.make(item).flags // a queued item is dirty: it has one
+	}
+	*f = *f&^q.dirtyBit | q.processingBit
 	return item, true
 }
 
 // Done ends processing of item, re-queueing it if it was added meanwhile.
 func (q *workqueue[T]) Done(item T) {
-	q.processing.delete(item)
-	if q.dirty.has(item) {
+	var st *itemState[T]
+	var f *uint8
+	if q.flagsOf != nil {
+		f = q.flagsOf(item)
+	} else {
+		if st = q.states.get(item); st == nil {
+			return // never taken: nothing to end
+		}
+		f = &st.flags
+	}
+	*f &^= q.processingBit
+	if *f&q.dirtyBit != 0 {
 		q.push(item)
+		return
+	}
+	if st != nil {
+		q.states.release(item, st)
 	}
 }
 
@@ -204,7 +249,15 @@ func (q *workqueue[T]) AddAfter(item T, d, now time.Duration) {
 		return
 	}
 	due := now + d
-	if e, ok := q.waitingAt[item]; ok {
+	var st *itemState[T]
+	e, ok := (*waitingItem[T])(nil), false
+	if q.flagsOf != nil {
+		e, ok = q.waitingAt[item]
+	} else {
+		st = q.states.make(item)
+		e, ok = st.wait, st.wait != nil
+	}
+	if ok {
 		if due < e.due {
 			e.due = due
 			heap.Fix(&q.waiting, e.index)
@@ -212,9 +265,13 @@ func (q *workqueue[T]) AddAfter(item T, d, now time.Duration) {
 		return
 	}
 	q.seq++
-	e := &waitingItem[T]{item: item, due: due, seq: q.seq}
+	e = &waitingItem[T]{item: item, due: due, seq: q.seq, st: st}
 	heap.Push(&q.waiting, e)
-	q.waitingAt[item] = e
+	if st != nil {
+		st.wait = e
+	} else {
+		q.waitingAt[item] = e
+	}
 }
 
 // AddRateLimited queues item after its rate-limit delay: the larger of the
@@ -261,6 +318,11 @@ func (q *workqueue[T]) Promote(now time.Duration) {
 func (q *workqueue[T]) promote(now time.Duration) {
 	for len(q.waiting) > 0 && q.waiting[0].due <= now {
 		e := heap.Pop(&q.waiting).(*waitingItem[T])
+		if st := e.st; st != nil {
+			st.wait = nil
+			q.mark(e.item, &st.flags)
+			continue
+		}
 		delete(q.waitingAt, e.item)
 		q.add(e.item)
 	}
@@ -314,30 +376,34 @@ func (b *tokenBucket) reserve(now time.Duration) time.Duration {
 // be mapped to the clone's pointers).
 func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	c := &workqueue[T]{
-		name:       q.name,
-		queue:      make([]T, q.Len()),
-		waiting:    make(waitHeap[T], len(q.waiting)),
-		waitingAt:  make(map[T]*waitingItem[T], len(q.waitingAt)),
-		failures:   make(map[T]int, len(q.failures)),
-		bucket:     q.bucket,
-		seq:        q.seq,
-		maxBackoff: q.maxBackoff,
+		name:          q.name,
+		queue:         make([]T, q.Len()),
+		flagsOf:       q.flagsOf,
+		dirtyBit:      q.dirtyBit,
+		processingBit: q.processingBit,
+		waiting:       make(waitHeap[T], len(q.waiting)),
+		waitingAt:     make(map[T]*waitingItem[T], len(q.waitingAt)),
+		failures:      make(map[T]int, len(q.failures)),
+		bucket:        q.bucket,
+		seq:           q.seq,
+		maxBackoff:    q.maxBackoff,
 	}
 	for i, it := range q.Items() {
 		c.queue[i] = m(it)
 	}
-	c.dirty.flags, c.dirty.bit = q.dirty.flags, q.dirty.bit
-	c.processing.flags, c.processing.bit = q.processing.flags, q.processing.bit
-	for it := range q.dirty.m {
-		c.dirty.add(m(it))
-	}
-	for it := range q.processing.m {
-		c.processing.add(m(it))
+	// Items with flags of their own carry them into the clone.
+	for it, st := range q.states.m {
+		c.states.make(m(it)).flags = st.flags
 	}
 	for i, w := range q.waiting {
 		e := &waitingItem[T]{item: m(w.item), due: w.due, seq: w.seq, index: i}
 		c.waiting[i] = e
-		c.waitingAt[e.item] = e
+		if w.st != nil {
+			e.st = c.states.make(e.item)
+			e.st.wait = e
+		} else {
+			c.waitingAt[e.item] = e
+		}
 	}
 	for it, n := range q.failures {
 		c.failures[m(it)] = n
@@ -345,52 +411,61 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	return c
 }
 
-// itemSet is a set of queue items. A Go map never shrinks: one that held
-// 100,000 items (graphChanges while a large world is first listed) keeps
-// its table, and once mostly emptied every lookup of an absent item walks
-// groups of deleted slots. So the set drops its map when it empties after
-// having been large, and the next add starts a small one.
-//
-// A set of items that carry flags (graph nodes) keeps membership in them
-// instead: flags returns the item's flag byte and bit is the set's bit.
-// Such a set cannot list its members; copies of the items for another
-// world carry their flags, so cloning it copies nothing.
-type itemSet[T comparable] struct {
-	m     map[T]struct{}
-	peak  int // the largest size since the map was made
-	flags func(T) *uint8
-	bit   uint8
+// itemState is what a queue keeps of one item whose flags are not the
+// item's own: its dirty and processing bits and its waiting entry, in
+// one entry of a map, so that each call on the queue looks the item up
+// once instead of once in each of three maps.
+type itemState[T comparable] struct {
+	flags uint8
+	wait  *waitingItem[T]
 }
 
-// shrinkAbove is the size past which an emptied set starts a new map.
+// itemStates maps items to their state while they have one (marked, or
+// waiting). A Go map never shrinks: one that held 100,000 items (a
+// kubelet's Pods as a large world is deleted) keeps its table, and once
+// mostly emptied every lookup of an absent item walks groups of deleted
+// slots. So the map is dropped when it empties after having been large,
+// and the next item starts a small one. Released states are reused.
+type itemStates[T comparable] struct {
+	m    map[T]*itemState[T]
+	peak int // the largest size since the map was made
+	free []*itemState[T]
+}
+
+// shrinkAbove is the size past which an emptied map of states is dropped.
 const shrinkAbove = 64
 
-func (s *itemSet[T]) has(item T) bool {
-	if s.flags != nil {
-		return *s.flags(item)&s.bit != 0
-	}
-	_, ok := s.m[item]
-	return ok
-}
+// get returns item's state, nil if it has none.
+func (s *itemStates[T]) get(item T) *itemState[T] { return s.m[item] }
 
-func (s *itemSet[T]) add(item T) {
-	if s.flags != nil {
-		*s.flags(item) |= s.bit
-		return
+// make returns item's state, made empty if it had none.
+func (s *itemStates[T]) make(item T) *itemState[T] {
+	if st := s.m[item]; st != nil {
+		return st
 	}
 	if s.m == nil {
-		s.m = map[T]struct{}{}
+		s.m = map[T]*itemState[T]{}
 	}
-	s.m[item] = struct{}{}
+	var st *itemState[T]
+	if n := len(s.free); n > 0 {
+		st, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		st = &itemState[T]{}
+	}
+	s.m[item] = st
 	s.peak = max(s.peak, len(s.m))
+	return st
 }
 
-func (s *itemSet[T]) delete(item T) {
-	if s.flags != nil {
-		*s.flags(item) &^= s.bit
+// release forgets item's state st once it is neither marked nor waiting.
+func (s *itemStates[T]) release(item T, st *itemState[T]) {
+	if st.flags != 0 || st.wait != nil {
 		return
 	}
 	delete(s.m, item)
+	if len(s.free) < shrinkAbove {
+		s.free = append(s.free, st)
+	}
 	if len(s.m) == 0 && s.peak > shrinkAbove {
 		s.m, s.peak = nil, 0
 	}
