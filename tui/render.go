@@ -23,6 +23,11 @@ type line struct{ segs []seg }
 
 func (l *line) add(st *ink, s string) *line {
 	if s != "" {
+		if l.segs == nil {
+			// Most lines have a few runs: one slice for them, not one
+			// per doubling.
+			l.segs = make([]seg, 0, 6)
+		}
 		l.segs = append(l.segs, seg{s: s, st: st})
 	}
 	return l
@@ -48,8 +53,23 @@ func (l *line) render(width int, over *ink) string {
 	if over != nil {
 		p := l.plain()
 		p, used = fit(p, width)
-		return over.Render(p + strings.Repeat(" ", width-used))
+		b.Grow(len(over.pre) + len(p) + width - used + len(over.post))
+		b.WriteString(over.pre)
+		b.WriteString(p)
+		writeSpaces(&b, width-used)
+		b.WriteString(over.post)
+		return b.String()
 	}
+	// The line's bytes are written once, into one buffer of their size
+	// (the most a line can take: its runs, their styles, the padding).
+	n := width + len("…")
+	for _, sg := range l.segs {
+		n += len(sg.s)
+		if sg.st != nil {
+			n += len(sg.st.pre) + len(sg.st.post)
+		}
+	}
+	b.Grow(n)
 	cut := lineWidth(l.segs) > width
 	limit := width
 	if cut {
@@ -63,7 +83,7 @@ func (l *line) render(width int, over *ink) string {
 			w = textWidth(text)
 		}
 		if sg.st != nil {
-			b.WriteString(sg.st.Render(text))
+			sg.st.writeTo(&b, text)
 		} else {
 			b.WriteString(text)
 		}
@@ -76,10 +96,21 @@ func (l *line) render(width int, over *ink) string {
 		b.WriteString("…")
 		used++
 	}
-	if used < width {
-		b.WriteString(strings.Repeat(" ", width-used))
-	}
+	writeSpaces(&b, width-used)
 	return b.String()
+}
+
+// spaces is a run of blanks that padding is cut from.
+var spaces = strings.Repeat(" ", 256)
+
+// writeSpaces writes n blanks (none when n <= 0) without building them
+// first.
+func writeSpaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
 }
 
 func lineWidth(segs []seg) int {
@@ -141,11 +172,11 @@ func box(t *theme, title string, focused bool, body []string, width, height int)
 	blank := strings.Repeat(" ", inner)
 	side := bs.Render("│")
 	for i := 0; i < height-2; i++ {
-		content := blank
 		if i < len(body) {
-			content = " " + body[i]
+			out = append(out, side+" "+body[i]+side) // one string, not two
+		} else {
+			out = append(out, side+blank+side)
 		}
-		out = append(out, side+content+side)
 	}
 	out = append(out, bs.Render("╰"+strings.Repeat("─", inner)+"╯"))
 	return out
@@ -161,6 +192,13 @@ func joinColumns(blocks ...[]string) []string {
 	out := make([]string, n)
 	for i := range out {
 		var sb strings.Builder
+		size := 0
+		for _, b := range blocks {
+			if i < len(b) {
+				size += len(b[i])
+			}
+		}
+		sb.Grow(size)
 		for _, b := range blocks {
 			if i < len(b) {
 				sb.WriteString(b[i])

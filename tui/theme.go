@@ -64,6 +64,13 @@ func (k ink) Render(s string) string {
 	return k.pre + s + k.post
 }
 
+// writeTo writes s in the style to b, as Render would return it.
+func (k *ink) writeTo(b *strings.Builder, s string) {
+	b.WriteString(k.pre)
+	b.WriteString(s)
+	b.WriteString(k.post)
+}
+
 // palette is the colours of a themed (not monochrome) theme.
 type palette struct {
 	fg, dim, accent, accent2, red, yellow, green, magenta, blue, selFg, selBg, changedFg color.Color

@@ -46,8 +46,7 @@ func (m *Model) render() string {
 	if l.tooSmall {
 		return tooSmall(l.w, l.h, kn(m.keys.Quit))
 	}
-	screen := make([]string, 0, l.h)
-	screen = append(screen, m.statusBar.statusLine(m, l.w))
+	top := []string{m.statusBar.statusLine(m, l.w)}
 	world := m.world().view(m, l.world)
 	var right []string
 	if l.collector.h > 0 {
@@ -56,22 +55,67 @@ func (m *Model) render() string {
 	if l.inspector.h > 0 {
 		right = append(right, m.inspector().view(m, l.inspector)...)
 	}
-	screen = append(screen, joinColumns(world, right)...)
-	screen = append(screen, m.timeline().view(m, l.timeline)...)
+	bottom := m.timeline().view(m, l.timeline)
 	msg := m.statusBar.msgLines(m, l.w)
 	for i := 0; i < l.msgH; i++ {
 		s := ""
 		if i < len(msg) {
 			s = msg[i]
 		}
-		screen = append(screen, s)
+		bottom = append(bottom, s)
 	}
-	screen = append(screen, m.commandBar.view(m, l.w), m.statusBar.helpLine(m, l.w))
+	bottom = append(bottom, m.commandBar.view(m, l.w), m.statusBar.helpLine(m, l.w))
 	switch m.mode {
 	case modeDelete, modeHelp, modeExplain, modeResume:
+		screen := make([]string, 0, l.h)
+		screen = append(screen, top...)
+		screen = append(screen, joinColumns(world, right)...)
+		screen = append(screen, bottom...)
 		m.drawOverlay(screen, l)
+		return strings.Join(screen, "\n")
 	}
-	return strings.Join(screen, "\n")
+	return joinFrame(top, world, right, bottom)
+}
+
+// joinFrame writes the screen's lines into one string, the panes beside
+// each other in the middle (as joinColumns would), in one buffer of the
+// frame's size: a frame is drawn on every key, and its lines are not
+// copied again on the way.
+func joinFrame(top, left, right, bottom []string) string {
+	mid := max(len(left), len(right))
+	size := len(top) + mid + len(bottom) // the newlines, one too many
+	for _, ls := range [][]string{top, left, right, bottom} {
+		for _, s := range ls {
+			size += len(s)
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	row := 0
+	for _, s := range top {
+		if row++; row > 1 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	for i := 0; i < mid; i++ {
+		if row++; row > 1 {
+			b.WriteByte('\n')
+		}
+		if i < len(left) {
+			b.WriteString(left[i])
+		}
+		if i < len(right) {
+			b.WriteString(right[i])
+		}
+	}
+	for _, s := range bottom {
+		if row++; row > 1 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // statusLine: step number, virtual time, what the next step will do, and
