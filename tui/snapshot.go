@@ -47,6 +47,12 @@ type snapshot struct {
 	// the inspector shows as it was, and turning it into YAML is most of
 	// what a frame after a step costs.
 	yaml map[string][]string
+	// shown holds the same lines by the stored object they were made
+	// from, handed on as yaml is: a stored object is never changed (the
+	// store writes a new one), and states of the timeline share the
+	// objects a step did not write, so an object drawn before needs
+	// neither its JSON nor a lookup by it.
+	shown map[*fakeapi.Object][]string
 }
 
 // maxYAMLKept bounds the manifests a snapshot hands on.
@@ -86,9 +92,13 @@ func newSnapshot(s *session, prev *snapshot) *snapshot {
 		manifest: map[string][]string{},
 		history:  map[string][]int{},
 		yaml:     map[string][]string{},
+		shown:    map[*fakeapi.Object][]string{},
 	}
 	if prev != nil && len(prev.yaml) < maxYAMLKept {
 		sn.yaml = prev.yaml
+	}
+	if prev != nil && len(prev.shown) < maxYAMLKept {
+		sn.shown = prev.shown
 	}
 	if prev != nil && prev.h == s.h && prev.tree != nil &&
 		(!storageWritten(s.h.Records(), prev.pos, sn.pos) || sameShape(s.h.Records(), prev.pos, sn.pos, prev.tree, w.Store())) {
@@ -188,11 +198,16 @@ func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 	if m, ok := sn.manifest[uid]; ok {
 		return m
 	}
+	if m, ok := sn.shown[obj]; ok {
+		sn.manifest[uid] = m
+		return m
+	}
 	var lines []string
 	j, err := json.Marshal(obj)
 	if err == nil {
 		if kept, ok := sn.yaml[string(j)]; ok {
 			sn.manifest[uid] = kept
+			sn.shown[obj] = kept
 			return kept
 		}
 		var y string
@@ -204,6 +219,8 @@ func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 	}
 	if err != nil {
 		lines = []string{"cannot show the manifest: " + err.Error()}
+	} else {
+		sn.shown[obj] = lines
 	}
 	sn.manifest[uid] = lines
 	return lines
