@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"unsafe"
 	"weak"
 
 	"github.com/gcplay/gcplay/internal/dumpgen"
@@ -55,4 +56,60 @@ func TestKeepsTextIsSeen(t *testing.T) {
 		t.Fatal("a slice of the text is held, yet the text was freed")
 	}
 	runtime.KeepAlive(held)
+}
+
+// TestDumpSharesStringValues: the string values of a dump's objects that
+// repeat at the same place (every Pod's phase) are handed on in one
+// interface value, not one allocation each; values that differ (the Pods'
+// IPs) stay their own.
+func TestDumpSharesStringValues(t *testing.T) {
+	var buf bytes.Buffer
+	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 2, Pods: 100}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseFile("dump.yaml", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var phases, ips []any
+	for _, m := range s.Restore {
+		if m.Object.Kind != "Pod" {
+			continue
+		}
+		status, _ := m.Object.Fields["status"].(map[string]any)
+		phases = append(phases, status["phase"])
+		ips = append(ips, status["podIP"])
+	}
+	if len(phases) != 200 {
+		t.Fatalf("%d Pods read, want 200", len(phases))
+	}
+	seen := map[string]bool{}
+	boxes := 1
+	for i := range phases {
+		if phases[i] != "Running" {
+			t.Fatalf("Pod %d: phase %v", i, phases[i])
+		}
+		if i > 0 && !sameData(phases[i], phases[i-1]) {
+			boxes++
+		}
+		ip, _ := ips[i].(string)
+		if ip == "" || seen[ip] {
+			t.Fatalf("Pod %d: podIP %v, empty or seen before", i, ips[i])
+		}
+		seen[ip] = true
+		if i > 0 && sameData(ips[i], ips[i-1]) {
+			t.Errorf("Pods %d and %d share one podIP value", i-1, i)
+		}
+	}
+	// A Pod whose spec is read from its lines (the first of each node
+	// and ReplicaSet) has its phase at another place of its entry than
+	// one whose spec is taken as read before: a few values, not one.
+	if boxes > len(phases)/10 {
+		t.Errorf("the %d Pods' phases are %d values, want at most %d", len(phases), boxes, len(phases)/10)
+	}
+}
+
+// sameData reports whether two interface values point to one value.
+func sameData(a, b any) bool {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&a))[1] == (*[2]unsafe.Pointer)(unsafe.Pointer(&b))[1]
 }

@@ -332,7 +332,7 @@ func (f *fastYAML) scalarValue(s []byte) (any, bool) {
 	}
 	switch sc.tag {
 	case "!!str":
-		return sc.value, true
+		return f.box(sc.value), true
 	case "!!null":
 		return nil, true
 	case "!!bool":

@@ -68,6 +68,9 @@ type fastYAML struct {
 	// were read; nth counts the strings of the current one.
 	recent []string
 	nth    int
+	// boxes holds, by the same count, the string values of the last
+	// entries as the decoder handed them on (see box).
+	boxes []any
 }
 
 // internMax bounds strs: once full, only the strings already in it are
@@ -96,6 +99,27 @@ func (f *fastYAML) str(b []byte) string {
 		f.recent = append(f.recent, s)
 	}
 	return s
+}
+
+// box returns the string value v as an any. A string in an interface is
+// a 16-byte allocation of its own even when its text is shared; the
+// value read at the same place of an entry before (a Pod's phase, its
+// QoS class) is handed on in the same one. v is the string str returned
+// last, so its place is nth-1; any other string only misses the reuse.
+func (f *fastYAML) box(v string) any {
+	n := f.nth - 1
+	if n < 0 || n >= recentMax {
+		return v
+	}
+	for len(f.boxes) <= n {
+		f.boxes = append(f.boxes, nil)
+	}
+	if b, ok := f.boxes[n].(string); ok && b == v {
+		return f.boxes[n]
+	}
+	var b any = v
+	f.boxes[n] = b
+	return b
 }
 
 // recentMax bounds recent: the strings of an entry past it are not
