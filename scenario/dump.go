@@ -116,7 +116,7 @@ func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario,
 		directItem, directJSON = d.directItem, d.directJSON
 		if t := bytes.TrimLeft(data, " \t\r\n"); chunk >= 0 && len(t) > 0 && t[0] != '{' && t[0] != '[' {
 			d.pre = startPredecode(data, chunk)
-			defer d.pre.close()
+			defer closePredecode(d.pre)
 		}
 	}
 	fast := func(data []byte) bool { return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem) }
@@ -132,26 +132,18 @@ func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario,
 	p.checkDumpIdentity(d.restore, d.reg)
 	if len(p.errs) > 0 {
 		p.errs.sort()
-		return nil, d.stats(), p.errs
+		return nil, readStats{d.direct, d.parallel}, p.errs
 	}
 	if len(d.restore) == 0 {
-		return nil, d.stats(), ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
+		return nil, readStats{d.direct, d.parallel}, ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
 	}
 	s.Restore, s.Notes = orderRestore(d.restore, d.reg, s.Notes)
-	return s, d.stats(), nil
+	return s, readStats{d.direct, d.parallel}, nil
 }
 
 // readStats says how many entries of a dump were decoded directly, and
 // how many of those in parallel.
 type readStats struct{ direct, parallel int }
-
-func (d *dumpReader) stats() readStats {
-	st := readStats{direct: d.direct}
-	if d.pre != nil {
-		st.parallel = d.pre.taken
-	}
-	return st
-}
 
 // dumpReader turns a dump's objects into manifests as they are read.
 type dumpReader struct {
@@ -170,8 +162,10 @@ type dumpReader struct {
 	// serve it.
 	direct    int
 	kindCache fakeapi.KindCache
-	// pre holds the entries decoded in parallel (dumpparallel.go).
+	// pre holds the entries decoded in parallel (dumpparallel.go, not
+	// in the browser build), and parallel counts those of them kept.
 	pre      *predecoder
+	parallel int
 	lastTime struct {
 		text string
 		t    time.Time

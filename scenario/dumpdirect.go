@@ -464,19 +464,11 @@ func (f *fastYAML) boolOrNull(v yval) (b, null, ok bool) {
 // indentation ind) and keeps it, as fastItem would from its tree; false,
 // having kept nothing, when it gives up on the entry.
 func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
-	if d.pre != nil {
-		if r := d.pre.find(f, ind); r != nil {
-			// Decoded by a worker already (dumpparallel.go): kept as
-			// the entry decoded here would be, and the lines it took
-			// are passed over.
-			if !d.keepDirect(doc, r.obj, r.namespaced, r.line, true) {
-				return false
-			}
-			d.pre.skip(f, r)
-			return true
-		}
+	// Decoded by a worker already (dumpparallel.go)?
+	if took, found := takeDecoded(d, doc, f, ind); found {
+		return took
 	}
-	obj, namespaced, line, ok := d.decodeItem(f, ind)
+	obj, namespaced, line, ok := decodeItem(d, f, ind)
 	if !ok {
 		return false
 	}
@@ -488,8 +480,10 @@ func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
 // that is not null, and the line its content starts at; false when it
 // gives up on the entry. It keeps nothing, and of d it uses only the
 // cache of parseTime and, for an ownerReference without a uid, the
-// registry (ownerRefFindable).
-func (d *dumpReader) decodeItem(f *fastYAML, ind int) (obj *fakeapi.Object, namespaced bool, line int, ok bool) {
+// registry (ownerRefFindable). (Functions rather than methods, such as
+// this and takeDecoded, leave no name in the browser build, which has
+// no use for them.)
+func decodeItem(d *dumpReader, f *fastYAML, ind int) (obj *fakeapi.Object, namespaced bool, line int, ok bool) {
 	mind, ok := f.itemStart(ind)
 	if !ok || !f.startsMapping() {
 		return nil, false, 0, false

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -451,40 +450,5 @@ func TestCutDocumentMatchesLines(t *testing.T) {
 			}
 			data = r1
 		}
-	}
-}
-
-// TestDumpParallelLarge: a dump large enough to be read in parallel as
-// ParseDump reads it reads as in order, and, given two cores, has its
-// entries decoded by the workers.
-func TestDumpParallelLarge(t *testing.T) {
-	var buf bytes.Buffer
-	o := dumpgen.Options{ReplicaSets: 3, Pods: 600}
-	if err := dumpgen.Write(&buf, o); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	if len(data) < parallelMin {
-		t.Fatalf("the dump has %d bytes, fewer than parallelMin", len(data))
-	}
-	want, _, wantErr := parseDump("dump.yaml", data, true, -1)
-	got, st, gotErr := parseDump("dump.yaml", data, true, 0)
-	if diff := dumpReadDiff(got, want, gotErr, wantErr); diff != "" {
-		t.Fatal(diff)
-	}
-	if wantErr != nil {
-		t.Fatal(wantErr)
-	}
-	if st.direct != o.Objects() {
-		t.Errorf("%d entries decoded directly, want %d", st.direct, o.Objects())
-	}
-	if runtime.GOMAXPROCS(0) >= 2 && st.parallel != o.Objects() {
-		t.Errorf("%d entries decoded in parallel, want %d", st.parallel, o.Objects())
-	}
-	// Cut once more, every entry where it must be, in a List with a
-	// second document after it.
-	two := append(append(append([]byte(nil), data...), "---\n"...), data...)
-	if _, _, err := parseDump("dump.yaml", two, true, 0); err == nil || !strings.Contains(err.Error(), "is also at line") {
-		t.Errorf("two copies of one dump: %v, want objects named twice", err)
 	}
 }

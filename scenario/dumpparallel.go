@@ -1,3 +1,5 @@
+//go:build !js
+
 package scenario
 
 import (
@@ -75,13 +77,31 @@ type predecoder struct {
 	// The reading in order's place: chunks[c].items[k] is the next item
 	// not passed.
 	c, k int
-	// taken counts the items the reading in order took.
-	taken int
+}
+
+// takeDecoded keeps the entry at f's current line, a "- " line at ind,
+// when a worker decoded it, as directItem keeps the object it decodes
+// itself, and passes over its lines: found says a worker had decoded
+// it, took whether it was kept.
+func takeDecoded(d *dumpReader, doc int, f *fastYAML, ind int) (took, found bool) {
+	if d.pre == nil {
+		return false, false
+	}
+	r := d.pre.find(f, ind)
+	if r == nil {
+		return false, false
+	}
+	if !d.keepDirect(doc, r.obj, r.namespaced, r.line, true) {
+		return false, true
+	}
+	d.pre.skip(f, r)
+	d.parallel++
+	return true, true
 }
 
 // startPredecode starts the workers decoding the entries of data's Lists,
 // when data is large enough and there is more than one core; nil when it
-// does not. close must be called once the reading is done. chunk, when
+// does not. closePredecode must be called once the reading is done. chunk, when
 // not 0, is the chunks' size, and the workers start whatever data's size
 // and the cores (as the tests have them).
 func startPredecode(data []byte, chunk int) *predecoder {
@@ -198,7 +218,7 @@ func (pd *predecoder) decodeChunk(d *dumpReader, f *fastYAML, ch *preChunk) {
 		start := f.i
 		off := pd.offset(f.lines[f.i])
 		f.nth = 0
-		obj, namespaced, line, ok := d.decodeItem(f, ch.ind)
+		obj, namespaced, line, ok := decodeItem(d, f, ch.ind)
 		if f.failed {
 			return // text outside the subset: the reading in order says so
 		}
@@ -275,15 +295,49 @@ func (pd *predecoder) skip(f *fastYAML, r *preItem) {
 	f.lines = f.lines[:f.i]
 	r.obj = nil // kept by the reader now
 	pd.k++
-	pd.taken++
 }
 
-// close stops the workers and waits for them: no goroutine outlives the
-// reading.
-func (pd *predecoder) close() {
+// closePredecode stops pd's workers and waits for them: no goroutine
+// outlives the reading.
+func closePredecode(pd *predecoder) {
 	if pd == nil {
 		return
 	}
 	pd.stop.Store(true)
 	pd.wg.Wait()
+}
+
+// cutDocument returns the text before the first "---" line, the text
+// after it (nil when there is none), and how many lines the first part
+// and the marker take.
+func cutDocument(data []byte) (doc, rest []byte, lines int) {
+	// Only a line that starts with "---" can be the marker: those are
+	// looked for, not every line.
+	for off := 0; off < len(data); {
+		i := off
+		if off > 0 || !bytes.HasPrefix(data, []byte("---")) {
+			j := bytes.Index(data[off:], []byte("\n---"))
+			if j < 0 {
+				break
+			}
+			i = off + j + 1
+		}
+		lineEnd := len(data)
+		if end := bytes.IndexByte(data[i:], '\n'); end >= 0 {
+			lineEnd = i + end
+		}
+		if string(bytes.TrimRight(data[i:lineEnd], " \r")) == "---" {
+			lines = bytes.Count(data[:i], []byte{'\n'}) + 1
+			if lineEnd == len(data) {
+				return data[:i], []byte{}, lines
+			}
+			return data[:i], data[lineEnd+1:], lines
+		}
+		off = lineEnd
+	}
+	lines = bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines++
+	}
+	return data, nil, lines
 }

@@ -540,38 +540,3 @@ func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.N
 		data, line = rest, line+next
 	}
 }
-
-// cutDocument returns the text before the first "---" line, the text
-// after it (nil when there is none), and how many lines the first part
-// and the marker take.
-func cutDocument(data []byte) (doc, rest []byte, lines int) {
-	// Only a line that starts with "---" can be the marker: those are
-	// looked for, not every line.
-	for off := 0; off < len(data); {
-		i := off
-		if off > 0 || !bytes.HasPrefix(data, []byte("---")) {
-			j := bytes.Index(data[off:], []byte("\n---"))
-			if j < 0 {
-				break
-			}
-			i = off + j + 1
-		}
-		lineEnd := len(data)
-		if end := bytes.IndexByte(data[i:], '\n'); end >= 0 {
-			lineEnd = i + end
-		}
-		if string(bytes.TrimRight(data[i:lineEnd], " \r")) == "---" {
-			lines = bytes.Count(data[:i], []byte{'\n'}) + 1
-			if lineEnd == len(data) {
-				return data[:i], []byte{}, lines
-			}
-			return data[:i], data[lineEnd+1:], lines
-		}
-		off = lineEnd
-	}
-	lines = bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		lines++
-	}
-	return data, nil, lines
-}
