@@ -61,7 +61,7 @@ type node struct {
 	// virtual is true until an informer event for the UID is observed.
 	virtual bool
 	// queued holds the node's membership in the dirty and processing sets
-	// of attemptToDelete and attemptToOrphan (see itemSet): kept here
+	// of attemptToDelete and attemptToOrphan (see workqueue.flagsOf): kept here
 	// rather than in a map of 100,000 nodes, it costs no memory access of
 	// its own. A clone for another world copies it; node.clone does not.
 	queued uint8

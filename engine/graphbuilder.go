@@ -32,15 +32,17 @@ type graphEvent struct {
 	eventType eventType
 	virtual   bool
 	// queued holds the event's membership in the dirty and processing
-	// sets of graphChanges (see itemSet). It is the only field written
-	// after the event is made, so a clone of the world copies the events
-	// still queued.
+	// sets of graphChanges (see workqueue.flagsOf). It and label are the
+	// only fields written after the event is made, so a clone of the
+	// world copies the events still queued.
 	queued uint8
 	// obj is the new object (for delete events, the last state); for a
 	// virtual delete, a stand-in carrying only the identity.
 	obj    *fakeapi.Object
 	oldObj *fakeapi.Object
-	// label is String, written once when the event is made.
+	// label is String, written when the event is made, or, for an
+	// event made in a settle no one reads (recorder.wordless), when it
+	// is first asked for.
 	label string
 }
 
@@ -48,15 +50,40 @@ type graphEvent struct {
 // object it collects.
 func (g *garbageCollector) newGraphEvent(t eventType, virtual bool, obj, old *fakeapi.Object) *graphEvent {
 	e := &graphEvent{eventType: t, virtual: virtual, obj: obj, oldObj: old}
-	if virtual {
-		e.label = g.env.Sprintf("virtual %s %s (%s)", t, obj, obj.Metadata.UID)
-	} else {
-		e.label = g.env.Sprintf("%s %s", t, obj)
+	switch {
+	case g.env.wordless:
+	case virtual:
+		e.label = g.env.Sprintf(virtualEventLabel, t, obj, obj.Metadata.UID)
+	default:
+		e.label = g.env.Sprintf(eventLabel, t, obj)
 	}
 	return e
 }
 
-func (e *graphEvent) String() string { return e.label }
+// The forms of a graph event's label.
+const (
+	eventLabel        = "%s %s"
+	virtualEventLabel = "virtual %s %s (%s)"
+)
+
+func (e *graphEvent) String() string {
+	switch {
+	case e.label != "":
+	case e.virtual:
+		e.label = fmt.Sprintf(virtualEventLabel, e.eventType, e.obj, e.obj.Metadata.UID)
+	default:
+		e.label = fmt.Sprintf(eventLabel, e.eventType, e.obj)
+	}
+	return e.label
+}
+
+// item is the record's Item for ev: none in a settle no one reads.
+func (g *garbageCollector) item(ev *graphEvent) string {
+	if g.env.wordless {
+		return ""
+	}
+	return ev.String()
+}
 
 // identityFromEvent is the identity an event shows: its apiVersion/kind and
 // the object's name, namespace and UID.
@@ -83,7 +110,7 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		return
 	}
 	defer g.graphChanges.Done(ev)
-	rec.Item = ev.String()
+	rec.Item = g.item(ev)
 	obj := ev.obj
 	uid := obj.Metadata.UID
 	existing, found := g.uidToNode.Get(uid)

@@ -174,7 +174,7 @@ func TestNewWorldGathersNothingForTheRestarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.env.discard || len(w.env.stepEnqueued) != 0 || len(w.env.stepCalls) != 0 {
+	if w.env.discard || w.env.wordless || len(w.env.stepEnqueued) != 0 || len(w.env.stepCalls) != 0 {
 		t.Fatalf("after NewWorld: discard %v, %d enqueued items and %d requests gathered for no record", w.env.discard, len(w.env.stepEnqueued), len(w.env.stepCalls))
 	}
 	if g := w.collector(); g == nil || g.graphChanges.Len() < len(restore) {
@@ -186,5 +186,27 @@ func TestNewWorldGathersNothingForTheRestarts(t *testing.T) {
 	}
 	if len(r.Enqueued()) > 5 || len(r.Calls()) > 5 {
 		t.Fatalf("the first step's record has %d enqueued items and %d requests: %v", len(r.Enqueued()), len(r.Calls()), r)
+	}
+}
+
+// TestGraphEventLabelWhenAskedFor: an event made in a settle no one
+// reads is labelled only when asked, with the label it would have had.
+func TestGraphEventLabelWhenAskedFor(t *testing.T) {
+	w := buildTree(t, 1, 1, false)
+	g := w.collector()
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "p", Namespace: "default", UID: "u-p"}}
+	for _, virtual := range []bool{false, true} {
+		for _, typ := range []eventType{addEvent, updateEvent, deleteEvent} {
+			loud := g.newGraphEvent(typ, virtual, pod, nil)
+			w.env.wordless = true
+			quiet := g.newGraphEvent(typ, virtual, pod, nil)
+			w.env.wordless = false
+			if quiet.label != "" {
+				t.Fatalf("a wordless settle labelled its event %q when it was made", quiet.label)
+			}
+			if loud.label == "" || quiet.String() != loud.String() {
+				t.Fatalf("label %q, asked for later %q", loud.String(), quiet.String())
+			}
+		}
 	}
 }

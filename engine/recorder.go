@@ -74,8 +74,10 @@ type recorder struct {
 	discard bool
 	// wordless says, with discard, that the reasons' sentences are not
 	// written either (Because and reason return the reason as given,
-	// with its code, rule and function): no one reads them. A world that
-	// checks its invariants keeps them, as it checks their texts.
+	// with its code, rule and function), nor the labels of graph events
+	// until asked for, nor the item of a graphChanges step: no one reads
+	// them. A world that checks its invariants keeps them, as it checks
+	// their texts.
 	wordless bool
 }
 

@@ -66,12 +66,13 @@ func NewWorld(cfg Config) (*World, error) {
 	// What those lists enqueue and request belongs to no record (the
 	// next step's begin drops whatever was gathered outside a step), so
 	// the world gathers nothing for them: at a dump's size, a label for
-	// every object on every queue.
-	w.env.discard = true
+	// every object on every queue. The collector's graph events are
+	// labelled when first asked for.
+	w.env.discard, w.env.wordless = true, true
 	for _, r := range w.running {
 		r.c.restart(&Record{})
 	}
-	w.env.discard = false
+	w.env.discard, w.env.wordless = false, false
 	return w, nil
 }
 
