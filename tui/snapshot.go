@@ -210,8 +210,10 @@ func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 			sn.shown[obj] = kept
 			return kept
 		}
-		var y string
-		y, err = jsonToYAML(j)
+		y, ok := directYAML(j)
+		if !ok {
+			y, err = jsonToYAML(j)
+		}
 		if err == nil {
 			lines = strings.Split(strings.TrimRight(y, "\n"), "\n")
 			sn.yaml[string(j)] = lines
