@@ -63,8 +63,16 @@ func TestKeepsTextIsSeen(t *testing.T) {
 // interface value, not one allocation each; values that differ (the Pods'
 // IPs) stay their own.
 func TestDumpSharesStringValues(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		t.Run(fmt.Sprintf("json=%v", asJSON), func(t *testing.T) {
+			testDumpSharesStringValues(t, asJSON)
+		})
+	}
+}
+
+func testDumpSharesStringValues(t *testing.T, asJSON bool) {
 	var buf bytes.Buffer
-	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 2, Pods: 100}); err != nil {
+	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 2, Pods: 100, JSON: asJSON}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := ParseFile("dump.yaml", buf.Bytes())

@@ -137,7 +137,11 @@ func (j *fastJSON) directValue(depth int) (any, bool) {
 			return append([]any(nil), f.dstack[mark:]...), true
 		}
 	case c == '"':
-		return j.str()
+		v, ok := j.str()
+		if !ok {
+			return nil, false
+		}
+		return j.nodes.box(v), true
 	case c == '-' || c >= '0' && c <= '9':
 		s, float, ok := j.number()
 		if !ok || float {

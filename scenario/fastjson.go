@@ -256,6 +256,7 @@ func (j *fastJSON) array(depth int, onItem func(*yaml.Node)) (*yaml.Node, bool) 
 func (j *fastJSON) directEntry(depth int) bool {
 	j.ws()
 	pos, line, lineStart := j.pos, j.line, j.lineStart
+	j.nodes.nth = 0 // str and box count an entry's strings from its start
 	if j.direct(depth) {
 		return true
 	}
