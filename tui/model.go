@@ -182,6 +182,38 @@ type statusBarCache struct {
 		focus pane
 		line  string
 	}
+	// steps are the timeline pane's rows as last drawn, by step: most
+	// of them are drawn the same on the next key (a step adds one row
+	// and moves the ▶ by one).
+	steps map[int]stepRow
+}
+
+// stepRow is a timeline row as drawn, with what it was drawn from.
+type stepRow struct {
+	rec  stepFields // the record's fields its text is made of
+	text string     // the record's line (stepLine), from rec
+	how  stepHow
+	out  string // the row as drawn
+}
+
+// stepFields are the fields of a record that stepLine writes.
+type stepFields struct {
+	seq                 int
+	at                  time.Duration
+	actor, item         string
+	code, message, rule string
+}
+
+func stepFieldsOf(r *engine.Record) stepFields {
+	return stepFields{seq: r.Seq, at: r.At, actor: r.Actor, item: r.Item,
+		code: r.Reason.Code, message: r.Reason.Message, rule: r.Reason.Rule}
+}
+
+// stepHow is how a timeline row is drawn apart from its text.
+type stepHow struct {
+	cursor   string
+	st, over *ink
+	width    int
 }
 
 // New returns a playground on the starter world, or on Options.File.

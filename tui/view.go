@@ -551,27 +551,27 @@ func (tl *timelineState) view(m *Model, r rect) []string {
 		case m.focus == paneTimeline && p == tl.tlCur:
 			cursor = "▸ "
 		}
-		l.add(&t.bold, cursor)
-		var st *ink = &t.text
-		if p == 0 {
-			l.add(&t.dim, m.tr.T("timeline-start", "name", m.s.origin.Name))
-		} else {
-			rec := &recs[p-1]
-			switch {
-			case p > sn.pos:
-				st = &t.future
-			case rec.Err != "":
-				st = &t.err
-			case rec.Actor == "user":
-				st = &t.bold
-			}
-			l.add(st, m.stepLine(p, rec))
-		}
 		var over *ink
 		if p == sn.pos {
 			over = &t.current
 		}
-		body = append(body, l.render(inner, over))
+		if p == 0 {
+			l.add(&t.bold, cursor)
+			l.add(&t.dim, m.tr.T("timeline-start", "name", m.s.origin.Name))
+			body = append(body, l.render(inner, over))
+			continue
+		}
+		rec := &recs[p-1]
+		var st *ink = &t.text
+		switch {
+		case p > sn.pos:
+			st = &t.future
+		case rec.Err != "":
+			st = &t.err
+		case rec.Actor == "user":
+			st = &t.bold
+		}
+		body = append(body, m.stepRow(p, rec, stepHow{cursor: cursor, st: st, over: over, width: inner}))
 	}
 	title := m.tr.T("timeline-title", "n", fmt.Sprint(sn.pos), "of", fmt.Sprint(sn.len))
 	if sn.pos < sn.len {
@@ -583,6 +583,44 @@ func (tl *timelineState) view(m *Model, r rect) []string {
 		title += m.tr.T("timeline-explains", "key", kn(m.keys.Explain))
 	}
 	return box(t, title, m.focus == paneTimeline, body, r.w, r.h)
+}
+
+// stepRow draws the timeline's row of step p (record rec) as how says,
+// or returns it as drawn last time, when neither the record's text nor
+// how it is drawn changed. A record's text in English is made only of the
+// fields stepFields holds; in other languages it is written again.
+func (m *Model) stepRow(p int, rec *engine.Record, how stepHow) string {
+	c := m.statusBar.cache
+	if c == nil {
+		var l line
+		l.add(&m.th.bold, how.cursor).add(how.st, m.stepLine(p, rec))
+		return l.render(how.width, how.over)
+	}
+	if c.steps == nil {
+		c.steps = map[int]stepRow{}
+	}
+	was, ok := c.steps[p]
+	fields := stepFieldsOf(rec)
+	en := m.tr.Lang() == "en"
+	if ok && en && was.rec == fields {
+		if was.how == how {
+			return was.out
+		}
+	} else {
+		was = stepRow{rec: fields, text: m.stepLine(p, rec)}
+		if !en {
+			was.rec = stepFields{seq: -1} // never matches a record
+		}
+	}
+	var l line
+	l.add(&m.th.bold, how.cursor)
+	l.add(how.st, was.text)
+	was.how, was.out = how, l.render(how.width, how.over)
+	if len(c.steps) > 4*maxYAMLKept {
+		clear(c.steps) // the rows shown are a few dozen; a long timeline scrolled through leaves more
+	}
+	c.steps[p] = was
+	return was.out
 }
 
 // stepLine is a record's trace line numbered by its step in the timeline
