@@ -55,11 +55,12 @@ type preItem struct {
 	namespaced   bool
 }
 
-// preChunk is a piece of the text, [start, end), whose lines number from
-// firstLine; its items, once done is closed.
+// preChunk is a piece of the text, [start, end), which has newlines
+// newline characters, and its items, once done is closed. The items'
+// line numbers count from the chunk's first line, as 1.
 type preChunk struct {
 	start, end int
-	firstLine  int
+	newlines   int
 	ind        int
 	items      []preItem
 	done       chan struct{}
@@ -75,8 +76,8 @@ type predecoder struct {
 	stop   atomic.Bool
 	wg     sync.WaitGroup
 	// The reading in order's place: chunks[c].items[k] is the next item
-	// not passed.
-	c, k int
+	// not passed; line is the number of chunks[c]'s first line.
+	c, k, line int
 }
 
 // takeDecoded keeps the entry at f's current line, a "- " line at ind,
@@ -87,8 +88,8 @@ func takeDecoded(d *dumpReader, doc int, f *fastYAML, ind int) (took, found bool
 	if d.pre == nil {
 		return false, false
 	}
-	r := d.pre.find(f, ind)
-	if r == nil {
+	r, ok := d.pre.find(f, ind)
+	if !ok {
 		return false, false
 	}
 	if !d.keepDirect(doc, r.obj, r.namespaced, r.line, true) {
@@ -118,12 +119,7 @@ func startPredecode(data []byte, chunk int) *predecoder {
 	if len(pd.chunks) == 0 {
 		return nil
 	}
-	// The chunks' first line numbers: the lines before each.
-	line, off := 1, 0
-	for _, ch := range pd.chunks {
-		line += bytes.Count(data[off:ch.start], []byte{'\n'})
-		ch.firstLine, off = line, ch.start
-	}
+	pd.line = 1 + bytes.Count(data[:pd.chunks[0].start], []byte{'\n'})
 	workers = min(workers, len(pd.chunks))
 	pd.wg.Add(workers)
 	for range workers {
@@ -201,6 +197,9 @@ func (pd *predecoder) work() {
 			return
 		}
 		ch := pd.chunks[n]
+		// Counted here rather than in order: the reading in order
+		// numbers the lines of the chunks it reaches by it.
+		ch.newlines = bytes.Count(pd.data[ch.start:ch.end], []byte{'\n'})
 		if !pd.stop.Load() {
 			pd.decodeChunk(d, f, ch)
 		}
@@ -212,7 +211,7 @@ func (pd *predecoder) work() {
 // lines start entries at the chunk's indentation.
 func (pd *predecoder) decodeChunk(d *dumpReader, f *fastYAML, ch *preChunk) {
 	text := pd.data[ch.start:ch.end]
-	*f = fastYAML{text: text, num: ch.firstLine - 1, strs: f.strs, recent: f.recent, blocks: f.blocks,
+	*f = fastYAML{text: text, num: 0, strs: f.strs, recent: f.recent, blocks: f.blocks,
 		lines: f.lines[:0], undo: f.undo[:0], dpairs: f.dpairs[:0], spairs: f.spairs[:0], dstack: f.dstack[:0]}
 	for !pd.stop.Load() && f.more() && f.lines[f.i].ind == ch.ind && isSeqItem(f.lines[f.i].s) {
 		start := f.i
@@ -256,18 +255,24 @@ func (pd *predecoder) offset(l fastLine) int {
 // line, a "- " line at ind, when there is one; nil when there is not,
 // and the reading in order decodes the entry itself. The entries asked
 // for come in the text's order.
-func (pd *predecoder) find(f *fastYAML, ind int) *preItem {
+func (pd *predecoder) find(f *fastYAML, ind int) (preItem, bool) {
 	// The lines after the current one are still text: the item's end is
 	// found there.
 	if len(f.lines) != f.i+1 || len(f.text) == 0 {
-		return nil
+		return preItem{}, false
 	}
 	off := pd.offset(f.lines[f.i])
 	for pd.c < len(pd.chunks) && pd.chunks[pd.c].end <= off {
+		ch := pd.chunks[pd.c]
+		<-ch.done
+		pd.line += ch.newlines
+		if pd.c+1 < len(pd.chunks) {
+			pd.line += bytes.Count(pd.data[ch.end:pd.chunks[pd.c+1].start], []byte{'\n'})
+		}
 		pd.c, pd.k = pd.c+1, 0
 	}
 	if pd.c == len(pd.chunks) || off < pd.chunks[pd.c].start {
-		return nil
+		return preItem{}, false
 	}
 	ch := pd.chunks[pd.c]
 	<-ch.done
@@ -275,25 +280,27 @@ func (pd *predecoder) find(f *fastYAML, ind int) *preItem {
 		pd.k++
 	}
 	if pd.k == len(ch.items) || ch.items[pd.k].off != off || ch.items[pd.k].ind != ind {
-		return nil
+		return preItem{}, false
 	}
-	r := &ch.items[pd.k]
+	r := ch.items[pd.k]
+	r.line += pd.line - 1
+	r.endNum += pd.line - 1
 	// The item's lines must be those the reading in order has next.
 	text := pd.offset(fastLine{s: f.text})
 	if r.end < text || r.end-text > len(f.text) {
-		return nil
+		return preItem{}, false
 	}
-	return r
+	return r, true
 }
 
 // skip moves f past the lines of item r (find's), to the first line after
 // them, which is not split yet.
-func (pd *predecoder) skip(f *fastYAML, r *preItem) {
+func (pd *predecoder) skip(f *fastYAML, r preItem) {
 	text := pd.offset(fastLine{s: f.text})
 	f.text = f.text[r.end-text:]
 	f.num = r.endNum - 1
 	f.lines = f.lines[:f.i]
-	r.obj = nil // kept by the reader now
+	pd.chunks[pd.c].items[pd.k].obj = nil // kept by the reader now
 	pd.k++
 }
 
@@ -309,7 +316,8 @@ func closePredecode(pd *predecoder) {
 
 // cutDocument returns the text before the first "---" line, the text
 // after it (nil when there is none), and how many lines the first part
-// and the marker take.
+// and the marker take (0 when there is no marker: the last document's
+// lines are not counted).
 func cutDocument(data []byte) (doc, rest []byte, lines int) {
 	// Only a line that starts with "---" can be the marker: those are
 	// looked for, not every line.
@@ -335,9 +343,5 @@ func cutDocument(data []byte) (doc, rest []byte, lines int) {
 		}
 		off = lineEnd
 	}
-	lines = bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		lines++
-	}
-	return data, nil, lines
+	return data, nil, 0
 }
