@@ -16,18 +16,24 @@ import (
 // before the world is built from the objects (gcplay run and what-if
 // collect right after the read, counting on it).
 func TestParsedDumpKeepsNoText(t *testing.T) {
-	for _, asJSON := range []bool{false, true} {
-		t.Run(fmt.Sprintf("json=%v", asJSON), func(t *testing.T) {
+	for _, tc := range []struct {
+		json  bool
+		chunk int // parseDump's: 0 as ParseFile reads, 4096 in parallel
+	}{{false, 0}, {true, 0}, {false, 4096}} {
+		t.Run(fmt.Sprintf("json=%v,chunk=%d", tc.json, tc.chunk), func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 3, Pods: 20, JSON: asJSON}); err != nil {
+			if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 3, Pods: 20, JSON: tc.json}); err != nil {
 				t.Fatal(err)
 			}
 			data := bytes.Clone(buf.Bytes())
 			buf = bytes.Buffer{}
 			text := weak.Make(&data[0])
-			s, err := ParseFile("dump.yaml", data)
+			s, st, err := parseDump("dump.yaml", data, true, tc.chunk)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.chunk > 0 && st.parallel == 0 {
+				t.Fatalf("no entry decoded in parallel")
 			}
 			if len(s.Restore) != 1+3*(1+20) {
 				t.Fatalf("%d objects read, want %d", len(s.Restore), 1+3*21)
