@@ -178,3 +178,42 @@ func TestDirectYAMLTricky(t *testing.T) {
 		t.Errorf("directYAML wrote only %d of 5000 random documents: the test no longer tries it", wrote)
 	}
 }
+
+// BenchmarkManifestYAML: a starter Pod's manifest, written directly and by
+// yaml.v3 (what a frame showing a changed object pays).
+func BenchmarkManifestYAML(b *testing.B) {
+	data, err := os.ReadFile("starter/deployment.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := scenario.ParseFile("starter/deployment.yaml", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var j []byte
+	for _, o := range scenario.Run(s, scenario.RunOptions{}).Objects {
+		if o.Kind == "Pod" {
+			j, _ = json.Marshal(o)
+			break
+		}
+	}
+	if j == nil {
+		b.Fatal("the starter has no Pod")
+	}
+	b.Run("direct", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := directYAML(j); !ok {
+				b.Fatal("the Pod went to yaml.v3")
+			}
+		}
+	})
+	b.Run("yaml.v3", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := jsonToYAML(j); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
