@@ -190,6 +190,9 @@ func (pd *predecoder) work() {
 	defer pd.wg.Done()
 	// The worker's own reader and caches, kept from chunk to chunk.
 	d := &dumpReader{}
+	// per is the items a byte of the last chunk held, to size the next
+	// chunk's items at once rather than by doubling.
+	per := 0.0
 	f := &fastYAML{strs: map[string]string{}}
 	for {
 		n := int(pd.next.Add(1)) - 1
@@ -201,7 +204,9 @@ func (pd *predecoder) work() {
 		// numbers the lines of the chunks it reaches by it.
 		ch.newlines = bytes.Count(pd.data[ch.start:ch.end], []byte{'\n'})
 		if !pd.stop.Load() {
+			ch.items = make([]preItem, 0, int(per*float64(ch.end-ch.start))+8)
 			pd.decodeChunk(d, f, ch)
+			per = float64(len(ch.items)) / float64(ch.end-ch.start)
 		}
 		close(ch.done)
 	}
