@@ -2,8 +2,6 @@
 
 package scenario
 
-import "bytes"
-
 // directDecoding is off in the browser build: there every entry is read
 // through its tree and the checks, which give the same objects (as
 // TestDumpDirectMatchesTree shows), and the direct decoder's code is left
@@ -21,29 +19,8 @@ func startPredecode([]byte, int) *predecoder                          { return n
 func closePredecode(*predecoder)                                      {}
 func takeDecoded(*dumpReader, int, *fastYAML, int) (took, found bool) { return false, false }
 
-// cutDocument is the walk over every line of the text that the other
-// builds leave for a search of the lines that start with "---"
-// (dumpparallel.go): the same cut, in less code.
+// cutDocument is cutDocumentByLines here: the other builds search for the
+// lines that start with "---" (dumpparallel.go), the same cut in more code.
 func cutDocument(data []byte) (doc, rest []byte, lines int) {
-	off := 0
-	for off < len(data) {
-		end := bytes.IndexByte(data[off:], '\n')
-		lineEnd := len(data)
-		if end >= 0 {
-			lineEnd = off + end
-		}
-		l := bytes.TrimRight(data[off:lineEnd], " \r")
-		lines++
-		if string(l) == "---" {
-			if lineEnd == len(data) {
-				return data[:off], []byte{}, lines
-			}
-			return data[:off], data[lineEnd+1:], lines
-		}
-		if end < 0 {
-			break
-		}
-		off = lineEnd + 1
-	}
-	return data, nil, lines
+	return cutDocumentByLines(data)
 }

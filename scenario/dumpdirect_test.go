@@ -412,36 +412,14 @@ func TestFirstLinesMatchesSplit(t *testing.T) {
 
 // TestCutDocumentMatchesLines: cutDocument, which looks only at the lines
 // that start with "---", cuts every text where a walk over all its lines
-// does.
+// (cutDocumentByLines, the browser build's cutDocument) does.
 func TestCutDocumentMatchesLines(t *testing.T) {
-	byLines := func(data []byte) (doc, rest []byte, lines int) {
-		off := 0
-		for off < len(data) {
-			end := bytes.IndexByte(data[off:], '\n')
-			lineEnd := len(data)
-			if end >= 0 {
-				lineEnd = off + end
-			}
-			lines++
-			if string(bytes.TrimRight(data[off:lineEnd], " \r")) == "---" {
-				if lineEnd == len(data) {
-					return data[:off], []byte{}, lines
-				}
-				return data[:off], data[lineEnd+1:], lines
-			}
-			if end < 0 {
-				break
-			}
-			off = lineEnd + 1
-		}
-		return data, nil, lines
-	}
 	texts := []string{"", "\n", "---", "---\n", "--- \r\n", "a", "a\n", "a\n\n", "a\n---", "a\n---\nb", "a\n----\nb\n---\nc",
 		"---x\n---\n", "a: 1\n--- \nb\n", "a\n  ---\n---\n", "a\r\n---\r\nb", "\n\n---\n\n", "a\n-- -\n---b\n---"}
 	for _, text := range texts {
 		for data := []byte(text); ; {
 			d1, r1, n1 := cutDocument(data)
-			d2, r2, n2 := byLines(data)
+			d2, r2, n2 := cutDocumentByLines(data)
 			if !bytes.Equal(d1, d2) || !bytes.Equal(r1, r2) || (r1 == nil) != (r2 == nil) || (r2 != nil && n1 != n2) {
 				t.Fatalf("%q: cut %q %q %d, by lines %q %q %d", data, d1, r1, n1, d2, r2, n2)
 			}

@@ -540,3 +540,29 @@ func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.N
 		data, line = rest, line+next
 	}
 }
+
+// cutDocumentByLines is cutDocument by a walk over every line of the
+// text: the browser build's cutDocument, and the other one's oracle in
+// TestCutDocumentMatchesLines.
+func cutDocumentByLines(data []byte) (doc, rest []byte, lines int) {
+	off := 0
+	for off < len(data) {
+		end := bytes.IndexByte(data[off:], '\n')
+		lineEnd := len(data)
+		if end >= 0 {
+			lineEnd = off + end
+		}
+		lines++
+		if string(bytes.TrimRight(data[off:lineEnd], " \r")) == "---" {
+			if lineEnd == len(data) {
+				return data[:off], []byte{}, lines
+			}
+			return data[:off], data[lineEnd+1:], lines
+		}
+		if end < 0 {
+			break
+		}
+		off = lineEnd + 1
+	}
+	return data, nil, lines
+}
