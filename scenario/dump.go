@@ -119,7 +119,9 @@ func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario,
 			defer closePredecode(d.pre)
 		}
 	}
-	fast := func(data []byte) bool { return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem) }
+	fast := func(data []byte) bool {
+		return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem, &d.alone)
+	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		fast = func(data []byte) bool { return fastJSONDocuments(data, d.fastItem, d.fastDoc, directJSON) }
 	}
@@ -127,23 +129,31 @@ func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario,
 		d = newDumpReader(filename, data)
 		d.slow(data)
 	}
+	s, err := d.finish(filename)
+	return s, readStats{d.direct, d.parallel, d.alone}, err
+}
+
+// finish checks the objects read and orders them as the scenario's
+// starting world.
+func (d *dumpReader) finish(filename string) (*Scenario, error) {
 	p := d.p
 	s := &Scenario{File: filename, Name: dumpName(filename), Kinds: d.kinds, Notes: d.kindNotes()}
 	p.checkDumpIdentity(d.restore, d.reg)
 	if len(p.errs) > 0 {
 		p.errs.sort()
-		return nil, readStats{d.direct, d.parallel}, p.errs
+		return nil, p.errs
 	}
 	if len(d.restore) == 0 {
-		return nil, readStats{d.direct, d.parallel}, ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
+		return nil, ErrorList{{File: filename, Line: 1, Message: "the dump holds no objects"}}
 	}
 	s.Restore, s.Notes = orderRestore(d.restore, d.reg, s.Notes)
-	return s, readStats{d.direct, d.parallel}, nil
+	return s, nil
 }
 
 // readStats says how many entries of a dump were decoded directly, and
-// how many of those in parallel.
-type readStats struct{ direct, parallel int }
+// how many of those in parallel, and how many entries were read alone
+// by yaml.v3.
+type readStats struct{ direct, parallel, alone int }
 
 // dumpReader turns a dump's objects into manifests as they are read.
 type dumpReader struct {
@@ -166,6 +176,9 @@ type dumpReader struct {
 	// in the browser build), and parallel counts those of them kept.
 	pre      *predecoder
 	parallel int
+	// alone counts the entries fastYAML could not read, read alone by
+	// yaml.v3.
+	alone    int
 	lastTime struct {
 		text string
 		t    time.Time
@@ -247,7 +260,10 @@ func (d *dumpReader) document(doc int, root *yaml.Node, streamed bool) {
 	case yaml.MappingNode:
 		if items := lookupPath(root, []string{"items"}); items != nil && isList(root) {
 			switch {
-			case items.Kind == yaml.SequenceNode && !streamed:
+			case items.Kind == yaml.SequenceNode && (!streamed || len(items.Content) > 0):
+				// (fastYAML streams only the entries of a List whose
+				// "- " lines are at the key's own column; an indented
+				// List's entries are in the tree.)
 				for i, e := range items.Content {
 					d.object(deref(e), joinPath(prefix, fmt.Sprintf("items[%d]", i)))
 				}

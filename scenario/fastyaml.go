@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -22,9 +23,11 @@ import (
 // next entry.
 type fastYAML struct {
 	// text is the document's text not split into lines yet; num is the
-	// number of the last line split.
+	// number of the last line split. doc is the document's whole text,
+	// of which text is the end.
 	text []byte
 	num  int
+	doc  []byte
 	// lines are the content lines split and not yet dropped; lines[i] is
 	// the current one. A streamed entry's lines are dropped once onItem
 	// has it, so that a large List is never held as lines at once.
@@ -52,6 +55,8 @@ type fastYAML struct {
 	deepest int
 	// failed is set when the text leaves the subset.
 	failed bool
+	// alone counts the streamed entries read alone by yaml.v3.
+	alone int
 	// stopped is set when onItem asked to stop.
 	stopped bool
 	// slab is where nodes are allocated, many at a time: the rest of
@@ -319,7 +324,7 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 		case f.more() && f.lines[f.i].ind > ind:
 			v = f.block(f.lines[f.i].ind, false)
 		case f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s):
-			if top && f.onItem != nil && key.Value == f.streamKey {
+			if top && f.onItem != nil && key.Value == f.streamKey && !hasKey(n, key.Value) {
 				v = f.stream(ind)
 			} else {
 				v = f.seq(ind)
@@ -339,6 +344,18 @@ func (f *fastYAML) mapping(ind int, top bool) *yaml.Node {
 	return n
 }
 
+// hasKey reports whether the mapping n has the key k already (a List's
+// items are then the first key's, as yaml.v3's reading has them, and
+// the second's are not streamed).
+func hasKey(n *yaml.Node, k string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == k {
+			return true
+		}
+	}
+	return false
+}
+
 // startEntry starts the nodes of a streamed entry on a chunk of their
 // own, so that the chunks it takes hold nothing else; endEntry, once the
 // entry is handed over, gives them to the next one.
@@ -353,18 +370,19 @@ func (f *fastYAML) endEntry(mark int) {
 }
 
 // stream hands the entries of a top-level sequence to onItem one by one,
-// and leaves an empty sequence in the tree.
+// and leaves an empty sequence in the tree. An entry whose text leaves
+// the subset (a multi-line scalar, as kubectl prints long strings) is
+// read alone by yaml.v3 (entryAlone), and the entries after it go on as
+// before.
 func (f *fastYAML) stream(ind int) *yaml.Node {
 	n := f.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: f.lines[f.i].num, Column: ind + 1})
 	for !f.failed && f.more() && f.lines[f.i].ind == ind && isSeqItem(f.lines[f.i].s) {
 		mark := f.startEntry()
+		start, first := f.i, f.lines[f.i]
+		var item *yaml.Node
 		if f.direct != nil {
-			start := f.i
 			took := f.direct(ind)
-			if f.failed {
-				break // the text leaves the subset: so would the tree's reading
-			}
-			if took {
+			if took && !f.failed {
 				f.undo = f.undo[:0]
 				f.drop()
 				f.endEntry(mark)
@@ -372,9 +390,16 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 			}
 			f.rollback(start)
 		}
-		item := f.item(ind)
+		if !f.failed {
+			item = f.item(ind)
+		}
 		if f.failed {
-			break
+			f.endEntry(mark)
+			mark = f.startEntry()
+			if item = f.entryAlone(start, first, ind); item == nil {
+				f.failed = true
+				break // yaml.v3 reads the whole text, and reports the error
+			}
 		}
 		if !f.onItem(item) {
 			f.stopped = true
@@ -384,6 +409,85 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 		f.endEntry(mark)
 	}
 	return n
+}
+
+// entryAlone reads with yaml.v3 the entry of a streamed sequence at ind
+// whose first line, first, is lines[start], when its text leaves
+// fastYAML's subset: its lines are the first one and those after it up
+// to the first content line indented no more than its dash (blank and
+// comment lines go with it). The node's lines are the document's. It
+// moves f past the entry's lines, with failed cleared. nil, leaving f as
+// it is, when yaml.v3 does not read the lines alone as one entry, or
+// when they hold an anchor or an alias: the whole text is then read by
+// yaml.v3, as it always was, which reports any error, and counts
+// aliases against the node budget across the whole document.
+func (f *fastYAML) entryAlone(start int, first fastLine, ind int) *yaml.Node {
+	if len(f.doc) == 0 {
+		return nil
+	}
+	data := f.doc
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(first.s)))-uintptr(unsafe.Pointer(unsafe.SliceData(data)))) - first.ind
+	if off < 0 || off >= len(data) {
+		return nil
+	}
+	end, lines := len(data), 0
+	for p := off; p < len(data); lines++ {
+		nl := bytes.IndexByte(data[p:], '\n')
+		if nl < 0 {
+			end, lines = len(data), lines+1
+			break
+		}
+		p += nl + 1
+		k := p
+		for k < len(data) && data[k] == ' ' {
+			k++
+		}
+		rest := data[k:]
+		if e := bytes.IndexByte(rest, '\n'); e >= 0 {
+			rest = rest[:e]
+		}
+		rest = bytes.TrimRight(rest, " \r")
+		if len(rest) > 0 && rest[0] != '#' && k-p <= ind {
+			end, lines = p, lines+1
+			break
+		}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data[off:end], &doc); err != nil {
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil
+	}
+	seq := doc.Content[0]
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 || seq.Anchor != "" || seq.Tag != "!!seq" {
+		return nil
+	}
+	item := seq.Content[0]
+	if !shiftLines(item, first.num-1) {
+		return nil
+	}
+	f.failed = false
+	f.lines, f.i = f.lines[:start], start
+	f.text = data[end:]
+	f.num = first.num - 1 + lines
+	f.alone++
+	return item
+}
+
+// shiftLines adds delta to the line of n and of every node under it;
+// false when one is an alias or has an anchor.
+func shiftLines(n *yaml.Node, delta int) bool {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return false
+	}
+	n.Line += delta
+	for _, c := range n.Content {
+		if !shiftLines(c, delta) {
+			return false
+		}
+	}
+	return true
 }
 
 // scalar reads a one-line scalar (or {} and []); nil and failed when s is
@@ -513,13 +617,14 @@ func allDigits(s string) bool {
 // yaml.v3.
 //
 // direct, when not nil, is offered each streamed entry first (see
-// fastYAML.direct).
-func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool, direct func(doc int, f *fastYAML, ind int) bool) bool {
+// fastYAML.direct). alone, when not nil, counts the streamed entries
+// read alone by yaml.v3 (entryAlone).
+func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool, direct func(doc int, f *fastYAML, ind int) bool, alone *int) bool {
 	line := 1
 	strs := map[string]string{}
 	for doc := 0; ; doc++ {
 		text, rest, next := cutDocument(data)
-		f := &fastYAML{text: text, num: line - 1, streamKey: streamKey, strs: strs}
+		f := &fastYAML{text: text, doc: text, num: line - 1, streamKey: streamKey, strs: strs}
 		if onItem != nil {
 			d := doc
 			f.onItem = func(n *yaml.Node) bool { return onItem(d, n) }
@@ -528,6 +633,9 @@ func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.N
 			}
 		}
 		root, ok := f.parseDocument()
+		if alone != nil {
+			*alone += f.alone
+		}
 		if !ok {
 			return false
 		}

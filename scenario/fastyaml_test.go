@@ -94,7 +94,7 @@ func TestFastYAMLMatchesV3(t *testing.T) {
 		ok := fastDocuments(data, "", nil, func(_ int, root *yaml.Node) bool {
 			fast = append(fast, root)
 			return true
-		}, nil)
+		}, nil, nil)
 		if !ok {
 			if slices.Contains(mustAccept, name) {
 				t.Errorf("%s: the fast reader gave up", name)
@@ -125,7 +125,7 @@ func TestFastYAMLGivesUp(t *testing.T) {
 		"a: >\n  text\n", "a: b\n  c\n", "a: \"x\\ny\"\n", "a: 1 # note\n", "%YAML 1.2\n---\na: 1\n",
 		"a:\n\tb: 1\n", "a: b: c\n", "a: 'x\n  y'\n", "? a\n: b\n", "a:\n  b: 1\n c: 2\n", "- a\n  - b\n",
 	} {
-		if fastDocuments([]byte(src), "", nil, func(int, *yaml.Node) bool { return true }, nil) {
+		if fastDocuments([]byte(src), "", nil, func(int, *yaml.Node) bool { return true }, nil, nil) {
 			t.Errorf("the fast reader accepted %q", strings.ReplaceAll(src, "\n", `\n`))
 		}
 	}
@@ -229,7 +229,7 @@ func TestFastYAMLSharesStrings(t *testing.T) {
 		}
 		items = append(items, values)
 		return true
-	}, func(int, *yaml.Node) bool { return true }, nil)
+	}, func(int, *yaml.Node) bool { return true }, nil, nil)
 	if !ok || len(items) != 2 {
 		t.Fatalf("fastDocuments: ok %v, %d items", ok, len(items))
 	}
@@ -271,7 +271,7 @@ func testDumpFastMatchesSlow(t *testing.T, asJSON bool) {
 	}
 	data := buf.Bytes()
 	fast := newDumpReader("d.yaml", data)
-	read := func() bool { return fastDocuments(data, "items", fast.fastItem, fast.fastDoc, nil) }
+	read := func() bool { return fastDocuments(data, "items", fast.fastItem, fast.fastDoc, nil, nil) }
 	if asJSON {
 		read = func() bool {
 			return fastJSONDocuments(data, fast.fastItem, fast.fastDoc, nil)

@@ -99,7 +99,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 	fast := fastDocuments(data, "", nil, func(_ int, root *yaml.Node) bool {
 		roots = append(roots, root)
 		return true
-	}, nil)
+	}, nil, nil)
 	if fast && len(roots) == 1 && roots[0] != nil && roots[0].Kind == yaml.MappingNode {
 		return roots[0]
 	}

@@ -111,7 +111,7 @@ func TestSharedDumpWrites(t *testing.T) {
 		if !share {
 			d.share = nil
 		}
-		if !fastDocuments(data, "items", d.fastItem, d.fastDoc, nil) || len(d.p.errs) > 0 {
+		if !fastDocuments(data, "items", d.fastItem, d.fastDoc, nil, nil) || len(d.p.errs) > 0 {
 			t.Fatalf("read: %v", d.p.errs)
 		}
 		return d.restore
