@@ -13,8 +13,12 @@ import (
 )
 
 func dump(b testing.TB, rs, pods int) []byte {
+	return dumpOf(b, dumpgen.Options{ReplicaSets: rs, Pods: pods})
+}
+
+func dumpOf(b testing.TB, o dumpgen.Options) []byte {
 	var buf bytes.Buffer
-	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: rs, Pods: pods}); err != nil {
+	if err := dumpgen.Write(&buf, o); err != nil {
 		b.Fatal(err)
 	}
 	return buf.Bytes()
@@ -25,6 +29,25 @@ func dump(b testing.TB, rs, pods int) []byte {
 func BenchmarkParseDump(b *testing.B) {
 	for _, size := range []struct{ rs, pods int }{{10, 100}, {10, 1000}, {100, 1000}} {
 		data := dump(b, size.rs, size.pods)
+		b.Run(fmt.Sprintf("%dk", (1+size.rs*(1+size.pods))/1000), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseDump("dump.yaml", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseDumpKubectl reads the 10k and 100k dumps with the
+// multi-line strings of a real cluster's (dumpgen's Kubectl: a
+// last-applied-configuration block, folded condition messages on the
+// Deployment and every tenth Pod).
+func BenchmarkParseDumpKubectl(b *testing.B) {
+	for _, size := range []struct{ rs, pods int }{{10, 1000}, {100, 1000}} {
+		data := dumpOf(b, dumpgen.Options{ReplicaSets: size.rs, Pods: size.pods, Kubectl: true})
 		b.Run(fmt.Sprintf("%dk", (1+size.rs*(1+size.pods))/1000), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()

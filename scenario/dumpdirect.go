@@ -66,12 +66,14 @@ const (
 	yInline        // s, on the key's line
 	yBlock         // on the lines after the key's, indented by ind
 	ySeq           // a sequence whose "- " lines are at the key's own indentation, ind
+	yStr           // str, a literal block scalar (| or |-) read already
 )
 
 type yval struct {
 	kind uint8
 	s    []byte
 	ind  int
+	str  string
 }
 
 // atKey reports whether the current line is the next entry of the block
@@ -112,7 +114,12 @@ func (f *fastYAML) entry(ind int, merge bool) (string, yval, bool) {
 	switch {
 	case len(rest) > 0:
 		if f.more() && f.lines[f.i].ind > ind {
-			return "", yval{}, false // a scalar that goes on over lines
+			// A scalar that goes on over lines: read here when it is a
+			// literal block (kubectl's last-applied-configuration).
+			if s, ok := f.literal(ind, l, rest); ok {
+				return k.value, yval{kind: yStr, str: s}, true
+			}
+			return "", yval{}, false
 		}
 		return k.value, yval{kind: yInline, s: rest}, true
 	case f.more() && f.lines[f.i].ind > ind:
@@ -121,6 +128,113 @@ func (f *fastYAML) entry(ind int, merge bool) (string, yval, bool) {
 		return k.value, yval{kind: ySeq, ind: ind}, true
 	}
 	return k.value, yval{kind: yNull}, true
+}
+
+// literal reads the literal block scalar whose header, rest ("|" or
+// "|-"), ends the key line l of a mapping at ind, from the document's
+// text (its lines as fastYAML splits them drop comments and trailing
+// spaces, which are its content), as YAML reads it: its indentation
+// that of its first non-empty line, more than ind; each line without
+// it and with its line break, an empty line a line break; "|" keeps
+// one line break at the end, "|-" none. It moves f past the block's
+// lines. false, having moved nothing, for what it does not read: "|+",
+// an indentation indicator, a comment on the header, an empty block,
+// leading empty lines longer than the first, a carriage return, a tab
+// where the block would end.
+func (f *fastYAML) literal(ind int, l fastLine, rest []byte) (string, bool) {
+	strip := false
+	switch string(rest) {
+	case "|":
+	case "|-":
+		strip = true
+	default:
+		return "", false
+	}
+	doc := f.doc
+	if len(doc) == 0 {
+		return "", false
+	}
+	keyEnd := f.docOffset(l.s) + len(l.s)
+	if keyEnd < 0 || keyEnd > len(doc) {
+		return "", false
+	}
+	nl := bytes.IndexByte(doc[keyEnd:], '\n')
+	if nl < 0 || bytes.IndexByte(doc[keyEnd:keyEnd+nl], '\r') >= 0 {
+		return "", false
+	}
+	p := keyEnd + nl + 1
+	n, lead, breaks := -1, 0, 0
+	var b []byte
+	end := len(doc)
+	for q := p; q < len(doc); {
+		lineEnd, next := len(doc), len(doc)
+		if e := bytes.IndexByte(doc[q:], '\n'); e >= 0 {
+			lineEnd, next = q+e, q+e+1
+		}
+		line := doc[q:lineEnd]
+		if bytes.IndexByte(line, '\r') >= 0 {
+			return "", false
+		}
+		sp := 0
+		for sp < len(line) && line[sp] == ' ' {
+			sp++
+		}
+		switch {
+		case sp == len(line) && n < 0: // a leading empty line
+			lead = max(lead, sp)
+			breaks++
+		case sp == len(line) && sp <= n: // an empty line
+			breaks++
+		case n < 0 && (sp <= ind || sp < lead || line[sp] == '\t'):
+			return "", false
+		case n >= 0 && sp < n:
+			if line[sp] == '\t' {
+				return "", false
+			}
+			end = q
+		default: // a line of the block's content
+			if n < 0 {
+				n = sp
+			}
+			for ; breaks > 0; breaks-- {
+				b = append(b, '\n')
+			}
+			b = append(b, line[n:]...)
+			b = append(b, '\n')
+		}
+		if end == q {
+			break
+		}
+		q = next
+	}
+	if n < 0 {
+		return "", false
+	}
+	if strip {
+		b = b[:len(b)-1]
+	}
+	// The lines split already that are the block's are dropped; when
+	// none after it is split, the text goes on after it.
+	k := f.i
+	for k < len(f.lines) && f.docOffset(f.lines[k].s) < end {
+		k++
+	}
+	if k < len(f.lines) {
+		f.lines = append(f.lines[:f.i], f.lines[k:]...)
+	} else {
+		f.lines = f.lines[:f.i]
+		f.text = doc[end:]
+		f.num = l.num + bytes.Count(doc[p:end], []byte{'\n'})
+		if end == len(doc) && end > p && doc[end-1] != '\n' {
+			f.num++
+		}
+	}
+	return string(b), true
+}
+
+// docOffset returns the offset of s in f.doc.
+func (f *fastYAML) docOffset(s []byte) int {
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(f.doc))))
 }
 
 // itemStart moves into the "- " entry of a block sequence at ind (the
@@ -165,6 +279,8 @@ func (f *fastYAML) value(v yval, depth int) (any, bool) {
 		return f.scalarValue(v.s)
 	case yBlock, ySeq:
 		return f.sharedBlock(v, depth)
+	case yStr:
+		return v.str, true
 	}
 	return nil, true
 }
@@ -406,8 +522,11 @@ func (f *fastYAML) skipSeq(ind int) bool {
 
 // strOrNull reads a value that must be a string or null.
 func (f *fastYAML) strOrNull(v yval) (s string, null, ok bool) {
-	if v.kind == yNull {
+	switch v.kind {
+	case yNull:
 		return "", true, true
+	case yStr:
+		return v.str, false, true
 	}
 	if v.kind != yInline {
 		return "", false, false
@@ -745,6 +864,8 @@ func (f *fastYAML) strMap(v yval) (map[string]string, bool) {
 	switch v.kind {
 	case yNull:
 		return nil, true
+	case yStr:
+		return nil, false
 	case yInline:
 		x, ok := f.scalarValue(v.s)
 		switch x.(type) {
@@ -793,6 +914,8 @@ func (f *fastYAML) strList(v yval) ([]string, bool) {
 	switch v.kind {
 	case yNull:
 		return nil, true
+	case yStr:
+		return nil, false
 	case yInline:
 		l, ok = f.scalarValue(v.s)
 	case yBlock:
@@ -828,6 +951,8 @@ func (d *dumpReader) ownerRefs(f *fastYAML, v yval) ([]fakeapi.OwnerReference, b
 	switch v.kind {
 	case yNull:
 		return nil, true
+	case yStr:
+		return nil, false
 	case yInline:
 		x, ok := f.scalarValue(v.s)
 		switch t := x.(type) {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -30,7 +31,9 @@ func sameDumpRead(data []byte) (string, int) {
 // decoded in parallel.
 func sameDumpReadStats(data []byte) (string, readStats) {
 	want, wst, wantErr := parseDump("dump.yaml", data, false, -1)
-	if wst.alone > 0 {
+	// (fastYAML does not check that the text is UTF-8, yaml.v3 does:
+	// the readings of text that is not are not compared.)
+	if wst.alone > 0 && utf8.Valid(data) {
 		// Entries fastYAML cannot read were read alone by yaml.v3: as
 		// yaml.v3 reads the whole text.
 		d := newDumpReader("dump.yaml", data)
@@ -109,7 +112,7 @@ func repositoryDumps(t testing.TB) map[string][]byte {
 		}
 		out[f] = data
 	}
-	for _, o := range []dumpgen.Options{{ReplicaSets: 1, Pods: 1}, {ReplicaSets: 3, Pods: 40}, {ReplicaSets: 20, Pods: 0}, {ReplicaSets: 2, Pods: 5, JSON: true}} {
+	for _, o := range []dumpgen.Options{{ReplicaSets: 1, Pods: 1}, {ReplicaSets: 3, Pods: 40}, {ReplicaSets: 20, Pods: 0}, {ReplicaSets: 2, Pods: 5, JSON: true}, {ReplicaSets: 3, Pods: 25, Kubectl: true}, {ReplicaSets: 2, Pods: 11, Kubectl: true, JSON: true}} {
 		var buf bytes.Buffer
 		if err := dumpgen.Write(&buf, o); err != nil {
 			t.Fatal(err)
@@ -135,11 +138,21 @@ func TestDumpDirectMatchesTree(t *testing.T) {
 		if strings.HasPrefix(name, "dumpgen") {
 			var o dumpgen.Options
 			fmt.Sscanf(name, "dumpgen {ReplicaSets:%d Pods:%d", &o.ReplicaSets, &o.Pods)
-			if took != o.Objects() {
-				t.Errorf("%s: %d entries decoded directly, want all %d", name, took, o.Objects())
+			want := o.Objects()
+			if strings.Contains(name, "Kubectl:true") && !strings.Contains(name, "JSON:true") {
+				// All but the entries with a folded message: the
+				// Deployment and every tenth Pod, read alone by yaml.v3
+				// (the Deployment's literal block is read directly).
+				want -= 1 + o.ReplicaSets*((o.Pods+9)/10)
+				if st.alone != o.Objects()-want {
+					t.Errorf("%s: %d entries read alone, want %d", name, st.alone, o.Objects()-want)
+				}
 			}
-			if !strings.Contains(name, "JSON:true") && st.parallel != o.Objects() {
-				t.Errorf("%s: %d entries decoded in parallel, want all %d", name, st.parallel, o.Objects())
+			if took != want {
+				t.Errorf("%s: %d entries decoded directly, want %d", name, took, want)
+			}
+			if !strings.Contains(name, "JSON:true") && st.parallel != want {
+				t.Errorf("%s: %d entries decoded in parallel, want %d", name, st.parallel, want)
 			}
 		}
 		if strings.HasSuffix(name, "web.yaml") && took == 0 {
@@ -231,7 +244,7 @@ var directCases = []struct {
 	{"float field", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x: 1.5\n", 0},
 	{"octal field", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x: 007\n", 0},
 	{"infinity", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x: .inf\n", 0},
-	{"multi-line string", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      line\n", 0},
+	{"multi-line string", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      line\n", 1},
 	{"plain string over lines", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: one\n      two\n", 0},
 	{"tab", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n\tdata: {}\n", 0},
 	{"text after the list", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x\n", 0},
@@ -251,13 +264,30 @@ var directCases = []struct {
 	{"json deep", `{"kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "x": ` + strings.Repeat("[", 150) + strings.Repeat("]", 150) + `}]}`, 0},
 	{"deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(150), 0},
 	{"too deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(250), 0},
-	{"literal block", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    annotations:\n      kubectl.kubernetes.io/last-applied-configuration: |\n        {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\"}\n\n        # not a comment\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 1},
+	{"literal block", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    annotations:\n      kubectl.kubernetes.io/last-applied-configuration: |\n        {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\"}\n\n        # not a comment\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 2},
 	{"folded plain", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n  data:\n    m: a message kubectl folds\n      over two lines\n# between\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n", 2},
 	{"folded quoted", "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"a message \\\"quoted\\\"\n      over\n\n      three lines\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\nkind: List\n", 1},
 	{"folded then wrong", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: >-\n      folded\n      text\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    name: b\n", 0},
 	{"folded, bad indentation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"open\nclosed\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 0},
 	{"folded with an anchor", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: &x |\n      text\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 0},
 	{"tab in a block", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: |\n      a\n      \tb\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 1},
+	{"literal strip", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |-\n      one\n        two\n\n      three\n\n\n    j: x\n", 1},
+	{"literal clip, trailing lines", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n\n      one\n   \n        \n      two  \n\n\n# after\n", 1},
+	{"literal at the end", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |-\n      one", 1},
+	{"literal leading lines too long", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n         \n      one\n", 0},
+	{"literal outdented line", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      one\n     two\n", 0},
+	{"literal keep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |+\n      one\n\n", 0},
+	{"literal indicator", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |2\n      one\n", 0},
+	{"literal as finalizers", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    finalizers: |\n      a\n", 0},
+	{"literal as labels", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels: |\n      a\n", 0},
+	{"literal as owners", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences: |\n      a\n", 0},
+	{"literal as generation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    generation: |\n      1\n", 0},
+	{"literal in a list", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k:\n    - a: |\n        one\n      b: 2\n    - |\n      two\n", 0},
+	{"literal in a list item's map", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k:\n    - a: |\n        one\n      b: 2\n", 1},
+	{"literal with a tab", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      one\n      \ttwo\n", 0},
+	{"literal, then a tab", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      one\n\ttwo\n", 0},
+	{"literal in a shared block", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      one\n    j: 1\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n  data:\n    k: |\n      one\n    j: 1\n", 2},
+	{"literal annotations", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    annotations:\n      kubectl.kubernetes.io/last-applied-configuration: |\n        {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"a\",\"namespace\":\"default\"}}\n      other: x\n    name: a\n    namespace: default\n", 1},
 	{"nearly deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(90), 1},
 }
 

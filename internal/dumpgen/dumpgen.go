@@ -23,6 +23,12 @@ type Options struct {
 	ReplicaSets, Pods int
 	// JSON writes `kubectl get -o json`'s form instead of YAML.
 	JSON bool
+	// Kubectl writes the multi-line strings kubectl prints in a real
+	// cluster's dump: the Deployment's last-applied-configuration
+	// annotation as a literal block (|) and a condition message folded
+	// over two lines, and on every tenth Pod a Ready condition whose
+	// quoted message is folded over two lines.
+	Kubectl bool
 }
 
 // total is the Deployment's replicas: every ReplicaSet's Pods. The
@@ -73,12 +79,27 @@ func Write(w io.Writer, o Options) error {
 func writeYAML(b *bufio.Writer, o Options) {
 	rv := 1000
 	b.WriteString("apiVersion: v1\nitems:\n")
+	applied, depCond := "", ""
+	if o.Kubectl {
+		applied = `      kubectl.kubernetes.io/last-applied-configuration: |
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"labels":{"app":"web"},"name":"web","namespace":"default"},"spec":{"paused":true,"replicas":` + fmt.Sprint(o.total()) + `,"selector":{"matchLabels":{"app":"web"}},"strategy":{"type":"Recreate"},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx:1.27","name":"nginx"}]}}}}
+`
+		depCond = `    conditions:
+    - lastTransitionTime: "` + ts + `"
+      lastUpdateTime: "` + ts + `"
+      message: Deployment does not have minimum availability because its Pods are
+        not all ready yet, a message kubectl folds over two lines
+      reason: MinimumReplicasUnavailable
+      status: "False"
+      type: Available
+`
+	}
 	fmt.Fprintf(b, `- apiVersion: apps/v1
   kind: Deployment
   metadata:
     annotations:
       deployment.kubernetes.io/revision: "%d"
-    creationTimestamp: "%s"
+%s    creationTimestamp: "%s"
     generation: 1
     labels:
       app: web
@@ -114,9 +135,9 @@ func writeYAML(b *bufio.Writer, o Options) {
         securityContext: {}
         terminationGracePeriodSeconds: 30
   status:
-    observedGeneration: 1
+%s    observedGeneration: 1
     replicas: %d
-`, o.ReplicaSets, ts, rv, depUID, o.total(), o.ReplicaSets, o.total())
+`, o.ReplicaSets, applied, ts, rv, depUID, o.total(), o.ReplicaSets, depCond, o.total())
 	for i := 0; i < o.ReplicaSets; i++ {
 		rv++
 		replicas := o.Pods
@@ -203,14 +224,32 @@ func writeYAML(b *bufio.Writer, o Options) {
     restartPolicy: Always
     terminationGracePeriodSeconds: 30
   status:
-    phase: Running
+%s    phase: Running
     podIP: 10.%d.%d.%d
     qosClass: BestEffort
     startTime: "%s"
-`, ts, rsName(i), hash(i), podName(i, j), rsName(i), rsUID(i), rv, podUID(i, j), i, j%8, i%250, j/250%250, j%250, ts)
+`, ts, rsName(i), hash(i), podName(i, j), rsName(i), rsUID(i), rv, podUID(i, j), i, j%8, podCond(o, i, j), i%250, j/250%250, j%250, ts)
 		}
 	}
 	b.WriteString("kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+}
+
+// podCond is the conditions of Pod j of ReplicaSet i, with -kubectl on
+// every tenth Pod: a Ready condition whose message kubectl folds.
+func podCond(o Options, i, j int) string {
+	if !o.Kubectl || j%10 != 0 {
+		return ""
+	}
+	ip := fmt.Sprintf("10.%d.%d.%d", i%250, j/250%250, j%250)
+	return `    conditions:
+    - lastProbeTime: null
+      lastTransitionTime: "` + ts + `"
+      message: 'containers with unready status: [nginx]; the readiness probe failed: Get
+        "http://` + ip + `:80/healthz": dial tcp ` + ip + `:80: connect: connection refused'
+      reason: ContainersNotReady
+      status: "False"
+      type: Ready
+`
 }
 
 func hash(i int) string { return fmt.Sprintf("%08x", 0x5d8c7f00+i) }

@@ -17,6 +17,7 @@ func main() {
 	flag.IntVar(&o.ReplicaSets, "rs", 10, "ReplicaSets owned by the Deployment")
 	flag.IntVar(&o.Pods, "pods", 100, "Pods owned by each ReplicaSet")
 	flag.BoolVar(&o.JSON, "json", false, "write kubectl get -o json's form")
+	flag.BoolVar(&o.Kubectl, "kubectl", false, "write the multi-line strings of a real cluster's dump: a last-applied-configuration block, folded condition messages")
 	flag.Parse()
 	if err := dumpgen.Write(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "gendump:", err)
