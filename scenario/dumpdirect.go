@@ -119,6 +119,9 @@ func (f *fastYAML) entry(ind int, merge bool) (string, yval, bool) {
 			if s, ok := f.literal(ind, l, rest); ok {
 				return k.value, yval{kind: yStr, str: s}, true
 			}
+			if s, ok := f.folded(ind, l, rest); ok {
+				return k.value, yval{kind: yStr, str: s}, true
+			}
 			return "", yval{}, false
 		}
 		return k.value, yval{kind: yInline, s: rest}, true
@@ -213,7 +216,17 @@ func (f *fastYAML) literal(ind int, l fastLine, rest []byte) (string, bool) {
 	if strip {
 		b = b[:len(b)-1]
 	}
-	// The lines split already that are the block's are dropped; when
+	f.skipTo(l, p, end)
+	return string(b), true
+}
+
+// skipTo moves f to the offset end of the document's text, the start of
+// a line after the lines of a scalar whose first line, l, ends with the
+// line break before offset p.
+func (f *fastYAML) skipTo(l fastLine, p, end int) {
+	doc := f.doc
+	f.skipped = true
+	// The lines split already that are the scalar's are dropped; when
 	// none after it is split, the text goes on after it.
 	k := f.i
 	for k < len(f.lines) && f.docOffset(f.lines[k].s) < end {
@@ -229,7 +242,136 @@ func (f *fastYAML) literal(ind int, l fastLine, rest []byte) (string, bool) {
 			f.num++
 		}
 	}
-	return string(b), true
+}
+
+// folded reads a plain or single-quoted scalar that starts with rest,
+// the value on the key line l of a mapping at ind, and goes on over the
+// lines after it (kubectl folds a long condition message so), from the
+// document's text, as YAML folds it: a line break between two lines a
+// space, n empty lines n line breaks, the spaces around a break dropped.
+// It moves f past the scalar's lines. false, having moved nothing, for
+// what it does not read: a double-quoted scalar, a tab or a carriage
+// return, a plain line that holds ": " or " #" or starts with an
+// indicator, a plain scalar that reads as other than a string, a quoted
+// one not closed before a line indented no more than ind, or closed
+// before the end of its line.
+func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
+	doc := f.doc
+	quoted := rest[0] == '\''
+	if len(doc) == 0 || bytes.IndexByte(rest, '\t') >= 0 {
+		return "", false
+	}
+	var b []byte
+	if quoted {
+		text, closed, ok := singleQuoted(rest[1:])
+		if closed || !ok {
+			return "", false
+		}
+		b = append(b, text...)
+	} else {
+		if !plainLine(rest) {
+			return "", false
+		}
+		b = append(b, rest...)
+	}
+	keyEnd := f.docOffset(l.s) + len(l.s)
+	if keyEnd < 0 || keyEnd > len(doc) {
+		return "", false
+	}
+	nl := bytes.IndexByte(doc[keyEnd:], '\n')
+	if nl < 0 || bytes.IndexByte(doc[keyEnd:keyEnd+nl], '\r') >= 0 {
+		return "", false
+	}
+	p := keyEnd + nl + 1
+	end, breaks, closed := len(doc), 0, false
+	for q := p; q < len(doc) && !closed; {
+		end = len(doc)
+		lineEnd, next := len(doc), len(doc)
+		if e := bytes.IndexByte(doc[q:], '\n'); e >= 0 {
+			lineEnd, next = q+e, q+e+1
+		}
+		line := doc[q:lineEnd]
+		if bytes.IndexByte(line, '\r') >= 0 || bytes.IndexByte(line, '\t') >= 0 {
+			return "", false
+		}
+		sp := 0
+		for sp < len(line) && line[sp] == ' ' {
+			sp++
+		}
+		text := bytes.TrimRight(line[sp:], " ")
+		switch {
+		case len(text) == 0:
+			breaks++
+			q = next
+			continue
+		case sp <= ind:
+			if quoted {
+				return "", false
+			}
+			end = q
+		}
+		if end == q {
+			break // the line after the scalar
+		}
+		if quoted {
+			var t []byte
+			var ok bool
+			if t, closed, ok = singleQuoted(text); !ok {
+				return "", false
+			}
+			text = t
+		} else if !plainLine(text) {
+			return "", false
+		}
+		if breaks == 0 {
+			b = append(b, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+		b = append(b, text...)
+		q = next
+		end = next
+	}
+	if quoted && !closed {
+		return "", false
+	}
+	v := string(b)
+	if !quoted && plainTag(v) != "!!str" {
+		return "", false
+	}
+	f.skipTo(l, p, end)
+	return v, true
+}
+
+// singleQuoted reads s, the text of a single-quoted scalar on one line
+// (after its opening quote, if on its first line): its value up to the
+// closing quote ('' a quote), and whether the quote closes it there;
+// ok is false when there is text after the closing quote.
+func singleQuoted(s []byte) (out []byte, closed, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\'' {
+			out = append(out, s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\'' {
+			out = append(out, '\'')
+			i++
+			continue
+		}
+		return out, true, i == len(s)-1
+	}
+	return out, false, true
+}
+
+// plainLine reports whether s, one line of a plain scalar, is one that
+// folded reads: no indicator first, no ": " or " #" in it, not ending
+// with ':'.
+func plainLine(s []byte) bool {
+	if bytes.IndexByte([]byte("-?:,[]{}#&*!|>'\"%@`"), s[0]) >= 0 {
+		return false
+	}
+	return !bytes.Contains(s, []byte(": ")) && !bytes.Contains(s, []byte(" #")) && s[len(s)-1] != ':'
 }
 
 // docOffset returns the offset of s in f.doc.

@@ -57,6 +57,10 @@ type fastYAML struct {
 	failed bool
 	// alone counts the streamed entries read alone by yaml.v3.
 	alone int
+	// skipped is set when direct read a scalar over lines from the
+	// text and dropped its lines (skipTo): the entry's lines are then
+	// no longer all there for its tree.
+	skipped bool
 	// stopped is set when onItem asked to stop.
 	stopped bool
 	// slab is where nodes are allocated, many at a time: the rest of
@@ -380,6 +384,7 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 		mark := f.startEntry()
 		start, first := f.i, f.lines[f.i]
 		var item *yaml.Node
+		f.skipped = false
 		if f.direct != nil {
 			took := f.direct(ind)
 			if took && !f.failed {
@@ -390,10 +395,10 @@ func (f *fastYAML) stream(ind int) *yaml.Node {
 			}
 			f.rollback(start)
 		}
-		if !f.failed {
+		if !f.failed && !f.skipped {
 			item = f.item(ind)
 		}
-		if f.failed {
+		if f.failed || f.skipped {
 			f.endEntry(mark)
 			mark = f.startEntry()
 			if item = f.entryAlone(start, first, ind); item == nil {
