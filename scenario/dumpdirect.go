@@ -346,7 +346,7 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 
 // singleQuoted reads s, the text of a single-quoted scalar on one line
 // (after its opening quote, if on its first line): its value up to the
-// closing quote ('' a quote), and whether the quote closes it there;
+// closing quote (two quotes read as one), and whether the quote closes it there;
 // ok is false when there is text after the closing quote.
 func singleQuoted(s []byte) (out []byte, closed, ok bool) {
 	for i := 0; i < len(s); i++ {
