@@ -244,26 +244,27 @@ func (f *fastYAML) skipTo(l fastLine, p, end int) {
 	}
 }
 
-// folded reads a plain or single-quoted scalar that starts with rest,
+// folded reads a plain or quoted scalar that starts with rest,
 // the value on the key line l of a mapping at ind, and goes on over the
 // lines after it (kubectl folds a long condition message so), from the
 // document's text, as YAML folds it: a line break between two lines a
 // space, n empty lines n line breaks, the spaces around a break dropped.
 // It moves f past the scalar's lines. false, having moved nothing, for
-// what it does not read: a double-quoted scalar, a tab or a carriage
+// what it does not read: a double-quoted scalar with an escape, a tab or a carriage
 // return, a plain line that holds ": " or " #" or starts with an
 // indicator, a plain scalar that reads as other than a string, a quoted
 // one not closed before a line indented no more than ind, or closed
 // before the end of its line.
 func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 	doc := f.doc
-	quoted := rest[0] == '\''
+	quote := rest[0]
+	quoted := quote == '\'' || quote == '"'
 	if len(doc) == 0 || bytes.IndexByte(rest, '\t') >= 0 {
 		return "", false
 	}
 	var b []byte
 	if quoted {
-		text, closed, ok := singleQuoted(rest[1:])
+		text, closed, ok := flowQuoted(rest[1:], quote)
 		if closed || !ok {
 			return "", false
 		}
@@ -316,7 +317,7 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 		if quoted {
 			var t []byte
 			var ok bool
-			if t, closed, ok = singleQuoted(text); !ok {
+			if t, closed, ok = flowQuoted(text, quote); !ok {
 				return "", false
 			}
 			text = t
@@ -344,17 +345,21 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 	return v, true
 }
 
-// singleQuoted reads s, the text of a single-quoted scalar on one line
+// flowQuoted reads s, one line of a scalar quoted by quote, ' or "
 // (after its opening quote, if on its first line): its value up to the
-// closing quote (two quotes read as one), and whether the quote closes it there;
-// ok is false when there is text after the closing quote.
-func singleQuoted(s []byte) (out []byte, closed, ok bool) {
+// closing quote (in a single-quoted one, two quotes read as one), and
+// whether the quote closes it there; ok is false when there is text
+// after the closing quote, or an escape in a double-quoted one.
+func flowQuoted(s []byte, quote byte) (out []byte, closed, ok bool) {
+	if quote == '"' && bytes.IndexByte(s, '\\') >= 0 {
+		return nil, false, false
+	}
 	for i := 0; i < len(s); i++ {
-		if s[i] != '\'' {
+		if s[i] != quote {
 			out = append(out, s[i])
 			continue
 		}
-		if i+1 < len(s) && s[i+1] == '\'' {
+		if quote == '\'' && i+1 < len(s) && s[i+1] == '\'' {
 			out = append(out, '\'')
 			i++
 			continue

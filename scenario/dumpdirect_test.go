@@ -296,6 +296,11 @@ var directCases = []struct {
 	{"folded single-quoted, closed on the first line", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: 'one'\n      two\n", 0},
 	{"folded single-quoted as generation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    generation: '1\n      2'\n", 0},
 	{"folded plain as a label", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels:\n      a: one\n        two\n", 1},
+	{"folded double-quoted", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"it's one\n\n      two 'x'\n        three\"\n    n: x\n", 1},
+	{"folded double-quoted, an escape", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\n      two \\\" x\"\n", 0},
+	{"folded double-quoted, an escaped break", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\\\n      two\"\n", 0},
+	{"folded double-quoted, text after", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\n      two\" x\n", 0},
+	{"folded double-quoted, two quotes", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\n      two\"\"\n", 0},
 	{"nearly deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(90), 1},
 }
 
