@@ -157,15 +157,10 @@ func (f *fastYAML) literal(ind int, l fastLine, rest []byte) (string, bool) {
 	if len(doc) == 0 {
 		return "", false
 	}
-	keyEnd := f.docOffset(l.s) + len(l.s)
-	if keyEnd < 0 || keyEnd > len(doc) {
+	p, ok := f.lineAfter(l)
+	if !ok {
 		return "", false
 	}
-	nl := bytes.IndexByte(doc[keyEnd:], '\n')
-	if nl < 0 || bytes.IndexByte(doc[keyEnd:keyEnd+nl], '\r') >= 0 {
-		return "", false
-	}
-	p := keyEnd + nl + 1
 	n, lead, breaks := -1, 0, 0
 	var b []byte
 	end := len(doc)
@@ -275,15 +270,10 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 		}
 		b = append(b, rest...)
 	}
-	keyEnd := f.docOffset(l.s) + len(l.s)
-	if keyEnd < 0 || keyEnd > len(doc) {
+	p, ok := f.lineAfter(l)
+	if !ok {
 		return "", false
 	}
-	nl := bytes.IndexByte(doc[keyEnd:], '\n')
-	if nl < 0 || bytes.IndexByte(doc[keyEnd:keyEnd+nl], '\r') >= 0 {
-		return "", false
-	}
-	p := keyEnd + nl + 1
 	end, breaks, closed := len(doc), 0, false
 	for q := p; q < len(doc) && !closed; {
 		end = len(doc)
@@ -377,6 +367,22 @@ func plainLine(s []byte) bool {
 		return false
 	}
 	return !bytes.Contains(s, []byte(": ")) && !bytes.Contains(s, []byte(" #")) && s[len(s)-1] != ':'
+}
+
+// lineAfter is the offset in the document of the line after l, whose
+// text ends with the key's value indicator: ok is false when l is not
+// in the document, is the last line, or ends with a carriage return.
+func (f *fastYAML) lineAfter(l fastLine) (int, bool) {
+	doc := f.doc
+	keyEnd := f.docOffset(l.s) + len(l.s)
+	if keyEnd < 0 || keyEnd > len(doc) {
+		return 0, false
+	}
+	nl := bytes.IndexByte(doc[keyEnd:], '\n')
+	if nl < 0 || bytes.IndexByte(doc[keyEnd:keyEnd+nl], '\r') >= 0 {
+		return 0, false
+	}
+	return keyEnd + nl + 1, true
 }
 
 // docOffset returns the offset of s in f.doc.
