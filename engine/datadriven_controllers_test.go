@@ -278,8 +278,8 @@ func workloadLine(o *fakeapi.Object) string {
 		if p.ready {
 			s += " ready"
 		}
-		if p.nodeName != "" {
-			s += " node=" + p.nodeName
+		if n := p.node(); n != "" {
+			s += " node=" + n
 		} else {
 			s += " unscheduled"
 		}

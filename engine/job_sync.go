@@ -842,8 +842,8 @@ func activePodsForRemoval(v jobView, pods []jobPod, rmAtLeast int) []jobPod {
 // before Unknown before Running, not ready, ready for less time, more
 // restarts, newer.
 func activePodLess(a, b *podInfo) bool {
-	if (a.nodeName == "") != (b.nodeName == "") {
-		return a.nodeName == ""
+	if na, nb := a.node(), b.node(); (na == "") != (nb == "") {
+		return na == ""
 	}
 	if pa, pb := podPhaseOrdinal[a.phase], podPhaseOrdinal[b.phase]; pa != pb {
 		return pa < pb
@@ -851,8 +851,8 @@ func activePodLess(a, b *podInfo) bool {
 	if a.ready != b.ready {
 		return !a.ready
 	}
-	if a.ready && b.ready && !a.readyTime.Equal(b.readyTime) {
-		return a.readyTime.After(b.readyTime)
+	if ta, tb := a.readyTime(), b.readyTime(); a.ready && b.ready && !ta.Equal(tb) {
+		return ta.After(tb)
 	}
 	if a.restarts != b.restarts {
 		return a.restarts > b.restarts

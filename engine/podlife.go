@@ -55,31 +55,53 @@ const (
 )
 
 // podInfo is what the controllers need to know about one Pod, read once
-// per watch event from the stored object (which is immutable).
+// per watch event from the stored object (which is immutable). The shared
+// Pod cache holds one per Pod and makes a new one at every update of it,
+// so it is kept to a 48-byte allocation: what is cheap to read again from
+// the object (spec.nodeName, see node) is not copied, the ready time is
+// kept as seconds and nanoseconds (readyTime), restarts (the most of any
+// container) and cost (the deletion-cost annotation) are int32 as the
+// API's restartCount and upstream's parse of the annotation are, and the
+// flags come last.
 type podInfo struct {
-	obj       *fakeapi.Object
-	nodeName  string
-	phase     string
-	readyTime time.Time
-	// restarts (the most of any container) and cost (the deletion-cost
-	// annotation) are int32 as the API's restartCount and upstream's
-	// parse of the annotation are, and the two flags come last: the
-	// entry fits the 80-byte allocation, not the 96-byte one.
+	obj   *fakeapi.Object
+	phase string
+	// readySec and readyNsec are the Ready condition's
+	// lastTransitionTime, seconds counted from time.Time's zero, so that
+	// a podInfo with none holds the zero time.
+	readySec    int64
+	readyNsec   int32
 	restarts    int32
 	cost        int32
 	ready       bool
 	terminating bool
 }
 
+// zeroUnix is time.Time{}.Unix(): the zero time's place on the Unix clock.
+const zeroUnix = -62135596800
+
+// readyTime is when the Pod became ready (the Ready condition's
+// lastTransitionTime), the zero time when unknown.
+func (p *podInfo) readyTime() time.Time {
+	return time.Unix(p.readySec+zeroUnix, int64(p.readyNsec)).UTC()
+}
+
+func (p *podInfo) setReadyTime(t time.Time) {
+	p.readySec, p.readyNsec = t.Unix()-zeroUnix, int32(t.Nanosecond())
+}
+
+// node is the Pod's spec.nodeName, "" while it is not bound.
+func (p *podInfo) node() string { return nodeName(p.obj) }
+
 func newPodInfo(o *fakeapi.Object) *podInfo {
-	p := &podInfo{obj: o, nodeName: nodeName(o), terminating: o.Metadata.DeletionTimestamp != nil}
+	p := &podInfo{obj: o, terminating: o.Metadata.DeletionTimestamp != nil}
 	status := o.Fields["status"]
 	p.phase = nestedString(status, "phase")
 	if conds, ok := nestedSlice(status, "conditions"); ok {
 		for _, c := range conds {
 			if nestedString(c, "type") == "Ready" && nestedString(c, "status") == "True" {
 				p.ready = true
-				p.readyTime = parseTime(nestedString(c, "lastTransitionTime"))
+				p.setReadyTime(parseTime(nestedString(c, "lastTransitionTime")))
 			}
 		}
 	}
@@ -153,7 +175,8 @@ func (p *podInfo) available(minReadySeconds int64, now time.Time) bool {
 	if minReadySeconds == 0 {
 		return true
 	}
-	return !p.readyTime.IsZero() && !p.readyTime.Add(time.Duration(minReadySeconds)*time.Second).After(now)
+	t := p.readyTime()
+	return !t.IsZero() && !t.Add(time.Duration(minReadySeconds)*time.Second).After(now)
 }
 
 // podIndex is a Pod informer's cache as a controller keeps it: every Pod

@@ -34,7 +34,10 @@ func TestPodIndexMetadataUpdate(t *testing.T) {
 	if want := newPodInfo(&deleting); !reflect.DeepEqual(got, want) {
 		t.Errorf("metadata update read as %+v, want %+v", *got, *want)
 	}
-	if !got.terminating || got.cost != -5 || got.nodeName != "node-7" || !got.ready || got.restarts != 3 {
+	if !got.readyTime().Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("metadata update read the ready time as %s", got.readyTime())
+	}
+	if !got.terminating || got.cost != -5 || got.node() != "node-7" || !got.ready || got.restarts != 3 {
 		t.Errorf("metadata update read as %+v", *got)
 	}
 
@@ -70,14 +73,14 @@ func TestPodIndexGrowKeepsPods(t *testing.T) {
 	}
 }
 
-// TestPodInfoFitsEightyBytes: the shared Pod cache holds one podInfo per
-// Pod, and a new one for every update of it; a field that grows it past
-// 80 bytes moves every entry to the next size of allocation (96 bytes).
-// The int32 fields read what the API's int32 holds, and a restartCount
-// beyond it (no apiserver would store one) is not read.
-func TestPodInfoFitsEightyBytes(t *testing.T) {
-	if n := unsafe.Sizeof(podInfo{}); n > 80 {
-		t.Errorf("podInfo is %d bytes, want at most 80", n)
+// TestPodInfoFitsFortyEightBytes: the shared Pod cache holds one podInfo
+// per Pod, and a new one for every update of it; a field that grows it
+// past 48 bytes moves every entry to the next size of allocation (64
+// bytes). The int32 fields read what the API's int32 holds, and a
+// restartCount beyond it (no apiserver would store one) is not read.
+func TestPodInfoFitsFortyEightBytes(t *testing.T) {
+	if n := unsafe.Sizeof(podInfo{}); n > 48 {
+		t.Errorf("podInfo is %d bytes, want at most 48", n)
 	}
 	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: map[string]any{
 		"status": map[string]any{"containerStatuses": []any{
@@ -88,5 +91,34 @@ func TestPodInfoFitsEightyBytes(t *testing.T) {
 	p := newPodInfo(pod)
 	if p.restarts != math.MaxInt32 || p.cost != math.MinInt32 {
 		t.Errorf("restarts %d, cost %d; want %d, %d", p.restarts, p.cost, math.MaxInt32, math.MinInt32)
+	}
+}
+
+// TestPodInfoReadyTime: the ready time kept as seconds and nanoseconds
+// reads back as the time it was given, the zero time included (a Pod
+// ready without a lastTransitionTime), and before and after the Unix
+// epoch; a podInfo given none holds the zero time.
+func TestPodInfoReadyTime(t *testing.T) {
+	if got := (&podInfo{}).readyTime(); !got.IsZero() {
+		t.Errorf("a podInfo without a ready time reads %s, want the zero time", got)
+	}
+	for _, want := range []time.Time{
+		{},
+		time.Unix(0, 0),
+		time.Date(1969, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 1, 1, 0, 0, 1, 500_000_000, time.FixedZone("x", 2*3600)),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+	} {
+		var p podInfo
+		p.setReadyTime(want)
+		if got := p.readyTime(); !got.Equal(want) || got.IsZero() != want.IsZero() {
+			t.Errorf("ready time %s read back as %s", want, got)
+		}
+	}
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: map[string]any{"status": map[string]any{
+		"conditions": []any{map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:30.25+01:00"}}}}}
+	if got, want := newPodInfo(pod).readyTime(), time.Date(2025, 12, 31, 23, 0, 30, 250_000_000, time.UTC); !got.Equal(want) {
+		t.Errorf("ready since %s, want %s", got, want)
 	}
 }

@@ -775,12 +775,12 @@ func podsToDelete(claimed, related []*podInfo, diff int, now time.Time) ([]*podI
 	onNode := map[string]int{}
 	for _, p := range related {
 		if p.active() {
-			onNode[p.nodeName]++
+			onNode[p.node()]++
 		}
 	}
 	rank := make(map[*podInfo]int, len(pods))
 	for _, p := range pods {
-		rank[p] = onNode[p.nodeName]
+		rank[p] = onNode[p.node()]
 	}
 	slices.SortStableFunc(pods, func(a, b *podInfo) int {
 		c, _ := compareForDeletion(a, b, rank[a], rank[b], now)
@@ -813,8 +813,8 @@ func compareForDeletion(a, b *podInfo, rankA, rankB int, now time.Time) (int, st
 		return 1, rule
 	}
 	// 1. Unassigned before assigned.
-	if a.nodeName != b.nodeName && (a.nodeName == "" || b.nodeName == "") {
-		return order(a.nodeName == "", "unassigned before assigned")
+	if na, nb := a.node(), b.node(); na != nb && (na == "" || nb == "") {
+		return order(na == "", "unassigned before assigned")
 	}
 	// 2. Pending before Unknown before Running.
 	if pa, pb := podPhaseOrdinal[a.phase], podPhaseOrdinal[b.phase]; pa != pb {
@@ -833,8 +833,8 @@ func compareForDeletion(a, b *podInfo, rankA, rankB int, now time.Time) (int, st
 		return order(rankA > rankB, "more Pods of the same owner on its node first")
 	}
 	// 6. Ready for less time first, on a logarithmic scale.
-	if a.ready && b.ready && !a.readyTime.Equal(b.readyTime) {
-		return logOrder(a, b, a.readyTime, b.readyTime, now, "ready for less time first")
+	if ta, tb := a.readyTime(), b.readyTime(); a.ready && b.ready && !ta.Equal(tb) {
+		return logOrder(a, b, ta, tb, now, "ready for less time first")
 	}
 	// 7. More container restarts first.
 	if a.restarts != b.restarts {

@@ -145,8 +145,10 @@ func TestReplicaSetVictimRanking(t *testing.T) {
 	now := fakeapi.Epoch.Add(time.Hour)
 	base := func(uid string) *podInfo {
 		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: uid, UID: uid,
-			CreationTimestamp: &fakeapi.Time{Time: fakeapi.Epoch}}}
-		return &podInfo{obj: o, nodeName: "node-1", phase: podRunning, ready: true, readyTime: fakeapi.Epoch}
+			CreationTimestamp: &fakeapi.Time{Time: fakeapi.Epoch}}, Fields: map[string]any{"spec": map[string]any{"nodeName": "node-1"}}}
+		p := &podInfo{obj: o, phase: podRunning, ready: true}
+		p.setReadyTime(fakeapi.Epoch)
+		return p
 	}
 	cases := []struct {
 		rule   string
@@ -155,12 +157,12 @@ func TestReplicaSetVictimRanking(t *testing.T) {
 		rankA  int
 		rankB  int
 	}{
-		{rule: "unassigned before assigned", first: func(p *podInfo) { p.nodeName = "" }},
+		{rule: "unassigned before assigned", first: func(p *podInfo) { p.obj.Fields = nil }},
 		{rule: "Pending before Unknown before Running", first: func(p *podInfo) { p.phase = podUnknown }},
 		{rule: "not ready before ready", first: func(p *podInfo) { p.ready = false }},
 		{rule: "lower controller.kubernetes.io/pod-deletion-cost first", second: func(p *podInfo) { p.cost = 10 }},
 		{rule: "more Pods of the same owner on its node first", rankA: 3, rankB: 1},
-		{rule: "ready for less time first", first: func(p *podInfo) { p.readyTime = now.Add(-time.Second) }},
+		{rule: "ready for less time first", first: func(p *podInfo) { p.setReadyTime(now.Add(-time.Second)) }},
 		{rule: "more container restarts first", first: func(p *podInfo) { p.restarts = 2 }},
 		{rule: "newer first", first: func(p *podInfo) { p.obj.Metadata.CreationTimestamp = &fakeapi.Time{Time: now.Add(-time.Minute)} }},
 		{rule: "newer first (same log2 age bucket: by UID)", first: func(p *podInfo) {
@@ -215,7 +217,7 @@ func TestReplicaSetReplacesDeletedPod(t *testing.T) {
 		t.Fatalf("%d Pods (%d terminating); the victim must be gone", len(pods), terminating)
 	}
 	for _, p := range pods {
-		if info := newPodInfo(p); !info.ready || info.nodeName != defaultNodeName {
+		if info := newPodInfo(p); !info.ready || info.node() != defaultNodeName {
 			t.Fatalf("%s is not running on %s", p, defaultNodeName)
 		}
 	}
@@ -322,14 +324,14 @@ spec: {containers: [{name: c, image: busybox}]}
 	get := func(name string) *podInfo {
 		return newPodInfo(w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: name}))
 	}
-	if p := get("owned"); p.nodeName != defaultNodeName || p.phase != podRunning || !p.ready {
-		t.Fatalf("owned: node %q phase %q ready %v", p.nodeName, p.phase, p.ready)
+	if p := get("owned"); p.node() != defaultNodeName || p.phase != podRunning || !p.ready {
+		t.Fatalf("owned: node %q phase %q ready %v", p.node(), p.phase, p.ready)
 	}
-	if p := get("loose"); p.nodeName != "" || p.phase != "" {
-		t.Fatalf("loose: node %q phase %q", p.nodeName, p.phase)
+	if p := get("loose"); p.node() != "" || p.phase != "" {
+		t.Fatalf("loose: node %q phase %q", p.node(), p.phase)
 	}
-	if p := get("placed"); p.nodeName != "node-2" || p.phase != podRunning || !p.ready {
-		t.Fatalf("placed: node %q phase %q ready %v", p.nodeName, p.phase, p.ready)
+	if p := get("placed"); p.node() != "node-2" || p.phase != podRunning || !p.ready {
+		t.Fatalf("placed: node %q phase %q ready %v", p.node(), p.phase, p.ready)
 	}
 	st := w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "owned"}).Fields["status"]
 	cs, _ := nestedSlice(st, "containerStatuses")

@@ -369,7 +369,7 @@ func (c *statefulSetController) isRunningAndAvailable(p *fakeapi.Object, minRead
 	if i.phase != "Running" || !i.ready {
 		return false
 	}
-	return minReady == 0 || !i.readyTime.Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now())
+	return minReady == 0 || !i.readyTime().Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now())
 }
 
 func isTerminatingPod(p *fakeapi.Object) bool { return p.Metadata.DeletionTimestamp != nil }
