@@ -79,6 +79,23 @@ type env struct {
 	pods *podIndex
 	// podsListed says that a list of Pods has filled pods.
 	podsListed bool
+	// keyed and key are the object podKeyOf last named and its key: a
+	// Pod's event is handled by the shared Pod cache and then by the
+	// kubelet, and each asked for the Pod's "namespace/name" string (a
+	// new string per event, 100,000 of them as a large world is deleted).
+	keyed *fakeapi.Object
+	key   string
+}
+
+// podKeyOf returns o's "namespace/name" key, the string the Pod cache and
+// the kubelet key a Pod by.
+func (e *env) podKeyOf(o *fakeapi.Object) string {
+	if o != e.keyed {
+		// Stored objects are never modified, and keyed keeps o alive:
+		// the pointer cannot name another object later.
+		e.keyed, e.key = o, podKey(o)
+	}
+	return e.key
 }
 
 // podInformer returns the shared Pod cache, starting it on first use.
@@ -94,10 +111,11 @@ func (e *env) observePod(ev fakeapi.WatchEvent) {
 	if e.pods == nil || !isKind(ev.Object, "v1", "Pod") {
 		return
 	}
+	key := e.podKeyOf(ev.Object)
 	if ev.Type == fakeapi.Deleted {
-		e.pods.remove(ev.Object)
+		e.pods.removeKey(key)
 	} else {
-		e.pods.put(ev.Object)
+		e.pods.putKey(key, ev.Object)
 	}
 }
 

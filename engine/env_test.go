@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -192,5 +193,73 @@ func TestWorkqueueAgainstModel(t *testing.T) {
 	}
 	if len(keyed.states.m) > len(names) {
 		t.Fatalf("the keyed queue keeps %d states for %d items", len(keyed.states.m), len(names))
+	}
+}
+
+// TestWorkqueueLongQueueAgainstModel runs a keyed queue long enough that
+// Get moves the rest of its array to the front (past 1,024 taken items),
+// with items re-added while they are processing and Dones out of order,
+// and checks it against the model: the state each queued item carries
+// must stay its own through the moves.
+func TestWorkqueueLongQueueAgainstModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 11))
+	ref := &refQueue{dirty: map[string]bool{}, processing: map[string]bool{}}
+	q := newWorkqueue[string]("keyed")
+	var taken []string
+	for step := range 60000 {
+		item := fmt.Sprintf("pod-%d", r.IntN(5000))
+		switch n := r.IntN(10); {
+		case n < 5:
+			ref.add(item)
+			q.Add(item)
+		case n < 8:
+			want, ok := ref.get()
+			got, gok := q.Get()
+			if ok != gok || got != want {
+				t.Fatalf("step %d: Get: model %q %v, queue %q %v", step, want, ok, got, gok)
+			}
+			if ok {
+				taken = append(taken, want)
+			}
+		default:
+			if len(taken) > 0 {
+				// Mostly the item taken last, as a worker ends it.
+				i := len(taken) - 1
+				if r.IntN(3) == 0 {
+					i = r.IntN(len(taken))
+				}
+				it := taken[i]
+				taken = slices.Delete(taken, i, i+1)
+				ref.done(it)
+				q.Done(it)
+			}
+		}
+		if step%20000 == 19999 {
+			q = q.clone(func(s string) string { return s })
+		}
+		if !slices.Equal(q.Items(), ref.queue) {
+			t.Fatalf("step %d: ready: model has %d, queue %d", step, len(ref.queue), q.Len())
+		}
+	}
+	for len(taken) > 0 {
+		it := taken[0]
+		taken = taken[1:]
+		ref.done(it)
+		q.Done(it)
+	}
+	for {
+		want, ok := ref.get()
+		got, gok := q.Get()
+		if ok != gok || got != want {
+			t.Fatalf("drain: model %q %v, queue %q %v", want, ok, got, gok)
+		}
+		if !ok {
+			break
+		}
+		ref.done(want)
+		q.Done(got)
+	}
+	if len(q.states.m) != 0 {
+		t.Fatalf("the drained queue keeps %d states", len(q.states.m))
 	}
 }

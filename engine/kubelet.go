@@ -65,7 +65,7 @@ func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 	}
 	if ev.Type == fakeapi.Deleted {
 		if len(k.starting) > 0 {
-			delete(k.starting, podKey(o))
+			delete(k.starting, k.env.podKeyOf(o))
 		}
 		return
 	}
@@ -73,11 +73,11 @@ func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 	if stage == "" {
 		// Nothing for the kubelet to do: forget any stage the Pod had.
 		if len(k.starting) > 0 {
-			delete(k.starting, podKey(o))
+			delete(k.starting, k.env.podKeyOf(o))
 		}
 		return
 	}
-	key := podKey(o)
+	key := k.env.podKeyOf(o)
 	if stage == "unscheduled" || stage == "starting" {
 		k.starting[key] = stage
 	} else {

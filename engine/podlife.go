@@ -244,8 +244,10 @@ func (x *podIndex) grow(n int) {
 	x.byKey = m
 }
 
-func (x *podIndex) put(o *fakeapi.Object) *podInfo {
-	key := objKey(o)
+func (x *podIndex) put(o *fakeapi.Object) *podInfo { return x.putKey(objKey(o), o) }
+
+// putKey is put for a Pod whose key, objKey(o), the caller has.
+func (x *podIndex) putKey(key string, o *fakeapi.Object) *podInfo {
 	old, ok := x.byKey[key]
 	var p *podInfo
 	if ok && sameMap(old.obj.Fields, o.Fields) {
@@ -292,8 +294,10 @@ func (x *podIndex) put(o *fakeapi.Object) *podInfo {
 	return p
 }
 
-func (x *podIndex) remove(o *fakeapi.Object) {
-	key := objKey(o)
+func (x *podIndex) remove(o *fakeapi.Object) { x.removeKey(objKey(o)) }
+
+// removeKey forgets the Pod whose key is key.
+func (x *podIndex) removeKey(key string) {
 	if old, ok := x.byKey[key]; ok {
 		x.unindex(key, old)
 		delete(x.byKey, key)

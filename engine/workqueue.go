@@ -29,6 +29,19 @@ type workqueue[T comparable] struct {
 	// than reslicing, so the array is reused once the queue drains.
 	queue []T
 	head  int
+	// queuedStates holds, beside queue, the state of each queued item in
+	// a queue that keeps states: an item is queued while it is dirty, so
+	// its state is neither released nor reused meanwhile, and Get finds it
+	// without a lookup. (The kubelet's queue holds 100,000 Pods as a
+	// large world is deleted; a lookup in a map that size is a cache
+	// miss.)
+	queuedStates []*itemState[T]
+	// got and gotState are the item Get last took from a queue that keeps
+	// states, and its state, until Done: a worker ends the item it took,
+	// and Done then finds the state without a lookup. The item is
+	// processing meanwhile, so its state stays its own.
+	got      T
+	gotState *itemState[T]
 	// An item's marks, dirty and processing, are two bits of a flag
 	// byte: the item's own (flagsOf, for graph nodes and events), or
 	// else its entry in states, which also holds its waiting entry, so
@@ -154,15 +167,18 @@ func (q *workqueue[T]) Add(item T) {
 
 func (q *workqueue[T]) add(item T) {
 	if q.flagsOf != nil {
-		q.mark(item, q.flagsOf(item))
+		q.mark(item, q.flagsOf(item), nil)
 		return
 	}
-	q.mark(item, &q.states.make(item).flags)
+	st := q.states.make(item)
+	q.mark(item, &st.flags, st)
 }
 
 // mark marks item, whose flag byte is f, dirty, and queues it unless it
-// was already dirty or is being processed.
-func (q *workqueue[T]) mark(item T, f *uint8) {
+// was already dirty or is being processed. st is the item's state in a
+// queue that keeps states (f is then &st.flags), nil in one whose items
+// carry flags.
+func (q *workqueue[T]) mark(item T, f *uint8, st *itemState[T]) {
 	if *f&q.dirtyBit != 0 {
 		return
 	}
@@ -170,19 +186,28 @@ func (q *workqueue[T]) mark(item T, f *uint8) {
 	if *f&q.processingBit != 0 {
 		return
 	}
-	q.push(item)
+	q.push(item, st)
 }
 
-// push appends item to the queue. The array doubles when full: append
-// grows a large one by a quarter, and a cascade that queues 100,000 Pods
-// copied the queue some thirty times.
-func (q *workqueue[T]) push(item T) {
+// push appends item, with its state st in a queue that keeps states, to
+// the queue. The array doubles when full: append grows a large one by a
+// quarter, and a cascade that queues 100,000 Pods copied the queue some
+// thirty times.
+func (q *workqueue[T]) push(item T, st *itemState[T]) {
 	if len(q.queue) == cap(q.queue) {
 		grown := make([]T, len(q.queue), max(2*cap(q.queue), 64))
 		copy(grown, q.queue)
 		q.queue = grown
 	}
 	q.queue = append(q.queue, item)
+	if q.flagsOf == nil {
+		if len(q.queuedStates) == cap(q.queuedStates) {
+			grown := make([]*itemState[T], len(q.queuedStates), cap(q.queue))
+			copy(grown, q.queuedStates)
+			q.queuedStates = grown
+		}
+		q.queuedStates = append(q.queuedStates, st)
+	}
 }
 
 // Len returns the number of items ready to be taken.
@@ -196,21 +221,34 @@ func (q *workqueue[T]) Get() (T, bool) {
 	}
 	item := q.queue[q.head]
 	q.queue[q.head] = zero
+	var st *itemState[T]
+	if q.flagsOf == nil {
+		st = q.queuedStates[q.head] // a queued item is dirty: it has one
+		q.queuedStates[q.head] = nil
+	}
 	q.head++
 	switch {
 	case q.head == len(q.queue):
 		q.queue, q.head = q.queue[:0], 0
+		q.queuedStates = q.queuedStates[:0]
 	case q.head >= 1024 && 2*q.head >= len(q.queue):
 		// Move the rest to the front, so the array does not grow forever.
 		n := copy(q.queue, q.queue[q.head:])
 		clear(q.queue[n:])
-		q.queue, q.head = q.queue[:n], 0
+		q.queue = q.queue[:n]
+		if q.flagsOf == nil {
+			copy(q.queuedStates, q.queuedStates[q.head:])
+			clear(q.queuedStates[n:])
+			q.queuedStates = q.queuedStates[:n]
+		}
+		q.head = 0
 	}
 	var f *uint8
 	if q.flagsOf != nil {
 		f = q.flagsOf(item)
 	} else {
-		f = &q.states.make(item).flags // a queued item is dirty: it has one
+		f = &st.flags
+		q.got, q.gotState = item, st
 	}
 	*f = *f&^q.dirtyBit | q.processingBit
 	return item, true
@@ -223,14 +261,18 @@ func (q *workqueue[T]) Done(item T) {
 	if q.flagsOf != nil {
 		f = q.flagsOf(item)
 	} else {
-		if st = q.states.get(item); st == nil {
+		if q.gotState != nil && item == q.got {
+			st = q.gotState
+		} else if st = q.states.get(item); st == nil {
 			return // never taken: nothing to end
 		}
+		var zero T
+		q.got, q.gotState = zero, nil
 		f = &st.flags
 	}
 	*f &^= q.processingBit
 	if *f&q.dirtyBit != 0 {
-		q.push(item)
+		q.push(item, st)
 		return
 	}
 	if st != nil {
@@ -320,7 +362,7 @@ func (q *workqueue[T]) promote(now time.Duration) {
 		e := heap.Pop(&q.waiting).(*waitingItem[T])
 		if st := e.st; st != nil {
 			st.wait = nil
-			q.mark(e.item, &st.flags)
+			q.mark(e.item, &st.flags, st)
 			continue
 		}
 		delete(q.waitingAt, e.item)
@@ -407,6 +449,12 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	}
 	for it, n := range q.failures {
 		c.failures[m(it)] = n
+	}
+	if q.flagsOf == nil {
+		c.queuedStates = make([]*itemState[T], len(c.queue), cap(c.queue))
+		for i, it := range c.queue {
+			c.queuedStates[i] = c.states.get(it)
+		}
 	}
 	return c
 }

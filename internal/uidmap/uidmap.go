@@ -118,6 +118,21 @@ func (m *Map[V]) Set(uid string, v V) {
 		m.dense[s].v = v
 		return
 	}
+	if !gen {
+		// Any other UID lives in the map: one assignment, which tells an
+		// insert from an update by the map's length (a dump's UUIDs are
+		// all of this kind, and a second lookup in a map of 100,000 is a
+		// cache miss).
+		if m.sparse == nil {
+			m.sparse = make(map[string]V)
+		}
+		n := len(m.sparse)
+		m.sparse[uid] = v
+		if len(m.sparse) > n {
+			m.n++
+		}
+		return
+	}
 	// A UID that went to the map while the slice was shorter stays there.
 	if _, ok := m.sparse[uid]; ok {
 		m.sparse[uid] = v
@@ -144,9 +159,11 @@ func (m *Map[V]) Delete(uid string) {
 		m.n--
 		return
 	}
-	if _, ok := m.sparse[uid]; ok {
+	if n := len(m.sparse); n > 0 {
 		delete(m.sparse, uid)
-		m.n--
+		if len(m.sparse) < n {
+			m.n--
+		}
 	}
 }
 
