@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,21 +19,20 @@ import (
 
 // IsDump reports whether data looks like what kubectl prints (a v1 List,
 // one or more manifests, YAML or JSON) rather than a scenario file: its
-// first document is a mapping with a kind and no name at the top.
+// first document is a mapping with a kind, or items, and no name at the
+// top.
 func IsDump(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		return true
 	}
-	var top struct {
-		Kind any `yaml:"kind"`
-		Name any `yaml:"name"`
-	}
+	var top map[string]any
 	dec := yaml.NewDecoder(bytes.NewReader(firstLines(data)))
 	if err := dec.Decode(&top); err != nil {
 		return false
 	}
-	return top.Kind != nil && top.Name == nil
+	_, items := top["items"] // (its value is on the lines after it)
+	return (top["kind"] != nil || items) && top["name"] == nil
 }
 
 // firstLines returns the top-level lines of data's first document (those
@@ -110,6 +110,14 @@ func ParseDump(filename string, data []byte) (*Scenario, error) {
 // never; > 0 in chunks of that much text, whatever data's size.
 func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario, readStats, error) {
 	d := newDumpReader(filename, data)
+	if !plainText(data) {
+		// Characters the fast readers do not read as yaml.v3 does
+		// (invalid UTF-8, a control character, a line break other than
+		// a line feed): yaml.v3 reads the text, and reports the fault.
+		d.slow(data)
+		s, err := d.finish(filename)
+		return s, readStats{}, err
+	}
 	var directItem func(int, *fastYAML, int) bool
 	var directJSON func(int, *fastJSON, int) bool
 	if direct && directDecoding {
@@ -123,7 +131,7 @@ func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario,
 		return fastDocuments(data, "items", d.fastItem, d.fastDoc, directItem, &d.alone)
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		fast = func(data []byte) bool { return fastJSONDocuments(data, d.fastItem, d.fastDoc, directJSON) }
+		fast = func(data []byte) bool { return fastJSONDocuments(data, d.fastItem, d.fastDoc, directJSON, d.jsonArray) }
 	}
 	if !fast(data) {
 		d = newDumpReader(filename, data)
@@ -165,8 +173,10 @@ type dumpReader struct {
 	// scope evidence, by "apiVersion kind".
 	implied map[string]*impliedKind
 	order   []*impliedKind
-	// items counts the entries of the current document's List.
+	// items counts the entries of the current document's List, or of
+	// the JSON array of manifests that it is, when array is set.
 	items int
+	array bool
 	share *sharer
 	// direct counts the entries directItem took; kindCache and lastTime
 	// serve it.
@@ -208,18 +218,38 @@ func docPrefix(doc int) string {
 
 // fastItem takes one entry of a List read by fastYAML.
 func (d *dumpReader) fastItem(doc int, n *yaml.Node) bool {
-	path := fmt.Sprintf("items[%d]", d.items)
-	if doc > 0 {
-		path = docPrefix(doc) + "." + path
-	}
-	d.items++
-	d.object(n, path)
+	d.object(n, d.itemPath(doc))
 	return true
 }
 
+// itemPath is the path of the next entry of document doc's List (or
+// top-level array), and counts it.
+func (d *dumpReader) itemPath(doc int) string {
+	i := strconv.Itoa(d.items)
+	d.items++
+	switch {
+	case d.array:
+		return docPrefix(doc) + "[" + i + "]"
+	case doc > 0:
+		return docPrefix(doc) + ".items[" + i + "]"
+	}
+	return "items[" + i + "]"
+}
+
+// jsonArray is told when the entries of a JSON document that is an array
+// (of manifests) start and end.
+func (d *dumpReader) jsonArray(_ int, in bool) {
+	d.array, d.items = in, 0
+}
+
 // fastDoc takes a document read by fastYAML; a List's items have gone to
-// fastItem already.
+// fastItem already. false when they went there though the document is
+// not a List (a mapping with items but no kind, or another kind): it is
+// one object, as yaml.v3's reading has it, and the text is read again so.
 func (d *dumpReader) fastDoc(doc int, root *yaml.Node) bool {
+	if d.items > 0 && (root == nil || !isList(root)) {
+		return false
+	}
 	d.document(doc, root, true)
 	d.items = 0
 	return true
@@ -258,7 +288,13 @@ func (d *dumpReader) document(doc int, root *yaml.Node, streamed bool) {
 			d.object(deref(e), fmt.Sprintf("%s[%d]", prefix, i))
 		}
 	case yaml.MappingNode:
-		if items := lookupPath(root, []string{"items"}); items != nil && isList(root) {
+		items := lookupPath(root, []string{"items"})
+		if items != nil && items.Kind == yaml.SequenceNode && lookupPath(root, []string{"kind"}) == nil {
+			// (Not an object without its kind: a List that lost it.)
+			p.errorf(root, prefix, "missing required key \"kind\": a List of objects, as kubectl prints it, has kind: List")
+			return
+		}
+		if items != nil && isList(root) {
 			switch {
 			case items.Kind == yaml.SequenceNode && (!streamed || len(items.Content) > 0):
 				// (fastYAML streams only the entries of a List whose

@@ -845,11 +845,7 @@ func (d *dumpReader) keepDirect(doc int, obj *fakeapi.Object, namespaced bool, l
 	if ik != nil {
 		ik.count++
 	}
-	path := "items[" + strconv.Itoa(d.items) + "]"
-	if doc > 0 {
-		path = docPrefix(doc) + "." + path
-	}
-	d.items++
+	path := d.itemPath(doc)
 	d.direct++
 	if fieldsShared {
 		d.share.metadata(obj)

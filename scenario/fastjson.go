@@ -38,10 +38,14 @@ const maxJSONDepth = 10000
 // The entries of a top-level object's "items" array, or of a top-level
 // array, go to onItem, which must not keep their nodes once it returns;
 // onDoc gets the rest of the document. It reports false when data is not
-// JSON, or not all of it.
+// JSON, or not all of it, or when onDoc reports false. data must be
+// plainText.
 //
 // direct, when not nil, is offered each such entry first (fastJSON.direct).
-func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool, direct func(doc int, j *fastJSON, depth int) bool) bool {
+//
+// onArray, when not nil, is told when a top-level array's entries start
+// (in) and end: their paths are not a List's.
+func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onDoc func(doc int, root *yaml.Node) bool, direct func(doc int, j *fastJSON, depth int) bool, onArray func(doc int, in bool)) bool {
 	j := &fastJSON{data: data, line: 1, nodes: &fastYAML{strs: map[string]string{}}}
 	for doc := 0; ; doc++ {
 		j.ws()
@@ -59,8 +63,14 @@ func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onD
 			root, ok = j.object(0, item)
 		case '[':
 			// A list of manifests: each entry is an item.
+			if onArray != nil {
+				onArray(doc, true)
+			}
 			if _, ok = j.array(0, item); !ok {
 				return false
+			}
+			if onArray != nil {
+				onArray(doc, false)
 			}
 			if !j.docEnd() {
 				return false
@@ -73,7 +83,7 @@ func fastJSONDocuments(data []byte, onItem func(doc int, n *yaml.Node) bool, onD
 			return false
 		}
 		if !onDoc(doc, root) {
-			return true
+			return false
 		}
 	}
 }

@@ -618,8 +618,8 @@ func allDigits(s string) bool {
 // root (nil for an empty one) and its index. onItem, when set, takes the
 // entries of each document's top-level key streamKey, and must not keep
 // their nodes once it returns. It reports false as
-// soon as a document leaves the subset: the caller then starts again with
-// yaml.v3.
+// soon as a document leaves the subset, or onDoc reports false: the
+// caller then starts again with yaml.v3. data must be plainText.
 //
 // direct, when not nil, is offered each streamed entry first (see
 // fastYAML.direct). alone, when not nil, counts the streamed entries
@@ -644,8 +644,11 @@ func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.N
 		if !ok {
 			return false
 		}
-		if f.stopped || !onDoc(doc, root) {
+		if f.stopped {
 			return true
+		}
+		if !onDoc(doc, root) {
+			return false
 		}
 		if rest == nil {
 			return true

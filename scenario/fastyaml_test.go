@@ -166,7 +166,7 @@ func TestFastJSONMatchesV3(t *testing.T) {
 		}, func(_ int, root *yaml.Node) bool {
 			roots = append(roots, root)
 			return true
-		}, nil)
+		}, nil, nil)
 		if !ok {
 			t.Errorf("%s: the JSON reader gave up", name)
 			continue
@@ -187,12 +187,12 @@ func TestFastJSONMatchesV3(t *testing.T) {
 	if !fastJSONDocuments([]byte("{\"kind\": \"List\", \"items\": [{\"a\": 1}]}\n{\"b\": 2}\n"), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool {
 		docs++
 		return true
-	}, nil) || docs != 2 {
+	}, nil, nil) || docs != 2 {
 		t.Errorf("two JSON values: %d documents", docs)
 	}
 	for _, bad := range []string{`{"a": [1, }`, `{"a": 1,}`, `[1 2]`, `{"a" 1}`, `{"a": 01}`, `{"a": 1.}`, `{"a": -}`, `{"a": 1e}`,
 		`{"a": "x\qy"}`, "{\"a\": \"x\ty\"}", `{"a": tru}`, `{"a": nul}`, `{"a": "x}`, `{"a": 1`, `{"a": 1} x`, `01`, `{"a": [1]]}`} {
-		if fastJSONDocuments([]byte(bad), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }, nil) {
+		if fastJSONDocuments([]byte(bad), func(int, *yaml.Node) bool { return true }, func(int, *yaml.Node) bool { return true }, nil, nil) {
 			t.Errorf("the JSON reader accepted %q", bad)
 		}
 	}
@@ -274,7 +274,7 @@ func testDumpFastMatchesSlow(t *testing.T, asJSON bool) {
 	read := func() bool { return fastDocuments(data, "items", fast.fastItem, fast.fastDoc, nil, nil) }
 	if asJSON {
 		read = func() bool {
-			return fastJSONDocuments(data, fast.fastItem, fast.fastDoc, nil)
+			return fastJSONDocuments(data, fast.fastItem, fast.fastDoc, nil, fast.jsonArray)
 		}
 	}
 	if !read() {
@@ -297,6 +297,42 @@ func testDumpFastMatchesSlow(t *testing.T, asJSON bool) {
 		sj, _ := json.Marshal(s.Object)
 		if f.Line != s.Line || f.Path != s.Path || !bytes.Equal(fj, sj) {
 			t.Fatalf("object %d: fast %s:%d %s\nyaml.v3 %s:%d %s", i, f.Path, f.Line, fj, s.Path, s.Line, sj)
+		}
+	}
+}
+
+// TestPlainText: plainText, which looks at eight bytes at a time, takes a
+// text exactly when each of its characters, read one at a time, is one
+// the fast readers read as yaml.v3 does; and never a text in which
+// yaml.v3's reader finds a fault.
+func TestPlainText(t *testing.T) {
+	oneByOne := func(d []byte) bool {
+		for i := 0; i < len(d); {
+			n, ok := plainChar(d, i)
+			if !ok {
+				return false
+			}
+			i += n
+		}
+		return true
+	}
+	base := []byte("a: b\nkey: 'caf\xc3\xa9'\n\tx\r\n")
+	for c := range 256 {
+		for pos := range len(base) {
+			for _, width := range []int{1, 2} {
+				d := slices.Clone(base)
+				d[pos] = byte(c)
+				if width == 2 && pos+1 < len(d) {
+					d[pos+1] = 0x80
+				}
+				got, want := plainText(d), oneByOne(d)
+				if got != want {
+					t.Fatalf("%q: plainText %v, one by one %v", d, got, want)
+				}
+				if got && readerFault(d) >= 0 {
+					t.Fatalf("%q: plain, but yaml.v3 would find a fault at %d", d, readerFault(d))
+				}
+			}
 		}
 	}
 }

@@ -96,7 +96,7 @@ func Parse(filename string, data []byte) (*Scenario, error) {
 // document decodes the single YAML document of the file.
 func (p *parser) document(data []byte) *yaml.Node {
 	var roots []*yaml.Node
-	fast := fastDocuments(data, "", nil, func(_ int, root *yaml.Node) bool {
+	fast := plainText(data) && fastDocuments(data, "", nil, func(_ int, root *yaml.Node) bool {
 		roots = append(roots, root)
 		return true
 	}, nil, nil)

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -31,6 +32,26 @@ var parserProblems = []string{
 	"found undefined tag handle",
 }
 
+// readerProblems are the messages of YAML's reader, which checks each
+// character before the scanner sees it, and gives no line.
+var readerProblems = []string{
+	"invalid leading UTF-8 octet",
+	"incomplete UTF-8 octet sequence",
+	"invalid trailing UTF-8 octet",
+	"invalid length of a UTF-8 sequence",
+	"invalid Unicode character",
+	"control characters are not allowed",
+}
+
+func readerProblem(msg string) bool {
+	for _, p := range readerProblems {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // YAMLError turns a YAML syntax error in data into an Error on the line of
 // the fault.
 //
@@ -47,6 +68,14 @@ func YAMLError(file string, data []byte, err error) *Error {
 	}
 	if l, m, ok := locateYAMLError(data); ok {
 		line, msg = l, m
+	}
+	if line == 0 && readerProblem(msg) {
+		// A character yaml.v3 would not read: its line, and the byte.
+		if i := readerFault(data); i >= 0 {
+			line = 1 + bytes.Count(data[:i], []byte("\n"))
+			col := i - (bytes.LastIndexByte(data[:i], '\n') + 1)
+			msg = fmt.Sprintf("%s (column %d, byte 0x%02x)", msg, col+1, data[i])
+		}
 	}
 	if line < 1 {
 		line = 1
