@@ -186,6 +186,8 @@ type statusBarCache struct {
 	// of them are drawn the same on the next key (a step adds one row
 	// and moves the ▶ by one).
 	steps map[int]stepRow
+	// The panes' lines and rows as last drawn (see keptPane).
+	world, collector, inspector, timeline keptPane
 }
 
 // stepRow is a timeline row as drawn, with what it was drawn from.

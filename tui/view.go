@@ -166,13 +166,9 @@ func (wt *worldTree) view(m *Model, r rect) []string {
 	h := r.h - 2
 	body := make([]string, 0, h)
 	w := m.s.world()
+	k := m.kept(paneWorld)
 	for i := wt.worldTop; i < len(tr.rows) && len(body) < h; i++ {
-		var sel *ink
-		if i == wt.sel {
-			sel = &t.sel
-		}
-		ln := wt.rowLine(m, w, i)
-		body = append(body, ln.render(inner, sel))
+		body = append(body, wt.row(m, k, w, i, inner))
 	}
 	if len(tr.rows) == 0 {
 		var ln line
@@ -183,7 +179,54 @@ func (wt *worldTree) view(m *Model, r rect) []string {
 	if len(tr.rows) > h {
 		title += m.tr.T("world-rows", "from", fmt.Sprint(wt.worldTop+1), "to", fmt.Sprint(min(wt.worldTop+h, len(tr.rows))), "all", fmt.Sprint(len(tr.rows)))
 	}
-	return box(t, title, m.focus == paneWorld, body, r.w, r.h)
+	return boxKept(t, k, title, m.focus == paneWorld, body, r.w, r.h)
+}
+
+// row draws row i of the world tree in width cells, or returns it as
+// drawn last frame (k) when nothing it is drawn from changed.
+func (wt *worldTree) row(m *Model, k *keptPane, w *engine.World, i, width int) string {
+	var over *ink
+	if i == wt.sel {
+		over = &m.th.sel
+	}
+	if k == nil {
+		return wt.rowLine(m, w, i).render(width, over)
+	}
+	sn := m.snap
+	r := &sn.tree.rows[i]
+	key := treeRowKey{tree: sn.tree, i: i, obj: sn.obj(r), sel: i == wt.sel, changed: sn.changed[r.uid],
+		absent: sn.absentID[r.uid], gcRuns: sn.gcRuns, width: width}
+	_, key.watched = m.s.watch[r.uid]
+	n := sn.node(w, r.uid)
+	key.inGraph, key.virtual = n.inGraph, n.virtual
+	at := i - wt.worldTop
+	for len(k.tree) <= at {
+		k.tree = append(k.tree, keptTreeRow{})
+	}
+	was := &k.tree[at]
+	if was.out == "" || was.key != key {
+		*was = keptTreeRow{key: key, out: wt.rowLine(m, w, i).render(width, over)}
+	}
+	return was.out
+}
+
+// kept returns what pane p keeps from the frame before (nil: nothing).
+func (m *Model) kept(p pane) *keptPane {
+	c := m.statusBar.cache
+	if c == nil {
+		return nil
+	}
+	switch p {
+	case paneWorld:
+		return &c.world
+	case paneCollector:
+		return &c.collector
+	case paneInspector:
+		return &c.inspector
+	case paneTimeline:
+		return &c.timeline
+	}
+	return nil
 }
 
 // rowLine draws row i of the world tree: tree lines, the object, its
@@ -413,8 +456,9 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 	}
 	top := max(min(c.colTop, len(lines)-h), 0)
 	body := make([]string, 0, h)
+	k := m.kept(paneCollector)
 	for i := top; i < len(lines) && len(body) < h; i++ {
-		body = append(body, lines[i].render(inner, nil))
+		body = append(body, k.render(len(body), lines[i], inner, nil))
 	}
 	title := m.tr.T("collector-title")
 	if m.layout().narrow {
@@ -423,7 +467,7 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 			title = m.tr.T("collector-title-narrow", "key", kn(m.keys.NextPane))
 		}
 	}
-	return box(t, title, m.focus == paneCollector, body, r.w, r.h), len(lines)
+	return boxKept(t, k, title, m.focus == paneCollector, body, r.w, r.h), len(lines)
 }
 
 // share divides free lines among lists that need needs[i] lines: each gets
@@ -527,10 +571,11 @@ func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 
 	top := max(min(ip.inspTop, len(lines)-h), 0)
 	body := make([]string, 0, h)
+	k := m.kept(paneInspector)
 	for i := top; i < len(lines) && len(body) < h; i++ {
-		body = append(body, lines[i].render(inner, nil))
+		body = append(body, k.render(len(body), lines[i], inner, nil))
 	}
-	return box(t, title, m.focus == paneInspector, body, r.w, r.h), len(lines)
+	return boxKept(t, k, title, m.focus == paneInspector, body, r.w, r.h), len(lines)
 }
 
 // Timeline pane: row 0 is the start, row i the record of step i.
@@ -582,7 +627,7 @@ func (tl *timelineState) view(m *Model, r rect) []string {
 	if m.mode == modeNormal { // the key works only there
 		title += m.tr.T("timeline-explains", "key", kn(m.keys.Explain))
 	}
-	return box(t, title, m.focus == paneTimeline, body, r.w, r.h)
+	return boxKept(t, m.kept(paneTimeline), title, m.focus == paneTimeline, body, r.w, r.h)
 }
 
 // stepRow draws the timeline's row of step p (record rec) as how says,
