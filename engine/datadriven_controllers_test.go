@@ -219,7 +219,7 @@ func jobLine(w *World, o *fakeapi.Object) string {
 			return ""
 		}
 		p := newPodInfo(o)
-		phase := p.phase
+		phase := p.phase()
 		if phase == "" {
 			phase = "(no phase)"
 		}
@@ -270,7 +270,7 @@ func workloadLine(o *fakeapi.Object) string {
 		s += conditionsPhrase(status)
 	case isKind(o, "v1", "Pod"):
 		p := newPodInfo(o)
-		phase := p.phase
+		phase := p.phase()
 		if phase == "" {
 			phase = "(no phase)"
 		}
@@ -331,7 +331,7 @@ func statefulSetLine(obj *fakeapi.Object) string {
 			return ""
 		}
 		p := newPodInfo(o)
-		s = "  " + o.String() + " " + p.phase
+		s = "  " + o.String() + " " + p.phase()
 		if p.ready {
 			s += " ready"
 		}
@@ -392,7 +392,7 @@ func daemonSetLine(o *fakeapi.Object, tols bool) string {
 		s = fmt.Sprintf("  %s revision=%d hash=%s", o, n, o.Metadata.Labels[dsHashLabel])
 	case isKind(o, "v1", "Pod") && ref != nil && ref.Kind == "DaemonSet":
 		p := newPodInfo(o)
-		s = "  " + o.String() + " " + p.phase
+		s = "  " + o.String() + " " + p.phase()
 		if p.ready {
 			s += " ready"
 		}

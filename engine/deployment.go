@@ -1741,7 +1741,7 @@ func (c *deploymentController) oldPodsRunning(newRS *fakeapi.Object, old []*fake
 			continue
 		}
 		for _, p := range c.pods.controlledBy(rs.Metadata.Namespace, rs.Metadata.UID) {
-			if p.phase != podSucceeded && p.phase != podFailed {
+			if p.phase() != podSucceeded && p.phase() != podFailed {
 				return true
 			}
 		}

@@ -79,16 +79,17 @@ type env struct {
 	pods *podIndex
 	// podsListed says that a list of Pods has filled pods.
 	podsListed bool
-	// keyed and key are the object podKeyOf last named and its key: a
-	// Pod's event is handled by the shared Pod cache and then by the
-	// kubelet, and each asked for the Pod's "namespace/name" string (a
-	// new string per event, 100,000 of them as a large world is deleted).
+	// keyed and key are the Pod the last event named and its
+	// "namespace/name" key: the Pod cache's own string, made once when the
+	// Pod first came (podInfo.key), which the kubelet then queues too.
+	// The Pod cache handles a Pod's event before the kubelet does.
 	keyed *fakeapi.Object
 	key   string
 }
 
 // podKeyOf returns o's "namespace/name" key, the string the Pod cache and
-// the kubelet key a Pod by.
+// the kubelet key a Pod by: the cache's, for the Pod of the event being
+// handled, else built.
 func (e *env) podKeyOf(o *fakeapi.Object) string {
 	if o != e.keyed {
 		// Stored objects are never modified, and keyed keeps o alive:
@@ -111,11 +112,14 @@ func (e *env) observePod(ev fakeapi.WatchEvent) {
 	if e.pods == nil || !isKind(ev.Object, "v1", "Pod") {
 		return
 	}
-	key := e.podKeyOf(ev.Object)
+	var key string
 	if ev.Type == fakeapi.Deleted {
-		e.pods.removeKey(key)
+		key = e.pods.remove(ev.Object)
 	} else {
-		e.pods.putKey(key, ev.Object)
+		key = e.pods.put(ev.Object).key
+	}
+	if key != "" {
+		e.keyed, e.key = ev.Object, key
 	}
 }
 

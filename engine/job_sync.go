@@ -270,7 +270,7 @@ func (c *jobController) syncJob(key string, rec *Record) error {
 				x.ready++
 			}
 		}
-		if p.terminating && p.phase != podSucceeded && p.phase != podFailed {
+		if p.terminating && p.phase() != podSucceeded && p.phase() != podFailed {
 			x.terminating++
 		}
 	}
@@ -446,7 +446,7 @@ func pastBackoffLimitOnFailure(v jobView, pods []jobPod) bool {
 	}
 	var n int64
 	for _, p := range pods {
-		if p.phase == podRunning || p.phase == podPending || p.phase == "" {
+		if p.phase() == podRunning || p.phase() == podPending || p.phase() == "" {
 			n += int64(p.restarts)
 		}
 	}
@@ -501,13 +501,13 @@ func completionIndex(o *fakeapi.Object) int {
 // isPodFailed: Failed, or (unless only failed Pods are replaced)
 // terminating without having succeeded.
 func (x *syncJobCtx) isPodFailed(p jobPod) bool {
-	if p.phase == podFailed {
+	if p.phase() == podFailed {
 		return true
 	}
 	if x.job.onlyReplaceFailed {
 		return false
 	}
-	return p.terminating && p.phase != podSucceeded
+	return p.terminating && p.phase() != podSucceeded
 }
 
 // validPod: has the finalizer, is not yet counted, and (Indexed) has a
@@ -525,7 +525,7 @@ func (x *syncJobCtx) validPod(p jobPod, uncounted map[string]bool) bool {
 // newFinishedPods is getNewFinishedPods.
 func (x *syncJobCtx) newFinishedPods() (succeeded, failed []jobPod) {
 	for _, p := range x.pods {
-		if x.validPod(p, x.uncountedSucceeded) && p.phase == podSucceeded {
+		if x.validPod(p, x.uncountedSucceeded) && p.phase() == podSucceeded {
 			succeeded = append(succeeded, p)
 		}
 		if x.validPod(p, x.uncountedFailed) && x.isPodFailed(p) {
@@ -634,7 +634,7 @@ func calculateSucceededIndexes(x *syncJobCtx) (prev, all []int) {
 	prev = parseIndexes(x.status.CompletedIndexes, int(*x.job.completions))
 	set := setOfInts(prev)
 	for _, p := range x.pods {
-		if p.phase == podSucceeded && p.index >= 0 && int64(p.index) < *x.job.completions && p.finalizer {
+		if p.phase() == podSucceeded && p.index >= 0 && int64(p.index) < *x.job.completions && p.finalizer {
 			set[p.index] = true
 		}
 	}
@@ -797,7 +797,7 @@ func firstPendingIndexes(x *syncJobCtx, count int) []int {
 	}
 	if x.job.onlyReplaceFailed {
 		for _, p := range x.pods {
-			if p.terminating && p.phase != podSucceeded && p.phase != podFailed && p.index >= 0 {
+			if p.terminating && p.phase() != podSucceeded && p.phase() != podFailed && p.index >= 0 {
 				taken[p.index] = true
 			}
 		}
@@ -845,7 +845,7 @@ func activePodLess(a, b *podInfo) bool {
 	if na, nb := a.node(), b.node(); (na == "") != (nb == "") {
 		return na == ""
 	}
-	if pa, pb := podPhaseOrdinal[a.phase], podPhaseOrdinal[b.phase]; pa != pb {
+	if pa, pb := podPhaseOrdinal[a.phase()], podPhaseOrdinal[b.phase()]; pa != pb {
 		return pa < pb
 	}
 	if a.ready != b.ready {
@@ -1045,12 +1045,12 @@ func (c *jobController) trackJobStatusAndRemoveFinalizers(x *syncJobCtx, needsFl
 			continue
 		}
 		failed := x.isPodFailed(p)
-		if !(x.job.obj.Metadata.DeletionTimestamp != nil || x.finishedCondition != nil || p.phase == podSucceeded || failed) {
+		if !(x.job.obj.Metadata.DeletionTimestamp != nil || x.finishedCondition != nil || p.phase() == podSucceeded || failed) {
 			continue
 		}
 		toRemove = append(toRemove, p)
 		switch {
-		case p.phase == podSucceeded && !x.uncountedFailed[p.uid()]:
+		case p.phase() == podSucceeded && !x.uncountedFailed[p.uid()]:
 			if x.job.indexed {
 				if p.index >= 0 && int64(p.index) < *x.job.completions && !prev[p.index] {
 					newIndexes = append(newIndexes, p.index)

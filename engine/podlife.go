@@ -58,14 +58,19 @@ const (
 // per watch event from the stored object (which is immutable). The shared
 // Pod cache holds one per Pod and makes a new one at every update of it,
 // so it is kept to a 48-byte allocation: what is cheap to read again from
-// the object (spec.nodeName, see node) is not copied, the ready time is
-// kept as seconds and nanoseconds (readyTime), restarts (the most of any
-// container) and cost (the deletion-cost annotation) are int32 as the
-// API's restartCount and upstream's parse of the annotation are, and the
-// flags come last.
+// the object (spec.nodeName, see node) is not copied, the phase is a
+// small code (phase), the ready time is kept as seconds and nanoseconds
+// (readyTime), restarts (the most of any container) and cost (the
+// deletion-cost annotation) are int32 as the API's restartCount and
+// upstream's parse of the annotation are, and the flags come last.
 type podInfo struct {
-	obj   *fakeapi.Object
-	phase string
+	obj *fakeapi.Object
+	// key is the Pod's namespace/name in the Pod cache, made once when
+	// the Pod is first put there and handed on to every later entry of
+	// it, so that the cache's maps and the kubelet's queue (env.podKey)
+	// hold one string a Pod rather than one per event. "" in an entry
+	// made outside the cache (newPodInfo).
+	key string
 	// readySec and readyNsec are the Ready condition's
 	// lastTransitionTime, seconds counted from time.Time's zero, so that
 	// a podInfo with none holds the zero time.
@@ -73,9 +78,47 @@ type podInfo struct {
 	readyNsec   int32
 	restarts    int32
 	cost        int32
+	phaseCode   phaseCode
 	ready       bool
 	terminating bool
 }
+
+// phaseCode is status.phase as a byte: one of the phases the API defines,
+// or phaseOther for any other string, which phase reads from the object.
+type phaseCode uint8
+
+const (
+	phaseNone phaseCode = iota // no status.phase
+	phasePending
+	phaseRunning
+	phaseSucceeded
+	phaseFailed
+	phaseUnknown
+	phaseOther
+)
+
+var phaseNames = [...]string{phaseNone: "", phasePending: podPending, phaseRunning: podRunning,
+	phaseSucceeded: podSucceeded, phaseFailed: podFailed, phaseUnknown: podUnknown}
+
+func codeOfPhase(phase string) phaseCode {
+	for c, n := range phaseNames {
+		if n == phase {
+			return phaseCode(c)
+		}
+	}
+	return phaseOther
+}
+
+// phase is the Pod's status.phase.
+func (p *podInfo) phase() string {
+	if p.phaseCode == phaseOther {
+		return nestedString(p.obj.Fields["status"], "phase")
+	}
+	return phaseNames[p.phaseCode]
+}
+
+// setPhase sets the phase, as status.phase would read.
+func (p *podInfo) setPhase(phase string) { p.phaseCode = codeOfPhase(phase) }
 
 // zeroUnix is time.Time{}.Unix(): the zero time's place on the Unix clock.
 const zeroUnix = -62135596800
@@ -96,7 +139,7 @@ func (p *podInfo) node() string { return nodeName(p.obj) }
 func newPodInfo(o *fakeapi.Object) *podInfo {
 	p := &podInfo{obj: o, terminating: o.Metadata.DeletionTimestamp != nil}
 	status := o.Fields["status"]
-	p.phase = nestedString(status, "phase")
+	p.phaseCode = codeOfPhase(nestedString(status, "phase"))
 	if conds, ok := nestedSlice(status, "conditions"); ok {
 		for _, c := range conds {
 			if nestedString(c, "type") == "Ready" && nestedString(c, "status") == "True" {
@@ -159,7 +202,7 @@ func parseTime(s string) time.Time {
 
 // active is IsPodActive: not Succeeded, not Failed, not terminating.
 func (p *podInfo) active() bool {
-	return p.phase != podSucceeded && p.phase != podFailed && !p.terminating
+	return p.phaseCode != phaseSucceeded && p.phaseCode != phaseFailed && !p.terminating
 }
 
 // available is IsPodAvailable: ready, and ready for minReadySeconds.
@@ -244,17 +287,23 @@ func (x *podIndex) grow(n int) {
 	x.byKey = m
 }
 
-func (x *podIndex) put(o *fakeapi.Object) *podInfo { return x.putKey(objKey(o), o) }
-
-// putKey is put for a Pod whose key, objKey(o), the caller has.
-func (x *podIndex) putKey(key string, o *fakeapi.Object) *podInfo {
-	old, ok := x.byKey[key]
+// put keeps o, a Pod's new state, and returns its entry, whose key is the
+// string the cache first made for the Pod.
+func (x *podIndex) put(o *fakeapi.Object) *podInfo {
+	// The lookup's key is not kept: it is built on the stack.
+	old, ok := x.byKey[objKey(o)]
 	var p *podInfo
 	if ok && sameMap(old.obj.Fields, o.Fields) {
 		p = old.withMeta(o)
 	} else {
 		p = newPodInfo(o)
 	}
+	if ok {
+		p.key = old.key
+	} else {
+		p.key = objKey(o)
+	}
+	key := p.key
 	x.byKey[key] = p
 	ref := controllerOf(o)
 	if ok {
@@ -294,14 +343,16 @@ func (x *podIndex) putKey(key string, o *fakeapi.Object) *podInfo {
 	return p
 }
 
-func (x *podIndex) remove(o *fakeapi.Object) { x.removeKey(objKey(o)) }
-
-// removeKey forgets the Pod whose key is key.
-func (x *podIndex) removeKey(key string) {
-	if old, ok := x.byKey[key]; ok {
-		x.unindex(key, old)
-		delete(x.byKey, key)
+// remove forgets the Pod o names and returns the key the cache held it
+// under, "" when it held none.
+func (x *podIndex) remove(o *fakeapi.Object) string {
+	old, ok := x.byKey[objKey(o)]
+	if !ok {
+		return ""
 	}
+	x.unindex(old.key, old)
+	delete(x.byKey, old.key)
+	return old.key
 }
 
 func (x *podIndex) unindex(key string, p *podInfo) {

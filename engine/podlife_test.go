@@ -31,7 +31,9 @@ func TestPodIndexMetadataUpdate(t *testing.T) {
 	deleting.Metadata.DeletionTimestamp = &fakeapi.Time{Time: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}
 	deleting.Metadata.Annotations = map[string]string{podDeletionCostAnnotation: "-5"}
 	got := x.put(&deleting)
-	if want := newPodInfo(&deleting); !reflect.DeepEqual(got, want) {
+	if want := newPodInfo(&deleting); want.key != "" {
+		t.Errorf("newPodInfo gave a key, %q", want.key)
+	} else if want.key = "default/web-1"; !reflect.DeepEqual(got, want) {
 		t.Errorf("metadata update read as %+v, want %+v", *got, *want)
 	}
 	if !got.readyTime().Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
@@ -44,7 +46,7 @@ func TestPodIndexMetadataUpdate(t *testing.T) {
 	failed := deleting
 	failed.Fields = map[string]any{"spec": fields["spec"], "status": map[string]any{"phase": "Failed"}}
 	got = x.put(&failed)
-	if got.phase != "Failed" || got.ready || got.restarts != 0 {
+	if got.phase() != "Failed" || got.ready || got.restarts != 0 {
 		t.Errorf("an update with new fields kept the old status: %+v", *got)
 	}
 	if n := len(x.controlledBy("default", "rs")); n != 1 {
@@ -120,5 +122,69 @@ func TestPodInfoReadyTime(t *testing.T) {
 		"conditions": []any{map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:30.25+01:00"}}}}}
 	if got, want := newPodInfo(pod).readyTime(), time.Date(2025, 12, 31, 23, 0, 30, 250_000_000, time.UTC); !got.Equal(want) {
 		t.Errorf("ready since %s, want %s", got, want)
+	}
+}
+
+// TestPodKeyMadeOnce: the Pod cache makes a Pod's namespace/name once and
+// hands that string on to the entries of later updates and, through
+// env.podKeyOf, to the kubelet, which handles each event after the cache;
+// a Pod the cache does not hold (or a world without the cache) gets the
+// key built anew.
+func TestPodKeyMadeOnce(t *testing.T) {
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "web-1", Namespace: "default", UID: "u1"}}
+	e := &env{}
+	e.observePod(fakeapi.WatchEvent{Type: fakeapi.Added, Object: pod})
+	if got := e.podKeyOf(pod); got != "default/web-1" {
+		t.Fatalf("without a Pod cache: key %q", got)
+	}
+	x := e.podInformer()
+	e.observePod(fakeapi.WatchEvent{Type: fakeapi.Added, Object: pod})
+	first := x.byKey["default/web-1"]
+	updated := *pod
+	updated.Metadata.Labels = map[string]string{"a": "b"}
+	e.observePod(fakeapi.WatchEvent{Type: fakeapi.Modified, Object: &updated, Old: pod})
+	second := x.byKey["default/web-1"]
+	same := func(a, b string) bool { return a == b && unsafe.StringData(a) == unsafe.StringData(b) }
+	if first == nil || second == nil || first.key != "default/web-1" || !same(first.key, second.key) || second.obj != &updated {
+		t.Fatalf("the update's entry %+v does not keep the first entry's key (%+v)", second, first)
+	}
+	if k := e.podKeyOf(&updated); !same(k, first.key) {
+		t.Errorf("the kubelet's key %q is not the cache's string", k)
+	}
+	if x.byController["u1"] != nil || len(x.orphans["default"]) != 1 {
+		t.Errorf("the Pod is not among the orphans once: %v", x.orphans)
+	}
+	e.observePod(fakeapi.WatchEvent{Type: fakeapi.Deleted, Object: &updated})
+	if len(x.byKey) != 0 || len(x.orphans) != 0 {
+		t.Errorf("removed, yet %d by key and %d namespaces of orphans left", len(x.byKey), len(x.orphans))
+	}
+	if k := e.podKeyOf(&updated); !same(k, first.key) {
+		t.Errorf("the deleted Pod's key %q is not the string the cache held", k)
+	}
+	again := *pod
+	if k := e.podKeyOf(&again); k != "default/web-1" || same(k, first.key) {
+		t.Errorf("a Pod no event named got %q, the cache's old string: %v", k, same(k, first.key))
+	}
+	if k := x.remove(&again); k != "" {
+		t.Errorf("removing a Pod the cache does not hold gave key %q", k)
+	}
+}
+
+// TestPodInfoPhase: a Pod's status.phase reads back as written, whether
+// it is one of the API's phases (kept as a code), missing, or any other
+// string a dump may hold (read from the object).
+func TestPodInfoPhase(t *testing.T) {
+	for _, phase := range []string{"", podPending, podRunning, podSucceeded, podFailed, podUnknown, "Terminating", "running"} {
+		status := map[string]any{}
+		if phase != "" {
+			status["phase"] = phase
+		}
+		p := newPodInfo(&fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: map[string]any{"status": status}})
+		if got := p.phase(); got != phase {
+			t.Errorf("phase %q read back as %q", phase, got)
+		}
+		if want := phase != podSucceeded && phase != podFailed; p.active() != want {
+			t.Errorf("phase %q: active %v, want %v", phase, p.active(), want)
+		}
 	}
 }

@@ -817,7 +817,7 @@ func compareForDeletion(a, b *podInfo, rankA, rankB int, now time.Time) (int, st
 		return order(na == "", "unassigned before assigned")
 	}
 	// 2. Pending before Unknown before Running.
-	if pa, pb := podPhaseOrdinal[a.phase], podPhaseOrdinal[b.phase]; pa != pb {
+	if pa, pb := podPhaseOrdinal[a.phase()], podPhaseOrdinal[b.phase()]; pa != pb {
 		return order(pa < pb, "Pending before Unknown before Running")
 	}
 	// 3. Not ready before ready.

@@ -146,7 +146,7 @@ func TestReplicaSetVictimRanking(t *testing.T) {
 	base := func(uid string) *podInfo {
 		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: uid, UID: uid,
 			CreationTimestamp: &fakeapi.Time{Time: fakeapi.Epoch}}, Fields: map[string]any{"spec": map[string]any{"nodeName": "node-1"}}}
-		p := &podInfo{obj: o, phase: podRunning, ready: true}
+		p := &podInfo{obj: o, phaseCode: phaseRunning, ready: true}
 		p.setReadyTime(fakeapi.Epoch)
 		return p
 	}
@@ -158,7 +158,7 @@ func TestReplicaSetVictimRanking(t *testing.T) {
 		rankB  int
 	}{
 		{rule: "unassigned before assigned", first: func(p *podInfo) { p.obj.Fields = nil }},
-		{rule: "Pending before Unknown before Running", first: func(p *podInfo) { p.phase = podUnknown }},
+		{rule: "Pending before Unknown before Running", first: func(p *podInfo) { p.setPhase(podUnknown) }},
 		{rule: "not ready before ready", first: func(p *podInfo) { p.ready = false }},
 		{rule: "lower controller.kubernetes.io/pod-deletion-cost first", second: func(p *podInfo) { p.cost = 10 }},
 		{rule: "more Pods of the same owner on its node first", rankA: 3, rankB: 1},
@@ -324,14 +324,14 @@ spec: {containers: [{name: c, image: busybox}]}
 	get := func(name string) *podInfo {
 		return newPodInfo(w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: name}))
 	}
-	if p := get("owned"); p.node() != defaultNodeName || p.phase != podRunning || !p.ready {
-		t.Fatalf("owned: node %q phase %q ready %v", p.node(), p.phase, p.ready)
+	if p := get("owned"); p.node() != defaultNodeName || p.phase() != podRunning || !p.ready {
+		t.Fatalf("owned: node %q phase %q ready %v", p.node(), p.phase(), p.ready)
 	}
-	if p := get("loose"); p.node() != "" || p.phase != "" {
-		t.Fatalf("loose: node %q phase %q", p.node(), p.phase)
+	if p := get("loose"); p.node() != "" || p.phase() != "" {
+		t.Fatalf("loose: node %q phase %q", p.node(), p.phase())
 	}
-	if p := get("placed"); p.node() != "node-2" || p.phase != podRunning || !p.ready {
-		t.Fatalf("placed: node %q phase %q ready %v", p.node(), p.phase, p.ready)
+	if p := get("placed"); p.node() != "node-2" || p.phase() != podRunning || !p.ready {
+		t.Fatalf("placed: node %q phase %q ready %v", p.node(), p.phase(), p.ready)
 	}
 	st := w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "owned"}).Fields["status"]
 	cs, _ := nestedSlice(st, "containerStatuses")

@@ -361,12 +361,12 @@ type stsPod struct {
 // upstream's stateful_set_utils.go.
 func isRunningAndReady(p *fakeapi.Object) bool {
 	i := newPodInfo(p)
-	return i.phase == "Running" && i.ready
+	return i.phase() == "Running" && i.ready
 }
 
 func (c *statefulSetController) isRunningAndAvailable(p *fakeapi.Object, minReady int64) bool {
 	i := newPodInfo(p)
-	if i.phase != "Running" || !i.ready {
+	if i.phase() != "Running" || !i.ready {
 		return false
 	}
 	return minReady == 0 || !i.readyTime().Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now())
@@ -816,7 +816,7 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 		return false, nil
 	}
 	info := newPodInfo(p)
-	if info.phase == "" || info.phase == "Pending" {
+	if info.phase() == "" || info.phase() == "Pending" {
 		if err := s.createClaims(p, true); err != nil {
 			return true, err
 		}
