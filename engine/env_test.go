@@ -190,6 +190,27 @@ func TestWorkqueueAgainstModel(t *testing.T) {
 		if keyed.NumWaiting() != len(ref.waiting) || flags.NumWaiting() != len(ref.waiting) {
 			t.Fatalf("step %d: waiting: model %d, keyed %d, flagged %d", step, len(ref.waiting), keyed.NumWaiting(), flags.NumWaiting())
 		}
+		// The waiting items, in due order, and the next due time.
+		want := slices.Clone(ref.waiting)
+		slices.SortFunc(want, func(a, b refWait) int { return cmp.Or(cmp.Compare(a.due, b.due), cmp.Compare(a.seq, b.seq)) })
+		var wantWait, gotKeyed, gotFlagged []string
+		for _, w := range want {
+			wantWait = append(wantWait, fmt.Sprint(w.item, "@", w.due))
+		}
+		for _, w := range keyed.Waiting() {
+			gotKeyed = append(gotKeyed, fmt.Sprint(w.item, "@", w.due))
+		}
+		for _, w := range flags.Waiting() {
+			gotFlagged = append(gotFlagged, fmt.Sprint(w.item.name, "@", w.due))
+		}
+		if !slices.Equal(gotKeyed, wantWait) || !slices.Equal(gotFlagged, wantWait) {
+			t.Fatalf("step %d: waiting: model %q, keyed %q, flagged %q", step, wantWait, gotKeyed, gotFlagged)
+		}
+		kd, kok := keyed.NextDue()
+		fd, fok := flags.NextDue()
+		if kok != (len(want) > 0) || fok != kok || (kok && (kd != want[0].due || fd != kd)) {
+			t.Fatalf("step %d: NextDue: keyed %v %v, flagged %v %v, model %v", step, kd, kok, fd, fok, want)
+		}
 	}
 	if len(keyed.states.m) > len(names) {
 		t.Fatalf("the keyed queue keeps %d states for %d items", len(keyed.states.m), len(names))
@@ -206,12 +227,21 @@ func TestWorkqueueLongQueueAgainstModel(t *testing.T) {
 	ref := &refQueue{dirty: map[string]bool{}, processing: map[string]bool{}}
 	q := newWorkqueue[string]("keyed")
 	var taken []string
+	var now time.Duration
 	for step := range 60000 {
 		item := fmt.Sprintf("pod-%d", r.IntN(5000))
-		switch n := r.IntN(10); {
-		case n < 5:
+		switch n := r.IntN(12); {
+		case n < 3:
 			ref.add(item)
 			q.Add(item)
+		case n < 5:
+			d := time.Duration(r.IntN(2000)) * time.Millisecond
+			ref.addAfter(item, d, now)
+			q.AddAfter(item, d, now)
+		case n == 5:
+			now += time.Duration(r.IntN(300)) * time.Millisecond
+			ref.promote(now)
+			q.Promote(now)
 		case n < 8:
 			want, ok := ref.get()
 			got, gok := q.Get()
@@ -240,6 +270,15 @@ func TestWorkqueueLongQueueAgainstModel(t *testing.T) {
 		if !slices.Equal(q.Items(), ref.queue) {
 			t.Fatalf("step %d: ready: model has %d, queue %d", step, len(ref.queue), q.Len())
 		}
+		if q.NumWaiting() != len(ref.waiting) {
+			t.Fatalf("step %d: waiting: model %d, queue %d", step, len(ref.waiting), q.NumWaiting())
+		}
+	}
+	now += time.Hour
+	ref.promote(now)
+	q.Promote(now)
+	if !slices.Equal(q.Items(), ref.queue) || q.NumWaiting() != 0 {
+		t.Fatalf("after the waits: model has %d ready, queue %d ready and %d waiting", len(ref.queue), q.Len(), q.NumWaiting())
 	}
 	for len(taken) > 0 {
 		it := taken[0]

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"math"
 	"sort"
 	"time"
@@ -51,8 +50,10 @@ type workqueue[T comparable] struct {
 	states                  itemStates[T]
 	// waiting is a min-heap of delayed items by (due, seq); an item's
 	// entry is found through its state, or in waitingAt for items with
-	// flags of their own, so an item waits at most once.
+	// flags of their own, so an item waits at most once. nwaiting counts
+	// the items waiting: the heap also holds stale entries (see waitHeap).
 	waiting   waitHeap[T]
+	nwaiting  int
 	waitingAt map[T]*waitingItem[T]
 	failures  map[T]int
 	bucket    tokenBucket
@@ -65,39 +66,95 @@ type workqueue[T comparable] struct {
 }
 
 type waitingItem[T comparable] struct {
-	item  T
-	due   time.Duration
-	seq   int
-	index int
+	item T
+	due  time.Duration
+	seq  int
 	// st is the item's state in a queue that keeps states (nil in one
 	// whose items carry flags).
 	st *itemState[T]
+	// done is set once the item left the heap (promoted).
+	done bool
 }
 
-type waitHeap[T comparable] []*waitingItem[T]
+// waitHeap is a binary min-heap of waiting items by (due, seq). Each
+// entry carries the key it is ordered by, so that sifting compares
+// entries of the array and never follows a pointer: the kubelet's heap
+// holds 100,000 Pods as a large world is deleted, and reading an item
+// per comparison was a cache miss each. An item whose due time moves
+// earlier gets a new entry; the old one is stale (its key no longer the
+// item's, or the item done) and is dropped when it reaches the top.
+// Live entries keep their (due, seq) unique, so items leave in the
+// order a heap fixed in place gives.
+type waitHeap[T comparable] []waitEntry[T]
 
-func (h waitHeap[T]) Len() int { return len(h) }
-func (h waitHeap[T]) Less(i, j int) bool {
-	if h[i].due != h[j].due {
-		return h[i].due < h[j].due
+type waitEntry[T comparable] struct {
+	due time.Duration
+	seq int
+	e   *waitingItem[T]
+}
+
+func (a waitEntry[T]) before(b waitEntry[T]) bool {
+	if a.due != b.due {
+		return a.due < b.due
 	}
-	return h[i].seq < h[j].seq
+	return a.seq < b.seq
 }
-func (h waitHeap[T]) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index, h[j].index = i, j
+
+// live reports whether the entry still stands for its item.
+func (a waitEntry[T]) live() bool { return !a.e.done && a.e.due == a.due }
+
+func (h *waitHeap[T]) push(e *waitingItem[T]) {
+	*h = append(*h, waitEntry[T]{due: e.due, seq: e.seq, e: e})
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s[i].before(s[parent]) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
 }
-func (h *waitHeap[T]) Push(x any) {
-	e := x.(*waitingItem[T])
-	e.index = len(*h)
-	*h = append(*h, e)
+
+// pop removes the top entry.
+func (h *waitHeap[T]) pop() {
+	s := *h
+	n := len(s) - 1
+	s[0] = s[n]
+	s[n] = waitEntry[T]{}
+	*h = s[:n]
+	h.down(0)
 }
-func (h *waitHeap[T]) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	return e
+
+// down moves the entry at i down to its place.
+func (h waitHeap[T]) down(i int) {
+	s, n := h, len(h)
+	for {
+		least := i
+		if l := 2*i + 1; l < n && s[l].before(s[least]) {
+			least = l
+		}
+		if r := 2*i + 2; r < n && s[r].before(s[least]) {
+			least = r
+		}
+		if least == i {
+			return
+		}
+		s[i], s[least] = s[least], s[i]
+		i = least
+	}
+}
+
+// top returns the first live entry's item, dropping stale entries above
+// it, or nil when nothing waits.
+func (h *waitHeap[T]) top() *waitingItem[T] {
+	for len(*h) > 0 {
+		if t := (*h)[0]; t.live() {
+			return t.e
+		}
+		h.pop()
+	}
+	return nil
 }
 
 // tokenBucket is golang.org/x/time/rate's limiter as the default controller
@@ -302,13 +359,14 @@ func (q *workqueue[T]) AddAfter(item T, d, now time.Duration) {
 	if ok {
 		if due < e.due {
 			e.due = due
-			heap.Fix(&q.waiting, e.index)
+			q.waiting.push(e) // the entry before is stale now
 		}
 		return
 	}
 	q.seq++
 	e = &waitingItem[T]{item: item, due: due, seq: q.seq, st: st}
-	heap.Push(&q.waiting, e)
+	q.waiting.push(e)
+	q.nwaiting++
 	if st != nil {
 		st.wait = e
 	} else {
@@ -358,8 +416,14 @@ func (q *workqueue[T]) Promote(now time.Duration) {
 }
 
 func (q *workqueue[T]) promote(now time.Duration) {
-	for len(q.waiting) > 0 && q.waiting[0].due <= now {
-		e := heap.Pop(&q.waiting).(*waitingItem[T])
+	for {
+		e := q.waiting.top()
+		if e == nil || e.due > now {
+			return
+		}
+		q.waiting.pop()
+		e.done = true
+		q.nwaiting--
 		if st := e.st; st != nil {
 			st.wait = nil
 			q.mark(e.item, &st.flags, st)
@@ -372,17 +436,20 @@ func (q *workqueue[T]) promote(now time.Duration) {
 
 // NextDue returns the due time of the first waiting item.
 func (q *workqueue[T]) NextDue() (time.Duration, bool) {
-	if len(q.waiting) == 0 {
+	e := q.waiting.top()
+	if e == nil {
 		return 0, false
 	}
-	return q.waiting[0].due, true
+	return e.due, true
 }
 
 // Waiting returns the waiting items in due order (a copy, for views).
 func (q *workqueue[T]) Waiting() []waitingItem[T] {
-	out := make([]waitingItem[T], len(q.waiting))
-	for i, e := range q.waiting {
-		out[i] = *e
+	out := make([]waitingItem[T], 0, q.nwaiting)
+	for _, w := range q.waiting {
+		if w.live() {
+			out = append(out, *w.e)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].due != out[j].due {
@@ -394,7 +461,7 @@ func (q *workqueue[T]) Waiting() []waitingItem[T] {
 }
 
 // NumWaiting returns how many items wait for their due time.
-func (q *workqueue[T]) NumWaiting() int { return len(q.waiting) }
+func (q *workqueue[T]) NumWaiting() int { return q.nwaiting }
 
 // Items returns the ready items, front first.
 func (q *workqueue[T]) Items() []T { return q.queue[q.head:] }
@@ -423,7 +490,8 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 		flagsOf:       q.flagsOf,
 		dirtyBit:      q.dirtyBit,
 		processingBit: q.processingBit,
-		waiting:       make(waitHeap[T], len(q.waiting)),
+		waiting:       make(waitHeap[T], 0, q.nwaiting),
+		nwaiting:      q.nwaiting,
 		waitingAt:     make(map[T]*waitingItem[T], len(q.waitingAt)),
 		failures:      make(map[T]int, len(q.failures)),
 		bucket:        q.bucket,
@@ -437,15 +505,22 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 	for it, st := range q.states.m {
 		c.states.make(m(it)).flags = st.flags
 	}
-	for i, w := range q.waiting {
-		e := &waitingItem[T]{item: m(w.item), due: w.due, seq: w.seq, index: i}
-		c.waiting[i] = e
-		if w.st != nil {
+	for _, w := range q.waiting {
+		if !w.live() {
+			continue
+		}
+		e := &waitingItem[T]{item: m(w.e.item), due: w.due, seq: w.seq}
+		c.waiting = append(c.waiting, waitEntry[T]{due: e.due, seq: e.seq, e: e})
+		if w.e.st != nil {
 			e.st = c.states.make(e.item)
 			e.st.wait = e
 		} else {
 			c.waitingAt[e.item] = e
 		}
+	}
+	// Dropping the stale entries leaves the live ones out of heap order.
+	for i := len(c.waiting)/2 - 1; i >= 0; i-- {
+		c.waiting.down(i)
 	}
 	for it, n := range q.failures {
 		c.failures[m(it)] = n
