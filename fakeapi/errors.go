@@ -3,6 +3,8 @@ package fakeapi
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Reason is a Kubernetes StatusReason.
@@ -56,8 +58,17 @@ func NewError(r Reason, format string, args ...any) *StatusError {
 }
 
 // NewNotFound words a 404 as the apiserver does: `pods "p" not found`.
+// The message is the one fmt words with "%s %q not found", built in one
+// allocation: a large delete's kubelet reads 100,000 Pods already gone.
 func NewNotFound(resource, name string) *StatusError {
-	return NewError(ReasonNotFound, "%s %q not found", resource, name)
+	var b strings.Builder
+	b.Grow(len(resource) + len(name) + len(` "" not found`))
+	b.WriteString(resource)
+	b.WriteByte(' ')
+	var buf [64]byte
+	b.Write(strconv.AppendQuote(buf[:0], name))
+	b.WriteString(" not found")
+	return &StatusError{Reason: ReasonNotFound, Code: 404, Message: b.String()}
 }
 
 // ReasonOf returns the reason of err, or "" when err is not a StatusError.

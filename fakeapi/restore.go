@@ -1,7 +1,9 @@
 package fakeapi
 
 import (
+	"reflect"
 	"slices"
+	"unsafe"
 
 	"github.com/gcplay/gcplay/internal/objtable"
 	"github.com/gcplay/gcplay/internal/uidmap"
@@ -30,7 +32,7 @@ func (s *Store) Restore(in *Object) error {
 	if !info.Namespaced() {
 		obj.Metadata.Namespace = ""
 	}
-	if !isStoredForm(obj.Fields) {
+	if !s.storedForm.check(obj.Fields) {
 		fields, err := canonicalFields(obj.Fields)
 		if err != nil {
 			return NewError(ReasonBadRequest, "the object cannot be written as JSON: %v", err)
@@ -73,10 +75,42 @@ func (s *Store) Restore(in *Object) error {
 	return nil
 }
 
-// isStoredForm reports whether fields is already what canonicalFields
-// makes of it, so that Restore, which keeps the object it is given, can
-// keep its fields too instead of copying them.
-func isStoredForm(fields map[string]any) bool {
+// storedFormCache remembers maps and lists of fields that were found in
+// the stored form (isJSONValue) as a restored object's top-level values:
+// a dump's objects share equal parts (a Pod's spec is one map for
+// thousands of Pods), and each was walked again for every object that
+// holds it. Restored objects are the store's and never change, and the
+// cache holds what it remembers, so a remembered map stays what it was
+// and its address names no other. It is a table by address, each part
+// taking the place of the one before at its slot: the parts every object
+// has of its own (a Pod's status) pass through it without pushing out
+// most of the shared ones.
+type storedFormCache struct {
+	seen *[storedFormSlots]storedPart
+}
+
+const storedFormSlots = 256
+
+// slot returns where part is remembered.
+func (c *storedFormCache) slot(part storedPart) *storedPart {
+	if c.seen == nil {
+		c.seen = new([storedFormSlots]storedPart)
+	}
+	h := uint64(uintptr(part.p)>>4) * 0x9E3779B97F4A7C15
+	return &c.seen[h>>56]
+}
+
+// storedPart is a map's or a list's address and length.
+type storedPart struct {
+	p unsafe.Pointer
+	n int
+}
+
+// check reports whether fields is already what canonicalFields makes of
+// it, so that Restore, which keeps the object it is given, can keep its
+// fields too instead of copying them. It walks only the values it does
+// not remember.
+func (c *storedFormCache) check(fields map[string]any) bool {
 	if len(fields) == 0 {
 		return fields == nil
 	}
@@ -85,8 +119,24 @@ func isStoredForm(fields map[string]any) bool {
 		case "apiVersion", "kind", "metadata":
 			return false
 		}
+		var part storedPart
+		switch t := v.(type) {
+		case map[string]any:
+			part = storedPart{reflect.ValueOf(t).UnsafePointer(), len(t)}
+		case []any:
+			part = storedPart{unsafe.Pointer(unsafe.SliceData(t)), len(t)}
+		}
+		var at *storedPart
+		if part.p != nil {
+			if at = c.slot(part); *at == part {
+				continue
+			}
+		}
 		if !isJSONValue(v) {
 			return false
+		}
+		if at != nil {
+			*at = part
 		}
 	}
 	return true

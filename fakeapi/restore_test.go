@@ -2,6 +2,7 @@ package fakeapi
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -76,4 +77,46 @@ func TestReserveChangesNothingVisible(t *testing.T) {
 			t.Errorf("no answer says %q:\n%s", want, strings.Join(plain, "\n"))
 		}
 	}
+}
+
+// TestRestoreStoredFormSharedParts restores objects that share parts of
+// their fields, as a dump's Pods share a spec: a shared part in the
+// stored form is kept, the same fields holding a Go int are made JSON
+// however often a part in the stored form was seen before, and a part
+// that is not in the stored form is never remembered as one.
+func TestRestoreStoredFormSharedParts(t *testing.T) {
+	s := NewStore(nil, nil)
+	spec := map[string]any{"nodeName": "node-1", "containers": []any{map[string]any{"name": "c", "image": "nginx"}}}
+	bad := map[string]any{"replicas": 3} // a Go int: not what JSON decodes
+	list := []any{"a", "b"}
+	for i := range 30 {
+		o := obj("v1", "Pod", "default", fmt.Sprintf("p-%02d", i))
+		o.Fields = map[string]any{"spec": spec, "status": map[string]any{"phase": "Running"}, "list": list}
+		if i%7 == 3 {
+			o.Fields["extra"] = bad
+		}
+		if err := s.Restore(o); err != nil {
+			t.Fatal(err)
+		}
+		got := s.Lookup(Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: o.Metadata.Name})
+		if i%7 == 3 {
+			if n, ok := got.Fields["extra"].(map[string]any)["replicas"].(float64); !ok || n != 3 {
+				t.Fatalf("%s: extra.replicas is %#v, want float64 3", o.Metadata.Name, got.Fields["extra"])
+			}
+			continue
+		}
+		if !sameMapAs(got.Fields["spec"], spec) {
+			t.Fatalf("%s: the spec in the stored form was copied", o.Metadata.Name)
+		}
+	}
+	for _, part := range s.storedForm.seen {
+		if part.p != nil && part.p == reflect.ValueOf(bad).UnsafePointer() {
+			t.Fatal("a map holding a Go int is remembered as in the stored form")
+		}
+	}
+}
+
+func sameMapAs(a any, b map[string]any) bool {
+	m, ok := a.(map[string]any)
+	return ok && reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

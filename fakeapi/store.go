@@ -80,6 +80,9 @@ type Store struct {
 	}
 	// text holds the request details the store writes (see strarena).
 	text strarena.Arena
+	// storedForm remembers the parts of restored objects' fields already
+	// found in the stored form.
+	storedForm storedFormCache
 	// stamps shares the deletionTimestamp and grace period values of
 	// objects deleted at the same instant (see deletionStamps).
 	stamps deletionStamps
@@ -320,6 +323,7 @@ func (s *Store) Clone(clock Clock) *Store {
 	c.objects = s.objects.Clone()
 	c.listed = nil
 	c.found.obj = nil
+	c.storedForm = storedFormCache{} // its own, as a clone may run on another goroutine
 	c.byUID = s.byUID.Clone(nil)
 	c.givenUIDs = maps.Clone(s.givenUIDs)
 	c.faults = slices.Clone(s.faults)
