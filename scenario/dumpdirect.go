@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 
 	"go.yaml.in/yaml/v3"
@@ -115,14 +116,18 @@ func (f *fastYAML) entry(ind int, merge bool) (string, yval, bool) {
 	case len(rest) > 0:
 		if f.more() && f.lines[f.i].ind > ind {
 			// A scalar that goes on over lines: read here when it is a
-			// literal block (kubectl's last-applied-configuration).
-			if s, ok := f.literal(ind, l, rest); ok {
+			// block (kubectl's last-applied-configuration) or folded.
+			if s, ok := f.blockScalar(ind, l, rest); ok {
 				return k.value, yval{kind: yStr, str: s}, true
 			}
 			if s, ok := f.folded(ind, l, rest); ok {
 				return k.value, yval{kind: yStr, str: s}, true
 			}
 			return "", yval{}, false
+		}
+		if rest[0] == '"' && bytes.IndexByte(rest, '\\') >= 0 {
+			s, ok := f.quotedLine(l, rest)
+			return k.value, yval{kind: yStr, str: s}, ok
 		}
 		return k.value, yval{kind: yInline, s: rest}, true
 	case f.more() && f.lines[f.i].ind > ind:
@@ -133,25 +138,39 @@ func (f *fastYAML) entry(ind int, merge bool) (string, yval, bool) {
 	return k.value, yval{kind: yNull}, true
 }
 
-// literal reads the literal block scalar whose header, rest ("|" or
-// "|-"), ends the key line l of a mapping at ind, from the document's
-// text (its lines as fastYAML splits them drop comments and trailing
-// spaces, which are its content), as YAML reads it: its indentation
-// that of its first non-empty line, more than ind; each line without
-// it and with its line break, an empty line a line break; "|" keeps
-// one line break at the end, "|-" none. It moves f past the block's
-// lines. false, having moved nothing, for what it does not read: "|+",
-// an indentation indicator, a comment on the header, an empty block,
-// leading empty lines longer than the first, a carriage return, a tab
-// where the block would end.
-func (f *fastYAML) literal(ind int, l fastLine, rest []byte) (string, bool) {
-	strip := false
-	switch string(rest) {
-	case "|":
-	case "|-":
-		strip = true
-	default:
+// blockScalar reads the block scalar whose header, rest, ends the key
+// line l of a mapping at ind, from the document's text (its lines as
+// fastYAML splits them drop comments and trailing spaces, which are its
+// content), as YAML reads it. The header is "|" (literal) or ">"
+// (folded), then, in either order and each optional, a chomping
+// indicator ("-" strips the line breaks at the end, "+" keeps them all,
+// none keeps one) and an indentation indicator, a digit: the block's
+// indentation past ind; without it the block's indentation is that of its
+// first non-empty line, more than ind. Each line of the block is read
+// without the indentation; a literal block keeps its line breaks, a
+// folded one reads a line break between two lines that do not start
+// with a space or a tab as a space, and drops it before empty lines. It
+// moves f past the block's lines. false, having moved nothing, for what
+// it does not read: a comment on the header, an empty block, leading
+// empty lines longer than the first, a carriage return, a tab where an
+// indentation space is wanted.
+func (f *fastYAML) blockScalar(ind int, l fastLine, rest []byte) (string, bool) {
+	literal := rest[0] == '|'
+	if !literal && rest[0] != '>' {
 		return "", false
+	}
+	chomp, indent := 0, 0
+	for _, c := range rest[1:] {
+		switch {
+		case (c == '-' || c == '+') && chomp == 0:
+			if chomp = 1; c == '-' {
+				chomp = -1
+			}
+		case c >= '1' && c <= '9' && indent == 0:
+			indent = ind + int(c-'0')
+		default:
+			return "", false
+		}
 	}
 	doc := f.doc
 	if len(doc) == 0 {
@@ -161,57 +180,90 @@ func (f *fastYAML) literal(ind int, l fastLine, rest []byte) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	n, lead, breaks := -1, 0, 0
-	var b []byte
-	end := len(doc)
-	for q := p; q < len(doc); {
+	// line returns the line at q: its text, the offset of the next one,
+	// and how many spaces start it, counted up to the indentation when
+	// it is known; false when it has a carriage return, or a tab where
+	// an indentation space is wanted.
+	line := func(q, indent int) (text []byte, next, sp int, ok bool) {
 		lineEnd, next := len(doc), len(doc)
 		if e := bytes.IndexByte(doc[q:], '\n'); e >= 0 {
 			lineEnd, next = q+e, q+e+1
 		}
-		line := doc[q:lineEnd]
-		if bytes.IndexByte(line, '\r') >= 0 {
-			return "", false
-		}
-		sp := 0
-		for sp < len(line) && line[sp] == ' ' {
+		text = doc[q:lineEnd]
+		for sp < len(text) && text[sp] == ' ' && (indent == 0 || sp < indent) {
 			sp++
 		}
-		switch {
-		case sp == len(line) && n < 0: // a leading empty line
-			lead = max(lead, sp)
-			breaks++
-		case sp == len(line) && sp <= n: // an empty line
-			breaks++
-		case n < 0 && (sp <= ind || sp < lead || line[sp] == '\t'):
+		ok = bytes.IndexByte(text, '\r') < 0 && !(sp < len(text) && text[sp] == '\t' && (indent == 0 || sp < indent))
+		return text, next, sp, ok
+	}
+	// The empty lines before the first, and the indentation.
+	q, lead, breaks := p, 0, 0
+	for q < len(doc) {
+		text, next, sp, ok := line(q, indent)
+		if !ok {
 			return "", false
-		case n >= 0 && sp < n:
-			if line[sp] == '\t' {
+		}
+		if sp < len(text) {
+			if indent == 0 {
+				if sp <= ind || sp < lead {
+					return "", false // an empty block
+				}
+				indent = sp
+			} else if sp < indent {
 				return "", false
 			}
-			end = q
-		default: // a line of the block's content
-			if n < 0 {
-				n = sp
-			}
-			for ; breaks > 0; breaks-- {
-				b = append(b, '\n')
-			}
-			b = append(b, line[n:]...)
-			b = append(b, '\n')
-		}
-		if end == q {
 			break
 		}
+		lead = max(lead, sp)
+		breaks++
 		q = next
 	}
-	if n < 0 {
+	if q == len(doc) || indent == 0 {
 		return "", false
 	}
-	if strip {
-		b = b[:len(b)-1]
+	var b []byte
+	// nl says the last line read ended with a line break; blank that it
+	// started with a space or a tab.
+	nl, blank := false, false
+	for q < len(doc) {
+		text, next, sp, ok := line(q, indent)
+		if !ok {
+			return "", false
+		}
+		if sp == len(text) && next > q+len(text) { // an empty line
+			breaks++
+			q = next
+			continue
+		}
+		if sp < indent || sp == len(text) {
+			break // the line after the block, or the text's end
+		}
+		content := text[indent:]
+		startsBlank := content[0] == ' ' || content[0] == '\t'
+		if nl && !literal && !blank && !startsBlank {
+			if breaks == 0 {
+				b = append(b, ' ')
+			}
+		} else if nl {
+			b = append(b, '\n')
+		}
+		for ; breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+		blank = startsBlank
+		b = append(b, content...)
+		nl = next > q+len(text)
+		q = next
 	}
-	f.skipTo(l, p, end)
+	if chomp >= 0 && nl {
+		b = append(b, '\n')
+	}
+	if chomp > 0 {
+		for ; breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+	}
+	f.skipTo(l, p, q)
 	return string(b), true
 }
 
@@ -243,13 +295,15 @@ func (f *fastYAML) skipTo(l fastLine, p, end int) {
 // the value on the key line l of a mapping at ind, and goes on over the
 // lines after it (kubectl folds a long condition message so), from the
 // document's text, as YAML folds it: a line break between two lines a
-// space, n empty lines n line breaks, the spaces around a break dropped.
-// It moves f past the scalar's lines. false, having moved nothing, for
-// what it does not read: a double-quoted scalar with an escape, a tab or a carriage
-// return, a plain line that holds ": " or " #" or starts with an
-// indicator, a plain scalar that reads as other than a string, a quoted
-// one not closed before a line indented no more than ind, or closed
-// before the end of its line.
+// space, n empty lines n line breaks, the spaces around a break dropped,
+// and in a double-quoted one, escapes read (a line that ends with an
+// escape of its line break joined to the next without a space). It
+// moves f past the scalar's lines. false, having moved nothing, for
+// what it does not read: a tab or a carriage return, a plain line that
+// holds ": " or " #" or starts with an indicator, a plain scalar that
+// reads as other than a string, a quoted one not closed before a line
+// indented no more than ind, or closed before the end of its line, an
+// escape YAML does not have.
 func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 	doc := f.doc
 	quote := rest[0]
@@ -257,22 +311,25 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 	if len(doc) == 0 || bytes.IndexByte(rest, '\t') >= 0 {
 		return "", false
 	}
+	p, ok := f.lineAfter(l)
+	if !ok {
+		return "", false
+	}
 	var b []byte
+	escBreak := false
 	if quoted {
-		text, closed, ok := flowQuoted(rest[1:], quote)
+		// (The line as it is in the text: its spaces at the end count
+		// after an escape.)
+		text, closed, esc, ok := flowQuoted(doc[f.docOffset(rest)+1:p-1], quote)
 		if closed || !ok {
 			return "", false
 		}
-		b = append(b, text...)
+		b, escBreak = append(b, text...), esc
 	} else {
 		if !plainLine(rest) {
 			return "", false
 		}
 		b = append(b, rest...)
-	}
-	p, ok := f.lineAfter(l)
-	if !ok {
-		return "", false
 	}
 	end, breaks, closed := len(doc), 0, false
 	for q := p; q < len(doc) && !closed; {
@@ -304,23 +361,25 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 		if end == q {
 			break // the line after the scalar
 		}
+		esc := false
 		if quoted {
 			var t []byte
 			var ok bool
-			if t, closed, ok = flowQuoted(text, quote); !ok {
+			if t, closed, esc, ok = flowQuoted(line[sp:], quote); !ok {
 				return "", false
 			}
 			text = t
 		} else if !plainLine(text) {
 			return "", false
 		}
-		if breaks == 0 {
+		if breaks == 0 && !escBreak {
 			b = append(b, ' ')
 		}
 		for ; breaks > 0; breaks-- {
 			b = append(b, '\n')
 		}
 		b = append(b, text...)
+		escBreak = esc
 		q = next
 		end = next
 	}
@@ -335,28 +394,129 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 	return v, true
 }
 
-// flowQuoted reads s, one line of a scalar quoted by quote, ' or "
-// (after its opening quote, if on its first line): its value up to the
-// closing quote (in a single-quoted one, two quotes read as one), and
-// whether the quote closes it there; ok is false when there is text
-// after the closing quote, or an escape in a double-quoted one.
-func flowQuoted(s []byte, quote byte) (out []byte, closed, ok bool) {
-	if quote == '"' && bytes.IndexByte(s, '\\') >= 0 {
-		return nil, false, false
+// quotedLine reads the double-quoted scalar with an escape that is rest,
+// the value on the key line l, all on that line (as kubectl prints a
+// string with a quote or a control character in it); false when it is
+// not closed there, or has text after it, or an escape YAML does not
+// have.
+func (f *fastYAML) quotedLine(l fastLine, rest []byte) (string, bool) {
+	doc := f.doc
+	if len(doc) == 0 {
+		return "", false
 	}
+	start := f.docOffset(rest)
+	if start < 0 || start >= len(doc) {
+		return "", false
+	}
+	line := doc[start:]
+	if e := bytes.IndexByte(line, '\n'); e >= 0 {
+		line = line[:e]
+	}
+	if bytes.IndexByte(line, '\r') >= 0 || bytes.IndexByte(line, '\t') >= 0 {
+		return "", false
+	}
+	text, closed, _, ok := flowQuoted(line[1:], '"')
+	if !closed || !ok {
+		return "", false
+	}
+	return string(text), true
+}
+
+// flowQuoted reads s, one line of a scalar quoted by quote, ' or "
+// (after its opening quote, if on its first line), as it is in the text:
+// its value up to the closing quote (in a single-quoted one, two quotes
+// read as one; in a double-quoted one, escapes read), and whether the
+// quote closes it there. When it does not, the spaces at the end of the
+// line are not the value's, and esc says the line ends with an escape of
+// its line break. ok is false when there is text after the closing
+// quote, or an escape YAML does not have.
+func flowQuoted(s []byte, quote byte) (out []byte, closed, esc, ok bool) {
+	keep := 0 // the value's length without the spaces at the end
 	for i := 0; i < len(s); i++ {
-		if s[i] != quote {
-			out = append(out, s[i])
-			continue
-		}
-		if quote == '\'' && i+1 < len(s) && s[i+1] == '\'' {
+		c := s[i]
+		switch {
+		case c == quote && quote == '\'' && i+1 < len(s) && s[i+1] == '\'':
 			out = append(out, '\'')
 			i++
-			continue
+		case c == quote:
+			return out, true, false, len(bytes.TrimRight(s[i+1:], " ")) == 0
+		case c == '\\' && quote == '"':
+			if i+1 == len(s) {
+				return out, false, true, true
+			}
+			var n int
+			if out, n = unescape(out, s[i+1:]); n == 0 {
+				return nil, false, false, false
+			}
+			i += n
+		default:
+			out = append(out, c)
+			if c == ' ' {
+				continue
+			}
 		}
-		return out, true, i == len(s)-1
+		keep = len(out)
 	}
-	return out, false, true
+	return out[:keep], false, false, true
+}
+
+// unescape appends to out the character that the escape s (the text
+// after a backslash) stands for in a double-quoted scalar, as yaml.v3
+// reads it; n is the length of the escape, 0 when YAML has no such
+// escape.
+func unescape(out, s []byte) ([]byte, int) {
+	if len(s) == 0 {
+		return out, 0
+	}
+	var r rune
+	switch s[0] {
+	case '0':
+		return append(out, 0), 1
+	case 'a':
+		return append(out, '\a'), 1
+	case 'b':
+		return append(out, '\b'), 1
+	case 't':
+		return append(out, '\t'), 1
+	case 'n':
+		return append(out, '\n'), 1
+	case 'v':
+		return append(out, '\v'), 1
+	case 'f':
+		return append(out, '\f'), 1
+	case 'r':
+		return append(out, '\r'), 1
+	case 'e':
+		return append(out, 0x1b), 1
+	case ' ', '"', '\'', '\\':
+		return append(out, s[0]), 1
+	case 'N':
+		r = 0x85
+	case '_':
+		r = 0xa0
+	case 'L':
+		r = 0x2028
+	case 'P':
+		r = 0x2029
+	case 'x', 'u', 'U':
+		n := 2
+		if s[0] == 'u' {
+			n = 4
+		} else if s[0] == 'U' {
+			n = 8
+		}
+		if len(s) < 1+n {
+			return out, 0
+		}
+		v, err := strconv.ParseUint(string(s[1:1+n]), 16, 32)
+		if err != nil || v >= 0xd800 && v <= 0xdfff || v > 0x10ffff {
+			return out, 0
+		}
+		return utf8.AppendRune(out, rune(v)), 1 + n
+	default:
+		return out, 0
+	}
+	return utf8.AppendRune(out, r), 1
 }
 
 // plainLine reports whether s, one line of a plain scalar, is one that

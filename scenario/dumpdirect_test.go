@@ -268,8 +268,8 @@ var directCases = []struct {
 	{"too deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(250), 0},
 	{"literal block", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    annotations:\n      kubectl.kubernetes.io/last-applied-configuration: |\n        {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\"}\n\n        # not a comment\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 2},
 	{"folded plain", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n  data:\n    m: a message kubectl folds\n      over two lines\n# between\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n", 3},
-	{"folded quoted", "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"a message \\\"quoted\\\"\n      over\n\n      three lines\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\nkind: List\n", 1},
-	{"folded then wrong", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: >-\n      folded\n      text\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    name: b\n", 0},
+	{"folded quoted", "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"a message \\\"quoted\\\"\n      over\n\n      three lines\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\nkind: List\n", 2},
+	{"folded then wrong", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: >-\n      folded\n      text\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    name: b\n", 1},
 	{"folded, bad indentation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"open\nclosed\"\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 0},
 	{"folded with an anchor", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: &x |\n      text\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 0},
 	{"tab in a block", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: |\n      a\n      \tb\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n", 1},
@@ -278,8 +278,8 @@ var directCases = []struct {
 	{"literal at the end", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |-\n      one", 1},
 	{"literal leading lines too long", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n         \n      one\n", 0},
 	{"literal outdented line", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |\n      one\n     two\n", 0},
-	{"literal keep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |+\n      one\n\n", 0},
-	{"literal indicator", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |2\n      one\n", 0},
+	{"literal keep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |+\n      one\n\n", 1},
+	{"literal indicator", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: |2\n      one\n", 1},
 	{"literal as finalizers", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    finalizers: |\n      a\n", 0},
 	{"literal as labels", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels: |\n      a\n", 0},
 	{"literal as owners", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    ownerReferences: |\n      a\n", 0},
@@ -305,8 +305,8 @@ var directCases = []struct {
 	{"folded single-quoted as generation", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    generation: '1\n      2'\n", 0},
 	{"folded plain as a label", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    labels:\n      a: one\n        two\n", 1},
 	{"folded double-quoted", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"it's one\n\n      two 'x'\n        three\"\n    n: x\n", 1},
-	{"folded double-quoted, an escape", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\n      two \\\" x\"\n", 0},
-	{"folded double-quoted, an escaped break", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\\\n      two\"\n", 0},
+	{"folded double-quoted, an escape", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\n      two \\\" x\"\n", 1},
+	{"folded double-quoted, an escaped break", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\\\n      two\"\n", 1},
 	{"folded double-quoted, text after", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\n      two\" x\n", 0},
 	{"folded double-quoted, two quotes", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    m: \"one\n      two\"\"\n", 0},
 	{"invalid UTF-8 before the List", "\xf7: \nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n", 0},
@@ -325,6 +325,151 @@ var directCases = []struct {
 	{"json List without its kind", `{"apiVersion": "v1", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}]}`, 0},
 	{"json array, then a List", "[{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\"}}]\n{\"kind\": \"List\", \"items\": [{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"b\", \"namespace\": 5}}]}", 1},
 	{"nearly deep", "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  x:\n" + deepList(90), 1},
+}
+
+// blockScalarCases are List entries whose data holds a block scalar, k,
+// each header with each body: a body's lines are its text after "k: "
+// and the header, then "j: x" and a second entry follow unless the body
+// ends the text. Their readings must be yaml.v3's.
+func blockScalarCases() map[string]string {
+	headers := []string{"|", "|-", "|+", ">", ">-", ">+", "|2", "|-2", "|2-", "|+1", ">1", ">2+", ">-3", "|9", "|0", "|--", "| # c", ">  "}
+	bodies := map[string]string{
+		"one line":                "\n      one\n",
+		"two lines":               "\n      one\n      two\n",
+		"folded paragraphs":       "\n      one\n      two\n\n      three\n\n\n      four\n",
+		"more-indented":           "\n      one\n        two\n      three\n\n        four\n      five\n",
+		"trailing spaces":         "\n      one  \n      two \n",
+		"blank lines at the end":  "\n      one\n\n   \n",
+		"leading empty lines":     "\n\n   \n      one\n",
+		"leading lines too long":  "\n        \n      one\n",
+		"whitespace-only lines":   "\n      one\n         \n      two\n",
+		"a tab inside":            "\n      one\ttwo\n      \tthree\n",
+		"a tab to indent":         "\n      one\n\ttwo\n",
+		"a comment inside":        "\n      one\n      # two\n    # after\n",
+		"a comment after":         "\n      one\n  # after\n",
+		"crlf":                    "\r\n      one\r\n      two\r\n",
+		"at the end":              "\n      one\n      two",
+		"at the end, empty lines": "\n      one\n\n\n",
+		"at the end, spaces":      "\n      one\n      ",
+		"a document after":        "\n      one\n\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+		"outdented":               "\n      one\n     two\n",
+		"empty":                   "\n",
+		"first line short":        "\n     one\n",
+		"deeper first line":       "\n        one\n      two\n",
+		"quotes and escapes":      "\n      \"a\\\"b\" 'c' \\n #d\n",
+	}
+	out := map[string]string{}
+	for _, h := range headers {
+		for name, b := range bodies {
+			text := "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    k: " + h + b
+			if !strings.HasPrefix(name, "at the end") && !strings.HasPrefix(name, "a document") {
+				text += "    j: x\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n"
+			}
+			out[fmt.Sprintf("%q %s", h, name)] = text
+		}
+	}
+	return out
+}
+
+// quotedCases are List entries with a double-quoted scalar that has
+// escapes, on one line or folded over several, in the places a dump has
+// them (a field, an annotation, a label, the name, the kind) and where a
+// string is not wanted. Their readings must be yaml.v3's.
+func quotedCases() map[string]string {
+	values := map[string]string{
+		"quote and backslash":        `"a \"b\" \\ c"`,
+		"every short escape":         `"\0\a\b\t\n\v\f\r\e\ \"\'\\\N\_\L\P"`,
+		"hex escapes":                `"\x41\u00e9\U0001F642\x7f\u2028"`,
+		"a slash":                    `"a\/b"`,
+		"an unknown escape":          `"a\qb"`,
+		"a short hex escape":         `"a\u12"`,
+		"a surrogate":                `"a\ud800"`,
+		"past Unicode":               `"a\U00110000"`,
+		"escaped space at the end":   `"a\ "`,
+		"a comment after":            `"a\"b" # c`,
+		"text after":                 `"a\"b" c`,
+		"spaces after":               `"a\"b"   `,
+		"not closed":                 `"a\"b`,
+		"kubectl's last-applied":     `"{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}\n"`,
+		"folded":                     "\"one \\\"two\\\"\n      three\"",
+		"folded, an escaped break":   "\"one\\\n      two\"",
+		"escaped break, empty lines": "\"one\\\n\n\n      two\"",
+		"escaped break, spaces":      "\"one  \\\n        two\"",
+		"escaped space, then break":  "\"one\\   \n      two\"",
+		"escape at a line's end":     "\"one\\n\n      two\\t\"",
+		"spaces before a break":      "\"one   \n      two\"",
+		"folded, outdented":          "\"one\\\"\n    two\"",
+		"folded, a tab":              "\"one\\\"\n      \ttwo\"",
+		"folded, text after":         "\"one\\\"\n      two\" x",
+	}
+	out := map[string]string{}
+	for name, v := range values {
+		for _, place := range []string{"field", "annotation", "label", "name", "kind", "generation"} {
+			meta, data, kind := "    name: a\n", "", "ConfigMap"
+			switch place {
+			case "field":
+				data = "  data:\n    k: " + v + "\n"
+			case "annotation":
+				meta += "    annotations:\n      k: " + v + "\n"
+			case "label":
+				meta += "    labels:\n      k: " + v + "\n"
+			case "name":
+				meta = "    name: " + v + "\n"
+			case "kind":
+				kind = v
+			case "generation":
+				meta += "    generation: " + v + "\n"
+			}
+			out[name+" as "+place] = "kind: List\nitems:\n- apiVersion: v1\n  kind: " + kind + "\n  metadata:\n" + meta + data +
+				"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: \"b\\x62\"\n"
+		}
+	}
+	return out
+}
+
+// TestDumpDirectQuoted: a double-quoted scalar with escapes reads as
+// yaml.v3 reads it; the escapes kubectl prints are read directly.
+func TestDumpDirectQuoted(t *testing.T) {
+	direct := 0
+	cases := quotedCases()
+	for name, text := range cases {
+		diff, st := sameDumpReadStats([]byte(text))
+		if diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+		direct += st.direct
+		for _, v := range []string{"quote and backslash", "hex escapes", "kubectl's last-applied", "folded", "folded, an escaped break"} {
+			for _, place := range []string{"field", "annotation"} {
+				// (The folded ones' lines are indented for the field.)
+				if name == v+" as "+place && st.direct != 2 && (place == "field" || !strings.HasPrefix(v, "folded")) {
+					t.Errorf("%s: %d entries decoded directly, want 2", name, st.direct)
+				}
+			}
+		}
+	}
+	t.Logf("%d entries of %d cases decoded directly", direct, len(cases))
+}
+
+// TestDumpDirectBlockScalars: a block scalar reads as yaml.v3 reads it,
+// whatever its header and lines; those kubectl prints are read directly.
+func TestDumpDirectBlockScalars(t *testing.T) {
+	direct := 0
+	cases := blockScalarCases()
+	for name, text := range cases {
+		diff, st := sameDumpReadStats([]byte(text))
+		if diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+		direct += st.direct
+		for _, h := range []string{"|", "|-", ">", ">-", "|+", "|2"} {
+			for _, b := range []string{"one line", "two lines", "folded paragraphs", "more-indented", "trailing spaces", "blank lines at the end", "whitespace-only lines", "a comment inside"} {
+				if name == fmt.Sprintf("%q %s", h, b) && st.direct != 2 {
+					t.Errorf("%s: %d entries decoded directly, want 2", name, st.direct)
+				}
+			}
+		}
+	}
+	t.Logf("%d entries of %d cases decoded directly", direct, len(cases))
 }
 
 // deepList is a value nested n lists deep, under a key at column 3.
@@ -422,6 +567,12 @@ func FuzzDumpDirect(f *testing.F) {
 	}
 	for _, c := range directCases {
 		f.Add([]byte(c.text))
+	}
+	for _, text := range blockScalarCases() {
+		f.Add([]byte(text))
+	}
+	for _, text := range quotedCases() {
+		f.Add([]byte(text))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if diff, _ := sameDumpRead(data); diff != "" {

@@ -216,7 +216,7 @@ func (pd *predecoder) work() {
 // lines start entries at the chunk's indentation.
 func (pd *predecoder) decodeChunk(d *dumpReader, f *fastYAML, ch *preChunk) {
 	text := pd.data[ch.start:ch.end]
-	*f = fastYAML{text: text, doc: text, num: 0, strs: f.strs, recent: f.recent, blocks: f.blocks,
+	*f = fastYAML{text: text, doc: text, num: 0, tabs: bytes.IndexByte(text, '\t') >= 0, strs: f.strs, recent: f.recent, blocks: f.blocks,
 		lines: f.lines[:0], undo: f.undo[:0], dpairs: f.dpairs[:0], spairs: f.spairs[:0], dstack: f.dstack[:0]}
 	for !pd.stop.Load() && f.more() && f.lines[f.i].ind == ch.ind && isSeqItem(f.lines[f.i].s) {
 		start := f.i

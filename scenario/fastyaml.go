@@ -55,6 +55,8 @@ type fastYAML struct {
 	deepest int
 	// failed is set when the text leaves the subset.
 	failed bool
+	// tabs says the text has a tab: a line with one leaves the subset.
+	tabs bool
 	// alone counts the streamed entries read alone by yaml.v3.
 	alone int
 	// skipped is set when direct read a scalar over lines from the
@@ -81,6 +83,9 @@ type fastYAML struct {
 	// entries as the decoder handed them on (see box).
 	boxes []any
 }
+
+// maxKey bounds the length of a key fastYAML reads.
+const maxKey = 1000
 
 // internMax bounds strs: once full, only the strings already in it are
 // shared (those that repeat come early in a dump).
@@ -200,7 +205,10 @@ func (f *fastYAML) has(j int) bool {
 		if len(s) == 0 || s[0] == '#' {
 			continue
 		}
-		if s[0] == '\t' || (ind == 0 && (s[0] == '%' || bytes.HasPrefix(s, []byte("---")) || bytes.HasPrefix(s, []byte("...")))) {
+		if s[0] == '\t' || (ind == 0 && (s[0] == '%' || bytes.HasPrefix(s, []byte("---")) || bytes.HasPrefix(s, []byte("...")))) ||
+			(f.tabs && bytes.IndexByte(s, '\t') >= 0) {
+			// (A tab in a line may separate as a space does, where
+			// fastYAML looks only for spaces.)
 			f.failed = true
 			return false
 		}
@@ -281,8 +289,12 @@ func (f *fastYAML) item(ind int) *yaml.Node {
 }
 
 // keyAt returns the length of the key when s starts a mapping entry
-// ("key: value" or "key:"), 0 otherwise.
+// ("key: value" or "key:"), 0 otherwise, and for a key longer than
+// maxKey (yaml.v3 takes no key of more than 1024 characters).
 func (f *fastYAML) keyAt(s []byte) int {
+	if len(s) > maxKey {
+		s = s[:maxKey]
+	}
 	if s[0] == '"' || s[0] == '\'' {
 		j := bytes.IndexByte(s[1:], s[0])
 		if j < 0 {
@@ -546,6 +558,9 @@ func (f *fastYAML) scalarText(s []byte) (fastScalar, bool) {
 			return fastScalar{}, false
 		}
 	}
+	// (A key's text may end with spaces before its colon, which are not
+	// the key's.)
+	s = bytes.TrimRight(s, " ")
 	if bytes.Contains(s, []byte(" #")) || bytes.Contains(s, []byte(": ")) || s[len(s)-1] == ':' {
 		return fastScalar{}, false
 	}
@@ -629,7 +644,7 @@ func fastDocuments(data []byte, streamKey string, onItem func(doc int, n *yaml.N
 	strs := map[string]string{}
 	for doc := 0; ; doc++ {
 		text, rest, next := cutDocument(data)
-		f := &fastYAML{text: text, doc: text, num: line - 1, streamKey: streamKey, strs: strs}
+		f := &fastYAML{text: text, doc: text, num: line - 1, streamKey: streamKey, strs: strs, tabs: bytes.IndexByte(text, '\t') >= 0}
 		if onItem != nil {
 			d := doc
 			f.onItem = func(n *yaml.Node) bool { return onItem(d, n) }
