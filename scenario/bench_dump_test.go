@@ -108,28 +108,40 @@ func BenchmarkWhatIfDelete(b *testing.B) {
 
 // BenchmarkRunDump is what `gcplay run -f DUMP --delete deployment/web`
 // does, in one process: read the dump, restore it, settle, delete the
-// Deployment with Background, settle, and gather the result.
+// Deployment with Background, settle, and gather the result. The
+// -kubectl forms read the dumps with a real cluster's multi-line
+// strings (dumpgen's Kubectl, as BenchmarkParseDumpKubectl).
 func BenchmarkRunDump(b *testing.B) {
 	for _, size := range []struct{ rs, pods int }{{10, 100}, {10, 1000}, {100, 1000}} {
-		data := dump(b, size.rs, size.pods)
-		b.Run(fmt.Sprintf("%dk", (1+size.rs*(1+size.pods))/1000), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				s, err := ParseDump("dump.yaml", data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ref, err := ResolveRef(fakeapi.NewRegistry(), "deploy/web")
-				if err != nil {
-					b.Fatal(err)
-				}
-				s.AddCommandSteps(&ref, "Background")
-				res := Run(s, RunOptions{})
-				if !res.Passed || len(res.DeletionOrder) != 1+size.rs*(1+size.pods) {
-					b.Fatalf("passed %v, %d removed: %v", res.Passed, len(res.DeletionOrder), res.Err())
-				}
+		for _, kubectl := range []bool{false, true} {
+			data := dumpOf(b, dumpgen.Options{ReplicaSets: size.rs, Pods: size.pods, Kubectl: kubectl})
+			name := fmt.Sprintf("%dk", (1+size.rs*(1+size.pods))/1000)
+			if kubectl {
+				name += "-kubectl"
 			}
-		})
+			b.Run(name, func(b *testing.B) { benchRunDump(b, data, 1+size.rs*(1+size.pods)) })
+		}
+	}
+}
+
+// benchRunDump times BenchmarkRunDump's run of data, whose delete
+// removes want objects.
+func benchRunDump(b *testing.B, data []byte, want int) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := ParseDump("dump.yaml", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ref, err := ResolveRef(fakeapi.NewRegistry(), "deploy/web")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.AddCommandSteps(&ref, "Background")
+		res := Run(s, RunOptions{})
+		if !res.Passed || len(res.DeletionOrder) != want {
+			b.Fatalf("passed %v, %d removed: %v", res.Passed, len(res.DeletionOrder), res.Err())
+		}
 	}
 }
 
