@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"runtime"
 	"testing"
@@ -213,6 +214,85 @@ func BenchmarkRestoreDump(b *testing.B) {
 			b.ReportMetric(float64(live)/float64(b.N), "world-live-B")
 			// Of which the objects as read, before the world is built.
 			b.ReportMetric(float64(read)/float64(b.N), "read-live-B")
+		})
+	}
+}
+
+// BenchmarkDeleteLiveHeap follows the live heap through the Background
+// delete of a dump's Deployment, without the dump's bytes: after the
+// world is settled, and after about every 1/40 of the delete's steps (a collection each time, so the times
+// it reports are not the delete's), giving the largest. The process's
+// peak RSS is about twice the live heap Go's collector finds in the
+// settled world and the delete, so these are the figures a cut in
+// memory has to move; they are counted, not timed, and do not depend on
+// the machine's load.
+//
+//	settled-live-B  the live heap of the settled world, before the delete
+//	delete-peak-live-B  the largest live heap seen during the delete
+//	peak-at-step  after how many steps of the delete it was seen
+func BenchmarkDeleteLiveHeap(b *testing.B) {
+	for _, size := range []struct{ rs, pods int }{{10, 1000}, {100, 1000}} {
+		data := dump(b, size.rs, size.pods)
+		objects := 1 + size.rs*(1+size.pods)
+		b.Run(fmt.Sprintf("%dk", objects/1000), func(b *testing.B) {
+			var settled, peak, peakAt uint64
+			var ms runtime.MemStats
+			live := func() uint64 {
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				return ms.HeapAlloc
+			}
+			for b.Loop() {
+				// The dump's bytes, which the benchmark holds, are not
+				// counted.
+				before := live()
+				s, err := ParseDump("dump.yaml", data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				restore := make([]*fakeapi.Object, len(s.Restore))
+				for i := range s.Restore {
+					restore[i] = s.Restore[i].Object
+				}
+				s = nil
+				w, err := engine.NewWorld(engine.Config{Restore: restore})
+				if err != nil {
+					b.Fatal(err)
+				}
+				restore = nil
+				if _, err := engine.SettleQuietly(w, 10_000_000); err != nil {
+					b.Fatal(err)
+				}
+				settled += live() - before
+				ref := fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web"}
+				bg := fakeapi.DeletePropagationBackground
+				if _, err := w.Do(engine.Delete{Ref: ref, Options: &fakeapi.DeleteOptions{PropagationPolicy: &bg}}); err != nil {
+					b.Fatal(err)
+				}
+				// The delete takes about six steps an object.
+				every, max, at := 6*objects/40, uint64(0), 0
+				for steps := 0; ; {
+					res, err := engine.SettleQuietly(w, every)
+					steps += res.Steps
+					if h := live(); h > max {
+						max, at = h, steps
+					}
+					if err == nil {
+						break
+					}
+					var ns *engine.NotSettledError
+					if !errors.As(err, &ns) {
+						b.Fatal(err)
+					}
+				}
+				if want := 4; w.Store().Len() != want {
+					b.Fatalf("%d objects left, want %d (the system namespaces)", w.Store().Len(), want)
+				}
+				peak, peakAt = peak+max-before, peakAt+uint64(at)
+			}
+			b.ReportMetric(float64(settled)/float64(b.N), "settled-live-B")
+			b.ReportMetric(float64(peak)/float64(b.N), "delete-peak-live-B")
+			b.ReportMetric(float64(peakAt)/float64(b.N), "peak-at-step")
 		})
 	}
 }
