@@ -28,6 +28,14 @@ type keptPane struct {
 	}
 	// tree is the world pane's rows by what they are drawn from.
 	tree []keptTreeRow
+	// manifest is the inspector's lines of the manifest shown.
+	manifest keptManifest
+}
+
+// keptManifest is the lines made of a manifest's lines (of).
+type keptManifest struct {
+	of    []string
+	lines []*line
 }
 
 // keptLine is a line as rendered, with the runs, width and over style it

@@ -11,7 +11,8 @@ import (
 // panes kept from the frames before (the world tree's, the collector's,
 // the inspector's and the timeline's, and their borders) is the frame
 // drawn afresh, along a walk through a Foreground delete: steps, steps
-// back, a branch, the selection moved over the tree, a watch set, the
+// back, a branch (the inspector then shows a step the timeline drew
+// with another record), the selection moved over the tree, a watch set, the
 // focus taken round every pane and the focused pane scrolled, the
 // terminal resized (to the narrow layout, where the right pane is
 // toggled, and back), the terminal's background turning light (a new
@@ -59,9 +60,11 @@ func TestPaneRowsKeptAsFresh(t *testing.T) {
 			keys("s", "left", "tab", "s", "tab", "s", "tab", "down", "s", "tab", "tab")
 			size(141, 46)
 			keys("s", "left", "s")
-			size(140, 45)
+			size(140, 60) // room in the inspector for the new object's history
+			keys("left", "left", "left")
 			runLine(t, m, "create cm branch") // a branch: other records from here
 			check("the branch")
+			size(140, 45)
 			keys("s", "s", "left", "down", "down", "s")
 			send(t, m, tea.BackgroundColorMsg{Color: color.White})
 			check("a light background")

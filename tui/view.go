@@ -533,19 +533,7 @@ func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 				}
 			}
 			lines = append(lines, m.ownerChain(o, inner)...)
-			for _, y := range sn.manifestOf(o) {
-				st := &t.text
-				trim := strings.TrimLeft(y, " -")
-				switch {
-				case strings.HasPrefix(trim, "deletionTimestamp:"):
-					st = &t.terminating
-				case strings.HasPrefix(trim, "finalizers:"):
-					st = &t.finalizer
-				case strings.HasPrefix(trim, "ownerReferences:"):
-					st = &t.edge
-				}
-				add().add(st, y)
-			}
+			lines = append(lines, m.manifestLines(sn.manifestOf(o))...)
 		} else {
 			add().add(&t.dangling, m.tr.T("inspector-absent"))
 			for _, w := range wrap(m.tr.T("inspector-absent-why"), inner-1) {
@@ -563,7 +551,7 @@ func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 			if i == sn.pos-1 {
 				st = &t.changed
 			}
-			add().add(st, m.stepLine(i+1, &recs[i]))
+			add().add(st, m.stepText(i+1, &recs[i]))
 		}
 	} else {
 		add().add(&t.dim, m.tr.T("inspector-nothing"))
@@ -576,6 +564,59 @@ func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 		body = append(body, k.render(len(body), lines[i], inner, nil))
 	}
 	return boxKept(t, k, title, m.focus == paneInspector, body, r.w, r.h), len(lines)
+}
+
+// manifestLines is the inspector's lines of a manifest (manifestOf's
+// lines), each in the style its field is drawn in. The lines of the
+// manifest shown last frame are kept: a key that leaves the object shown
+// as it was (most steps, every move in another pane) hands the same
+// manifest, by its lines' identity, and gets the same lines.
+func (m *Model) manifestLines(y []string) []*line {
+	var k *keptManifest
+	if c := m.statusBar.cache; c != nil {
+		k = &c.inspector.manifest
+		if len(k.of) == len(y) && (len(y) == 0 || &k.of[0] == &y[0]) {
+			return k.lines
+		}
+	}
+	t := &m.th
+	out := make([]*line, len(y))
+	ls := make([]line, len(y))
+	for i, s := range y {
+		st := &t.text
+		trim := strings.TrimLeft(s, " -")
+		switch {
+		case strings.HasPrefix(trim, "deletionTimestamp:"):
+			st = &t.terminating
+		case strings.HasPrefix(trim, "finalizers:"):
+			st = &t.finalizer
+		case strings.HasPrefix(trim, "ownerReferences:"):
+			st = &t.edge
+		}
+		ls[i].segs = []seg{{s: s, st: st}}
+		if s == "" {
+			ls[i].segs = nil // as line.add leaves an empty run out
+		}
+		out[i] = &ls[i]
+	}
+	if k != nil {
+		k.of, k.lines = y, out
+	}
+	return out
+}
+
+// stepText is stepLine for step p (record rec), the text the timeline
+// kept for that step when the record is the one it was drawn from.
+func (m *Model) stepText(p int, rec *engine.Record) string {
+	c := m.statusBar.cache
+	if c == nil || m.tr.Lang() != "en" {
+		return m.stepLine(p, rec)
+	}
+	fields := stepFieldsOf(rec)
+	if was, ok := c.steps[p]; ok && was.rec == fields {
+		return was.text
+	}
+	return m.stepLine(p, rec)
 }
 
 // Timeline pane: row 0 is the start, row i the record of step i.
