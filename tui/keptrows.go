@@ -30,6 +30,17 @@ type keptPane struct {
 	tree []keptTreeRow
 	// manifest is the inspector's lines of the manifest shown.
 	manifest keptManifest
+	// idle is the collector's lines of its idle queues.
+	idle keptIdle
+}
+
+// keptIdle is the lines naming the idle queues, with what they were
+// laid out from.
+type keptIdle struct {
+	label          string
+	names          []string
+	width, maxRows int
+	lines          []*line
 }
 
 // keptManifest is the lines made of a manifest's lines (of).

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"image/color"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -113,3 +114,31 @@ objects:
       ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: gone, uid: 5e1d6a0c-0000-4000-8000-000000000001}]
     spec: {containers: [{name: c, image: nginx}]}
 `
+
+// TestIdleLinesKeptByNames: the collector's idle-queue lines kept from the
+// frame before are used only for the same idle queues, not for as many
+// other ones.
+func TestIdleLinesKeptByNames(t *testing.T) {
+	m, err := New(Options{Width: 140, Height: 45, Theme: ThemeDark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn := &snapshot{queues: []queueView{{name: "replicaset"}, {name: "deployment"}, {name: "kubelet"}}}
+	text := func(ls []*line) string {
+		var b strings.Builder
+		for _, l := range ls {
+			b.WriteString(l.render(60, nil) + "\n")
+		}
+		return b.String()
+	}
+	for _, idle := range [][]int{{0, 1}, {0, 1}, {0, 2}, {1, 2}, {1, 2, 0}, {2}} {
+		kept := text(m.idleLines(sn, idle, 60, 2))
+		c := m.statusBar.cache
+		m.statusBar.cache = nil // nothing kept
+		fresh := text(m.idleLines(sn, idle, 60, 2))
+		m.statusBar.cache = c
+		if kept != fresh {
+			t.Fatalf("idle queues %v: kept lines\n%s\nwant\n%s", idle, kept, fresh)
+		}
+	}
+}

@@ -398,21 +398,7 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 		}
 	}
 	if len(idle) > 0 {
-		names := make([]string, len(idle))
-		for i, qi := range idle {
-			names[i] = sn.queues[qi].name
-		}
-		label := m.tr.T("collector-idle")
-		rows := idleRows(label, names, inner, idleLines)
-		for i, row := range rows {
-			il := add()
-			if i == 0 {
-				il.add(&t.queue, label)
-			} else {
-				il.add(nil, strings.Repeat(" ", ansi.StringWidth(label)))
-			}
-			il.add(&t.dim, row)
-		}
+		lines = append(lines, m.idleLines(sn, idle, inner, idleLines)...)
 	}
 	l := add()
 	l.add(&t.queue, "absentOwnerCache")
@@ -468,6 +454,42 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 		}
 	}
 	return boxKept(t, k, title, m.focus == paneCollector, body, r.w, r.h), len(lines)
+}
+
+// idleLines is the collector's lines naming its idle queues (the
+// snapshot's queues idle), laid out by idleRows in width cells and
+// maxRows lines. The lines of the frame before are kept while the same
+// queues are idle: most steps leave them so.
+func (m *Model) idleLines(sn *snapshot, idle []int, width, maxRows int) []*line {
+	label := m.tr.T("collector-idle")
+	var k *keptIdle
+	if c := m.statusBar.cache; c != nil {
+		k = &c.collector.idle
+		if k.lines != nil && k.label == label && k.width == width && k.maxRows == maxRows &&
+			slices.EqualFunc(k.names, idle, func(name string, qi int) bool { return name == sn.queues[qi].name }) {
+			return k.lines
+		}
+	}
+	t := &m.th
+	names := make([]string, len(idle))
+	for i, qi := range idle {
+		names[i] = sn.queues[qi].name
+	}
+	var out []*line
+	for i, row := range idleRows(label, names, width, maxRows) {
+		il := &line{}
+		if i == 0 {
+			il.add(&t.queue, label)
+		} else {
+			il.add(nil, strings.Repeat(" ", ansi.StringWidth(label)))
+		}
+		il.add(&t.dim, row)
+		out = append(out, il)
+	}
+	if k != nil {
+		*k = keptIdle{label: label, names: names, width: width, maxRows: maxRows, lines: out}
+	}
+	return out
 }
 
 // share divides free lines among lists that need needs[i] lines: each gets
