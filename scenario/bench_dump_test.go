@@ -56,6 +56,18 @@ func BenchmarkParseDumpKubectl(b *testing.B) {
 	}
 }
 
+// BenchmarkPlainText is the look at every character of the 100k dump
+// that ParseDump makes before its fast readers (plainText).
+func BenchmarkPlainText(b *testing.B) {
+	data := dumpOf(b, dumpgen.Options{ReplicaSets: 100, Pods: 1000, Kubectl: true})
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if !plainText(data) {
+			b.Fatal("not plain")
+		}
+	}
+}
+
 // BenchmarkParseDumpJSON reads the 10k dump as `kubectl get -o json`
 // prints it.
 func BenchmarkParseDumpJSON(b *testing.B) {
