@@ -37,6 +37,17 @@ func TestDataDriven(t *testing.T) {
 	})
 }
 
+// TestDataDrivenInformerTable runs the step files again with the
+// collector's informers kept in their own table, as when a list failed
+// at a restart: reading storage's table instead (informerIsStorage)
+// must change nothing the collector does. (The orphan and unblock
+// patches read the informers.)
+func TestDataDrivenInformerTable(t *testing.T) {
+	keepInformerTable = true
+	defer func() { keepInformerTable = false }()
+	TestDataDriven(t)
+}
+
 func arg(d *datadriven.TestData, key string) (string, bool) {
 	for _, a := range d.CmdArgs {
 		if a.Key == key {

@@ -342,3 +342,52 @@ func TestClone_LockstepFromEveryStep(t *testing.T) {
 		}
 	}
 }
+
+// After a restart whose list of a kind failed, the collector's informers
+// hold of that kind only what events showed them since, in their own
+// table; after a restart whose lists all succeeded they read storage's.
+func TestCollectorInformersAfterAFailedList(t *testing.T) {
+	w, err := NewWorld(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := &fakeapi.Object{APIVersion: "v1", Kind: "ConfigMap", Metadata: fakeapi.ObjectMeta{Name: "cm", Namespace: "default"}}
+	if _, err := w.Do(Create{Object: cm}); err != nil {
+		t.Fatal(err)
+	}
+	stored := w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "cm"})
+	id := objectReference{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", Namespace: "default", UID: stored.Metadata.UID}
+	if _, err := w.Do(Inject{Fault: fakeapi.Fault{Verb: "list", Kind: "ConfigMap", Reason: fakeapi.ReasonInternalError, Times: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Do(Restart{Controller: ControllerGC}); err != nil {
+		t.Fatal(err)
+	}
+	g := w.collector()
+	if g.informerIsStorage {
+		t.Fatal("the informers read storage after a list failed")
+	}
+	if o := g.informerGet(id); o != nil {
+		t.Fatalf("the informers hold %s, which no list or event showed them", o)
+	}
+	if _, err := w.Do(Patch{Ref: fakeapi.RefOf(stored), Merge: []byte(`{"metadata":{"labels":{"a":"b"}}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if o := g.informerGet(id); o == nil || o.Metadata.Labels["a"] != "b" {
+		t.Fatalf("after the patch's event the informers hold %v", o)
+	}
+	if _, err := w.Do(Restart{Controller: ControllerGC}); err != nil {
+		t.Fatal(err)
+	}
+	g = w.collector()
+	if !g.informerIsStorage {
+		t.Fatal("the informers keep a table after every list succeeded")
+	}
+	if o := g.informerGet(id); o == nil || o != w.Store().Lookup(fakeapi.RefOf(stored)) {
+		t.Fatalf("the informers read %v, storage holds %v", o, w.Store().Lookup(fakeapi.RefOf(stored)))
+	}
+	events := objectReference{APIVersion: "v1", Kind: "Event", Name: "e", Namespace: "default"}
+	if o := g.informerGet(events); o != nil {
+		t.Fatalf("the informers hold an Event: %s", o)
+	}
+}

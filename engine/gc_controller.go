@@ -152,19 +152,43 @@ func (g *garbageCollector) restart(rec *Record) {
 		Say("the collector's graph (%d nodes), queues and absentOwnerCache were thrown away; it relisted every object into graphChanges", nodes)
 }
 
+// keepInformerTable makes every collector keep its informers' table
+// even where storage holds the same (informerIsStorage): the tests run
+// the step files that way too, and must read the same.
+var keepInformerTable bool
+
 // relist rebuilds the collector's informers from a fresh list: every object
 // becomes an add event, kinds in discovery order (R64).
 func (g *garbageCollector) relist() {
+	// Every list is made first, in discovery order, then every object
+	// observed in the same order: observing makes no request, so the
+	// requests and the graph events are those of listing and observing
+	// kind by kind. Whether every list succeeded decides how the
+	// informers keep what they observe (informerIsStorage).
+	type listed struct {
+		apiVersion string
+		objs       []*fakeapi.Object
+	}
+	var lists []listed
+	all := true
 	for _, k := range g.env.api.Registry().Kinds() {
 		if k.Kind == "Event" {
+			if !ignoredKind(&fakeapi.Object{APIVersion: k.APIVersion, Kind: k.Kind}) {
+				all = false // observed, but not listed: only what events show
+			}
 			continue
 		}
 		objs, err := g.env.api.ListShared(gcClient, k.APIVersion, k.Kind, "")
 		if err != nil {
-			continue // this informer has only what events show it (see informerGet)
+			all = false // this informer has only what events show it (see informerGet)
+			continue
 		}
-		for _, o := range objs {
-			if o.APIVersion != k.APIVersion {
+		lists = append(lists, listed{k.APIVersion, objs})
+	}
+	g.informerIsStorage = all && !keepInformerTable
+	for _, l := range lists {
+		for _, o := range l.objs {
+			if o.APIVersion != l.apiVersion {
 				continue // seen through its preferred version only
 			}
 			g.observe(fakeapi.WatchEvent{Type: fakeapi.Added, Object: o})
@@ -194,6 +218,8 @@ func (g *garbageCollector) clone(e *env) controller {
 		uidToNode: g.uidToNode.Clone(get),
 		absent:    g.absent.clone(),
 		informer:  g.informer.Clone(),
+
+		informerIsStorage: g.informerIsStorage,
 	}
 	// Queued events are copied: they carry the queue's flags, which each
 	// world changes as it takes them.
