@@ -11,6 +11,12 @@
 # the rest (etcd, including go.etcd.io/etcd/server/v3, comes at the version
 # that Kubernetes release requires). Everything comes from the Go module
 # proxy.
+#
+# go.mod also names upstream's kubectl (k8s.io/kubernetes/cmd/kubectl) as a
+# tool, so that tidy keeps what it needs (k8s.io/kubectl and its own
+# dependencies) and `go build k8s.io/kubernetes/cmd/kubectl` builds the
+# release's kubectl from the module proxy's source: the runner runs the
+# scripts of `gcplay export kubectl` with it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -43,6 +49,10 @@ mods=$(sed -n 's#^[[:space:]]*\(k8s\.io/[a-z0-9-]*\) => \./staging/src/.*#\1#p' 
   echo "	github.com/gcplay/gcplay v0.0.0"
   echo "	k8s.io/kubernetes $version"
   echo ")"
+  echo
+  echo "// kubectl of the same release, built into bin/ by make conformance: the"
+  echo "// runner runs the scripts of gcplay export kubectl with it."
+  echo "tool k8s.io/kubernetes/cmd/kubectl"
   echo
   echo "// The scenario parser of the main module, from this checkout."
   echo "replace github.com/gcplay/gcplay => ../"

@@ -96,6 +96,7 @@ func run(args []string, stdout io.Writer) int {
 	randomRuns := fl.Int("random-runs", 3, "with -random: how many times in all a world that disagrees is run, to recognise one whose real outcome varies")
 	budget := fl.Int("minimise-budget", 20, "with -random: the most real-cluster runs spent minimising one disagreement")
 	randomOut := fl.String("random-out", "../bin/random", "with -random: where disagreeing and undecided worlds are written")
+	kubectl := fl.String("kubectl", "", "also run each scenario file's script of gcplay export kubectl with this kubectl (make conformance builds the release's into bin/), each on a fresh cluster, and compare its expectation lines with the cluster's")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: conformance [flags] FILE|DIR...\n\nRuns gcplay scenarios against a real kube-apiserver, etcd and garbage collector.\n\n")
 		fl.PrintDefaults()
@@ -125,6 +126,15 @@ func run(args []string, stdout io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
+	}
+	if *kubectl != "" {
+		var scripts []job
+		for _, j := range inputs {
+			if j.Predict == nil {
+				scripts = append(scripts, scriptJob(j))
+			}
+		}
+		inputs = append(inputs, scripts...)
 	}
 	if *withLessons {
 		lj, err := lessonJobs()
@@ -162,7 +172,7 @@ func run(args []string, stdout io.Writer) int {
 		os.Exit(130)
 	}()
 
-	opts := options{quiet: *quiet, settleTimeout: *settleTimeout, maxWait: *maxWait}
+	opts := options{quiet: *quiet, settleTimeout: *settleTimeout, maxWait: *maxWait, kubectl: *kubectl}
 	k8s, etcd := versions()
 	fmt.Fprintf(stdout, "gcplay conformance: scenarios against real Kubernetes %s (k8s.io/kubernetes %s, etcd %s, %s)\n", k8s, k8s, etcd, goVersion())
 	fmt.Fprintf(stdout, "one fresh etcd + kube-apiserver per file, in process; garbage collector set up as upstream's integration test; logs in %s\n", logFile.Name())
@@ -331,9 +341,15 @@ type job struct {
 	FromArchive bool
 	// Predict compares a lesson's predict-then-run outcomes.
 	Predict *predictJob
+	// Script runs the file's script of gcplay export kubectl instead
+	// (scripts.go).
+	Script bool
 }
 
 func runJob(ctx context.Context, j job, opts options, log io.Writer, known []*knownEntry) *FileReport {
+	if j.Script {
+		return runScriptJob(ctx, j, opts, log, known, opts.kubectl)
+	}
 	rep := &FileReport{Name: j.Name, Known: j.Known, Counts: map[Status]int{}}
 	if rep.Known == "" {
 		rep.Known = knownName(j.Name)

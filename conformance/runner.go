@@ -73,6 +73,8 @@ type options struct {
 	// maxWait is the longest real-time wait the runner accepts for an
 	// advance step or for a Pod's grace period inside a settle.
 	maxWait time.Duration
+	// kubectl is the kubectl the exported scripts run with.
+	kubectl string
 }
 
 // executor runs one scenario on one cluster.

@@ -40,9 +40,16 @@ type exporter struct {
 	byUID map[string]*fakeapi.Object
 	// created are the UIDs of the file's objects created so far.
 	created map[string]bool
+	// named holds "Kind/namespace/name" of every object the file names
+	// (its objects and create steps without generateName): the names the
+	// real cluster has too.
+	named map[string]bool
 }
 
 func (e *exporter) p(format string, args ...any) { fmt.Fprintf(&e.b, format+"\n", args...) }
+
+// raw writes script text as it is, with a newline.
+func (e *exporter) raw(text string) { e.b.WriteString(text + "\n") }
 
 func (e *exporter) script() ([]byte, error) {
 	s := e.s
@@ -63,7 +70,7 @@ func (e *exporter) script() ([]byte, error) {
 	}
 	e.p("set -euo pipefail")
 	e.p("CLUSTER=gcplay-%s", name)
-	e.p(`CONTEXT=""
+	e.raw(`CONTEXT=""
 FORCE=0
 DELETE_CLUSTER=0
 SETTLE="${GCPLAY_SETTLE:-10}" # seconds to let the controllers work where gcplay settles
@@ -94,23 +101,77 @@ esac
 echo "using context $CONTEXT"
 k() { kubectl --context "$CONTEXT" "$@"; }
 uid() { k get "$1" "$2" ${3:+-n "$3"} -o jsonpath='{.metadata.uid}'; }
-show() { # kind name namespace: one line of what the cluster holds
-  if k get "$1" "$2" ${3:+-n "$3"} >/dev/null 2>&1; then
-    k get "$1" "$2" ${3:+-n "$3"} -o jsonpath='{.kind}/{.metadata.name}: exists, deletionTimestamp={.metadata.deletionTimestamp}, finalizers={.metadata.finalizers}, owners={.metadata.ownerReferences[*].name}{"\n"}'
+# What the cluster has, in the words of gcplay's expectations.
+jp() { # resource name namespace jsonpath: the value; "absent" (status 1) when there is no such object
+  local out
+  if out=$(k get "$1" "$2" ${3:+-n "$3"} -o jsonpath="$4" 2>&1); then printf '%s\n' "$out"; return 0; fi
+  case "$out" in *NotFound*|*"not found"*) echo absent ;; *) echo "error: $(tr '\n' ' ' <<<"$out")" ;; esac
+  return 1
+}
+joined() { paste -sd, - | sed 's/,/, /g'; }
+has() { # what resource name namespace: the cluster's side of one expectation
+  local v
+  case "$1" in
+    exists|absent) v=$(jp "$2" "$3" "$4" '{.metadata.name}') && echo exists || echo "$v" ;;
+    terminating) v=$(jp "$2" "$3" "$4" '{.metadata.deletionTimestamp}') || { echo "$v"; return; }
+      if [ -n "$v" ]; then echo terminating; else echo "not terminating"; fi ;;
+    finalizers) v=$(jp "$2" "$3" "$4" '{range .metadata.finalizers[*]}{@}{"\n"}{end}') || { echo "$v"; return; }
+      echo "finalizers [$(grep . <<<"$v" | joined)]" ;;
+    owners) v=$(jp "$2" "$3" "$4" '{range .metadata.ownerReferences[*]}{.kind}/{.name}{"\n"}{end}') || { echo "$v"; return; }
+      echo "owners [$(grep . <<<"$v" | sort | joined)]" ;;
+  esac
+}
+count() { # resource namespace selector terminating(true/false/any) owner(Kind/name) owner-resource: how many
+  local v n=0 ouid="" ts refs
+  if [ -n "$5" ]; then ouid=$(k get "$6" "${5#*/}" ${2:+-n "$2"} -o jsonpath='{.metadata.uid}' 2>/dev/null || true); fi
+  v=$(k get "$1" ${2:+-n "$2"} ${3:+-l "$3"} -o jsonpath='{range .items[*]}{.metadata.deletionTimestamp}{"|"}{range .metadata.ownerReferences[*]}{.uid} {.kind}/{.name},{end}{"\n"}{end}' 2>&1) || { echo "error: $(tr '\n' ' ' <<<"$v")"; return; }
+  while IFS='|' read -r ts refs; do
+    case "$4" in true) [ -n "$ts" ] || continue ;; false) [ -z "$ts" ] || continue ;; esac
+    if [ -n "$5" ]; then
+      if [ -n "$ouid" ]; then [[ ",$refs" == *",$ouid "* ]] || continue; else [[ "$refs" == *" $5,"* ]] || continue; fi
+    fi
+    n=$((n + 1))
+  done < <(grep . <<<"$v" || true)
+  echo "$n"
+}
+CHECKS=0
+DIFFERENT=0
+# check line subject expected actual: print gcplay's expectation above what the cluster has.
+check() {
+  local mark=same
+  CHECKS=$((CHECKS + 1))
+  if [ "$3" != "$4" ]; then mark=DIFFERENT; DIFFERENT=$((DIFFERENT + 1)); fi
+  printf '  line %-4s  gcplay:  %s: %s\n' "$1" "$2" "$3"
+  printf '%11s  cluster: %s: %s\n' "$mark" "$2" "$4"
+}
+# try line step reason command...: a request gcplay expects to fail with reason.
+try() {
+  local out got
+  if out=$("${@:4}" 2>&1); then
+    got=succeeds
   else
-    echo "$1/$2: absent"
+    got=$(sed -n 's/^Error from server (\([A-Za-z]*\)).*/\1/p' <<<"$out" | head -n 1)
+    got="fails with ${got:-an error kubectl gave: $(tr '\n' ' ' <<<"$out")}"
   fi
+  check "$1" "$2" "fails with $3" "$got"
 }
 settle() { echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; sleep "$SETTLE"; }`)
 	e.created = map[string]bool{}
-	for i := range s.Objects {
-		if u := s.Objects[i].Object.Metadata.UID; u != "" {
-			e.byUID[u] = s.Objects[i].Object
+	e.named = map[string]bool{}
+	remember := func(o *fakeapi.Object) {
+		if u := o.Metadata.UID; u != "" {
+			e.byUID[u] = o
+		}
+		if o.Metadata.Name != "" {
+			e.named[o.Kind+"/"+o.Metadata.Namespace+"/"+o.Metadata.Name] = true
 		}
 	}
+	for i := range s.Objects {
+		remember(s.Objects[i].Object)
+	}
 	for i := range s.Steps {
-		if st := &s.Steps[i]; st.Action == ActionCreate && st.Create.Object.Metadata.UID != "" {
-			e.byUID[st.Create.Object.Metadata.UID] = st.Create.Object
+		if st := &s.Steps[i]; st.Action == ActionCreate {
+			remember(st.Create.Object)
 		}
 	}
 	if len(s.Kinds) > 0 {
@@ -126,7 +187,7 @@ settle() { echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; 
 	}
 	var later []*fakeapi.Object
 	for i := range s.Objects {
-		if o, err := e.create(s.Objects[i].Object, fmt.Sprintf("%s:%d", s.File, s.Objects[i].Line)); err != nil {
+		if o, err := e.create(s.Objects[i].Object, fmt.Sprintf("%s:%d", s.File, s.Objects[i].Line), ""); err != nil {
 			return nil, err
 		} else if o != nil {
 			later = append(later, o)
@@ -140,7 +201,7 @@ settle() { echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; 
 			return nil, err
 		}
 	}
-	e.p("\necho \"done: compare with gcplay run --trace %s\"", strings.ReplaceAll(s.File, `"`, `\"`))
+	e.p("\necho \"done: $((CHECKS - DIFFERENT)) of $CHECKS expectations the same on this cluster; compare with gcplay run --trace %s\"", strings.ReplaceAll(s.File, `"`, `\"`))
 	e.p(`if [ "$DELETE_CLUSTER" = 1 ]; then kind delete cluster --name "$CLUSTER"; fi`)
 	return e.b.Bytes(), nil
 }
@@ -212,7 +273,7 @@ func withContainers(o *fakeapi.Object) bool {
 // create writes the creation of one object. An owner reference by uid to
 // an object of the file that does not exist yet is left out and returned
 // for patchOwners.
-func (e *exporter) create(in *fakeapi.Object, where string) (*fakeapi.Object, error) {
+func (e *exporter) create(in *fakeapi.Object, where, try string) (*fakeapi.Object, error) {
 	o := in.DeepCopy()
 	if o.Fields == nil {
 		o.Fields = map[string]any{}
@@ -256,7 +317,7 @@ func (e *exporter) create(in *fakeapi.Object, where string) (*fakeapi.Object, er
 	if later {
 		e.p("# (an owner it names is created later: the reference is added once that owner exists)")
 	}
-	e.p("k create -f - <<EOF\n%s\nEOF", text)
+	e.p("%sk create -f - <<EOF\n%s\nEOF", try, text)
 	if fileUID != "" {
 		e.created[fileUID] = true
 	}
@@ -358,7 +419,7 @@ func (e *exporter) step(st *Step) error {
 	note := func(what string) { e.p("\n# %s: %s", where, what) }
 	switch st.Action {
 	case ActionCreate:
-		if o, err := e.create(st.Create.Object, where); err != nil {
+		if o, err := e.create(st.Create.Object, where, e.try(st)); err != nil {
 			return err
 		} else if o != nil {
 			e.patchOwners(o)
@@ -394,18 +455,13 @@ func (e *exporter) step(st *Step) error {
 		if o.Preconditions != nil {
 			e.p("# (preconditions cannot be written with kubectl: left out)")
 		}
-		if st.ExpectError != "" {
-			e.p("# gcplay expects this request to fail with %s", st.ExpectError)
-			e.p("%s || echo \"failed, as gcplay expects (%s)\"", strings.Join(args, " "), st.ExpectError)
-		} else {
-			e.p("%s", strings.Join(args, " "))
-		}
+		e.p("%s%s", e.try(st), strings.Join(args, " "))
 	case ActionPatch:
 		note(st.Describe())
-		e.p("k patch %s --type=merge -p %s", e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), shellQuote(string(st.Merge)))
+		e.p("%sk patch %s --type=merge -p %s", e.try(st), e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), shellQuote(string(st.Merge)))
 	case ActionRolloutUndo:
 		note(st.Describe())
-		cmd := "k rollout undo " + e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name)
+		cmd := e.try(st) + "k rollout undo " + e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name)
 		if st.ToRevision != 0 {
 			cmd += " --to-revision=" + fmt.Sprint(st.ToRevision)
 		}
@@ -432,6 +488,15 @@ func (e *exporter) step(st *Step) error {
 	return nil
 }
 
+// try is what the command of a step gcplay expects to fail starts with:
+// the script's try function runs it and checks how it fails.
+func (e *exporter) try(st *Step) string {
+	if st.ExpectError == "" {
+		return ""
+	}
+	return fmt.Sprintf("try %d %s %s ", st.Line, shellQuote(st.Describe()), st.ExpectError)
+}
+
 // path is the REST path of an object, for kubectl delete --raw.
 func (e *exporter) path(kind, namespace, name string) string {
 	for _, k := range e.reg.Kinds() {
@@ -450,93 +515,150 @@ func (e *exporter) path(kind, namespace, name string) string {
 	return "/" + strings.ToLower(kind) + "/" + name
 }
 
-// expect prints what gcplay expects beside what the cluster shows.
+// expect prints, for each expectation the script can check, gcplay's
+// expectation above what the cluster has, in the same words, marked same
+// or DIFFERENT: a learner compares them at a glance, and a program (the
+// conformance runner) reads them back. Every line of an expectation is
+// "  line N  gcplay:  SUBJECT: WHAT", followed by
+// "  MARK  cluster: SUBJECT: WHAT". What the script cannot check is said
+// on a line of its own.
 func (e *exporter) expect(st *Step, where string) {
 	x := st.Expect
 	e.p("\n# %s: expect", where)
-	e.p("echo '=== %s: gcplay expects:'", strings.ReplaceAll(where, "'", ""))
-	seen := []string{}
-	show := func(r Ref, want string) {
-		e.p("echo '  %s: %s'", r.String(), strings.ReplaceAll(want, "'", ""))
-		key := r.Kind + "/" + r.Namespace + "/" + r.Name
-		if r.UID == "" && !slices.Contains(seen, key) {
-			seen = append(seen, key)
+	e.p("echo %s", shellQuote("=== "+where+": gcplay expects, and the cluster has:"))
+	type line struct {
+		n    int
+		text string
+	}
+	var lines []line
+	add := func(n int, text string) { lines = append(lines, line{n, text}) }
+	state := func(r Ref, n int, key, want string) {
+		t, ok := e.checkTarget(r)
+		if !ok {
+			add(n, e.notChecked(n, r.String()+": "+want, t))
+			return
 		}
+		add(n, fmt.Sprintf("check %d %s %s \"$(has %s %s)\"", n, shellQuote(r.String()), shellQuote(want), key, t))
 	}
 	for _, c := range x.Exists {
-		show(c.Ref, "exists")
+		state(c.Ref, c.Line, "exists", "exists")
 	}
 	for _, c := range x.Absent {
-		show(c.Ref, "absent")
+		state(c.Ref, c.Line, "absent", "absent")
 	}
 	for _, c := range x.Terminating {
-		show(c.Ref, "terminating (deletionTimestamp set)")
+		state(c.Ref, c.Line, "terminating", "terminating")
 	}
 	for _, c := range x.NotTerminating {
-		show(c.Ref, "not terminating")
+		state(c.Ref, c.Line, "terminating", "not terminating")
 	}
 	for _, c := range x.Finalizers {
-		show(c.Ref, "finalizers ["+strings.Join(c.Finalizers, ", ")+"]")
+		state(c.Ref, c.Line, "finalizers", "finalizers ["+strings.Join(c.Finalizers, ", ")+"]")
 	}
 	for _, c := range x.OwnerReferences {
 		var owners []string
 		for _, o := range c.Owners {
-			owners = append(owners, o.Owner.String())
+			owners = append(owners, e.ownerName(o.Owner))
 		}
-		show(c.Ref, "owners ["+strings.Join(owners, ", ")+"]")
+		slices.Sort(owners)
+		state(c.Ref, c.Line, "owners", "owners ["+strings.Join(owners, ", ")+"]")
 	}
 	if x.DeletionOrder != nil {
 		var refs []string
 		for _, r := range x.DeletionOrder.Refs {
 			refs = append(refs, r.String())
-			show(r, "absent")
+			state(r, x.DeletionOrder.Line, "absent", "absent")
 		}
-		e.p("echo '  deleted in this order: %s (a real cluster shows it in its audit log or with kubectl get -w)'", strings.Join(refs, ", "))
+		add(x.DeletionOrder.Line, e.notChecked(x.DeletionOrder.Line, "deleted in this order: "+strings.Join(refs, ", "),
+			"the order shows in the apiserver's audit log, or watching with kubectl get -w"))
 	}
 	for _, c := range x.Count {
-		e.p("echo '  %d %s objects%s'", c.Equals, c.Kind, countDetail(c))
-		e.p("k get %s %s %s --no-headers 2>/dev/null | wc -l | sed 's/^/  the cluster has: /'", resourceName(e.reg, "", c.Kind), nsOrAll(c.Namespace), selectorArg(c.Selector))
+		add(c.Line, e.countCheck(c))
 	}
-	if len(x.Graph) > 0 || len(x.Queues) > 0 {
-		e.p("echo '  (and the collector'\"'\"'s graph and queues, which a real cluster does not show)'")
+	for _, c := range x.Events {
+		add(c.Line, e.notChecked(c.Line, c.Object.String()+": an event "+c.Describe(), "see kubectl get events"))
 	}
-	if len(seen) > 0 {
-		e.p("echo '=== the cluster has:'")
-		for _, key := range seen {
-			parts := strings.SplitN(key, "/", 3)
-			ns := parts[1]
-			e.p("show %s %s %s", resourceName(e.reg, "", parts[0]), parts[2], ns)
+	for _, c := range x.NoEvents {
+		add(c.Line, e.notChecked(c.Line, c.Ref.String()+": no events", "see kubectl get events"))
+	}
+	for _, c := range x.Fields {
+		add(c.Line, e.notChecked(c.Line, c.Ref.String()+": fields", "see kubectl get -o yaml"))
+	}
+	for _, c := range x.Graph {
+		add(c.Line, e.notChecked(c.Line, c.Ref.String()+": in the collector's graph", "a real cluster does not show the collector's graph"))
+	}
+	for _, c := range x.Queues {
+		add(c.Line, e.notChecked(c.Line, "the collector's "+c.Queue+" queue", "a real cluster does not show the collector's queues"))
+	}
+	slices.SortStableFunc(lines, func(a, b line) int { return a.n - b.n })
+	for _, l := range lines {
+		e.p("%s", l.text)
+	}
+}
+
+// notChecked is the script line for an expectation it does not check.
+func (e *exporter) notChecked(n int, what, why string) string {
+	return "echo " + shellQuote(fmt.Sprintf("  line %-4d  gcplay:  %s (not checked here: %s)", n, what, why))
+}
+
+// checkTarget returns kubectl's resource, name and namespace for an
+// object an expectation names, or, when the script cannot name the real
+// object, why.
+func (e *exporter) checkTarget(r Ref) (string, bool) {
+	kind, ns, name := r.Kind, r.Namespace, r.Name
+	if r.UID != "" {
+		o := e.byUID[r.UID]
+		if o == nil {
+			return "it names an object by a uid gcplay assigned; the cluster assigns its own", false
 		}
+		kind, ns, name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
+	} else if !e.named[kind+"/"+ns+"/"+name] {
+		return "gcplay's controllers named this object; the cluster's controllers name theirs otherwise", false
 	}
+	t := e.target(kind, ns, name)
+	res, rest, _ := strings.Cut(t, " ")
+	obj, nsArg, _ := strings.Cut(rest, " -n ")
+	return res + " " + obj + " " + shellQuote(nsArg), true
 }
 
-func countDetail(c CountCheck) string {
-	var d []string
-	if c.Namespace != "" {
-		d = append(d, "in "+c.Namespace)
+// ownerName is an owner as the script prints it: Kind/name.
+func (e *exporter) ownerName(r Ref) string {
+	if r.UID != "" {
+		if o := e.byUID[r.UID]; o != nil {
+			return o.Kind + "/" + o.Metadata.Name
+		}
+		return r.String()
 	}
-	if s := c.Selector.String(); s != "" {
-		d = append(d, "matching "+s)
+	return r.Kind + "/" + r.Name
+}
+
+// countCheck is the script line for a count expectation.
+func (e *exporter) countCheck(c CountCheck) string {
+	what := "count " + c.Describe()
+	if c.OwnedBy != nil && c.OwnedBy.UID != "" && e.byUID[c.OwnedBy.UID] == nil {
+		return e.notChecked(c.Line, fmt.Sprintf("%s: %d", what, c.Equals), "its owner is named by a uid gcplay assigned")
 	}
+	if c.OwnedBy != nil && c.OwnedBy.UID == "" && !e.named[c.OwnedBy.Kind+"/"+c.OwnedBy.Namespace+"/"+c.OwnedBy.Name] {
+		return e.notChecked(c.Line, fmt.Sprintf("%s: %d", what, c.Equals), "gcplay's controllers named its owner; the cluster's controllers name theirs otherwise")
+	}
+	ns := c.Namespace
+	if info, err := e.reg.ByKind(c.Kind); err == nil && !info.Namespaced() {
+		ns = ""
+	}
+	term := "any"
+	if c.Terminating != nil {
+		term = fmt.Sprint(*c.Terminating)
+	}
+	owner, ownerRes := "", ""
 	if c.OwnedBy != nil {
-		d = append(d, "owned by "+c.OwnedBy.String())
+		kind, name := c.OwnedBy.Kind, c.OwnedBy.Name
+		if o := e.byUID[c.OwnedBy.UID]; o != nil {
+			kind, name = o.Kind, o.Metadata.Name
+		}
+		owner = kind + "/" + name
+		ownerRes, _, _ = strings.Cut(e.target(kind, "", name), " ")
 	}
-	if len(d) == 0 {
-		return ""
-	}
-	return " " + strings.Join(d, ", ")
-}
-
-func nsOrAll(ns string) string {
-	if ns == "" {
-		return ""
-	}
-	return "-n " + ns
-}
-
-func selectorArg(s Selector) string {
-	if t := s.String(); t != "" {
-		return "-l " + shellQuote(t)
-	}
-	return ""
+	res, _, _ := strings.Cut(e.target(c.Kind, "", "x"), " ")
+	return fmt.Sprintf("check %d %s %d \"$(count %s %s %s %s %s %s)\"", c.Line, shellQuote(what), c.Equals, res,
+		shellQuote(ns), shellQuote(c.Selector.String()), term, shellQuote(owner), shellQuote(ownerRes))
 }
