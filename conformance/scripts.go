@@ -272,18 +272,24 @@ func scriptSteps(s *scenario.Scenario, out scriptout.Output) []StepReport {
 			c.Reason = "not checked by the script: " + l.Why
 		default:
 			c.Key = scriptKey(step, l)
-			if c.Key == "count" || c.Key == "deletionOrder" {
-				c.Subject = ""
-				if c.Key == "deletionOrder" {
-					c.Subject = l.Subject
-				}
+			if c.Key == "count" {
+				// As the runner reports a count: no subject, what it counts
+				// beside the number.
+				what := strings.TrimPrefix(l.Subject, "count ")
+				c.Subject, c.Expected, c.Real = "", l.Expected+" ("+what+")", l.Real+" ("+what+")"
 			}
-			c.Status = status(l.Expected == l.Real)
+			c.Status = status(scriptout.Same(l.Expected, l.Real)) // the script's two sides, before any rewording
 			if (c.Status == Agree) != (l.Mark == "same") {
 				c.Status = Disagree
 				c.Reason = "the script marked it " + l.Mark
 			} else if c.Status == Disagree {
-				if why := st[i]; why != "" {
+				// A request's own result is never excused by a race, only
+				// by what the script could not replay before it.
+				why := st[i].race
+				if c.Key == "expectError" || st[i].taint != "" {
+					why = st[i].taint
+				}
+				if why != "" {
 					c.Status, c.Reason = Skipped, why
 				}
 			}
@@ -314,6 +320,9 @@ func scriptKey(st *scenario.Step, l scriptout.Line) string {
 	switch {
 	case strings.HasPrefix(l.Subject, "count "):
 		return "count"
+	case strings.Contains(l.Expected, " = "):
+		path, _, _ := strings.Cut(l.Expected, " = ")
+		return "fields." + path
 	case l.Expected == "exists":
 		return "exists"
 	case l.Expected == "absent":
@@ -330,19 +339,20 @@ func scriptKey(st *scenario.Step, l scriptout.Line) string {
 	return "script"
 }
 
+// stepCond is why a disagreement at a step is not a verdict: race while
+// the controllers may still be working, taint after a step the script
+// cannot replay.
+type stepCond struct{ race, taint string }
+
 // stepState says, for each step, why a line that disagrees there is a race
 // rather than a verdict, or "" when it is a verdict: the script cannot hold
 // the controllers as gcplay holds them.
-func stepState(s *scenario.Scenario) map[int]string {
-	out := map[int]string{}
+func stepState(s *scenario.Scenario) map[int]stepCond {
+	out := map[int]stepCond{}
 	why := "a race, not a verdict: the cluster's controllers run from the start, while gcplay's wait for the first settle"
 	taint := ""
 	for i, st := range s.Steps {
-		if taint != "" {
-			out[i] = taint
-		} else {
-			out[i] = why
-		}
+		out[i] = stepCond{race: why, taint: taint}
 		switch st.Action {
 		case scenario.ActionSettle:
 			if taint == "" {
@@ -352,6 +362,8 @@ func stepState(s *scenario.Scenario) map[int]string {
 			why = "not observable: gcplay stepped its controllers one work item at a time; the cluster's do not stop"
 		case scenario.ActionInject:
 			taint = "not observable: it follows a fault injection, which a real cluster cannot do"
+		case scenario.ActionExit:
+			taint = "not observable: it follows an exit step, which the script does not replay (a container exits on a real node, not on cue)"
 		case scenario.ActionRestart:
 			taint = "not observable: it follows a controller restart, which the script does by deleting kube-controller-manager's Pod, and the runner's control plane runs its controllers in process"
 		case scenario.ActionExpect:

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -44,6 +46,48 @@ type exporter struct {
 	// (its objects and create steps without generateName): the names the
 	// real cluster has too.
 	named map[string]bool
+	// sets are the file's StatefulSets, whose Pods and claims have the
+	// same names on every cluster.
+	sets []*fakeapi.Object
+}
+
+// stableName reports whether a controller gives the object this name on
+// any cluster: a StatefulSet's Pod SET-N and claim TEMPLATE-SET-N.
+func (e *exporter) stableName(kind, ns, name string) bool {
+	ordinal := func(s, prefix string) bool {
+		n, ok := strings.CutPrefix(s, prefix+"-")
+		if !ok || n == "" {
+			return false
+		}
+		for _, c := range n {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	for _, set := range e.sets {
+		if set.Metadata.Namespace != ns {
+			continue
+		}
+		switch kind {
+		case "Pod":
+			if ordinal(name, set.Metadata.Name) {
+				return true
+			}
+		case "PersistentVolumeClaim":
+			spec, _ := set.Fields["spec"].(map[string]any)
+			templates, _ := spec["volumeClaimTemplates"].([]any)
+			for _, t := range templates {
+				m, _ := t.(map[string]any)
+				meta, _ := m["metadata"].(map[string]any)
+				if tn, _ := meta["name"].(string); tn != "" && ordinal(name, tn+"-"+set.Metadata.Name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (e *exporter) p(format string, args ...any) { fmt.Fprintf(&e.b, format+"\n", args...) }
@@ -121,6 +165,12 @@ has() { # what resource name namespace: the cluster's side of one expectation
       echo "owners [$(grep . <<<"$v" | sort | joined)]" ;;
   esac
 }
+field() { # resource name namespace jsonpath path: one field's value
+  local v
+  v=$(jp "$1" "$2" "$3" "$4") || { echo "$v"; return; }
+  case "$v" in ""|"[]"|"{}") v="(none)" ;; esac
+  echo "$5 = $v"
+}
 count() { # resource namespace selector terminating(true/false/any) owner(Kind/name) owner-resource: how many
   local v n=0 ouid="" ts refs
   if [ -n "$5" ]; then ouid=$(k get "$6" "${5#*/}" ${2:+-n "$2"} -o jsonpath='{.metadata.uid}' 2>/dev/null || true); fi
@@ -136,11 +186,16 @@ count() { # resource namespace selector terminating(true/false/any) owner(Kind/n
 }
 CHECKS=0
 DIFFERENT=0
+# same expected actual: whether they agree; a field gcplay expects 0 or false may be missing (gcplay counts those equal).
+same() {
+  [ "$1" = "$2" ] && return 0
+  case "$1" in *" = 0"|*" = false") [ "$2" = "${1% = *} = (none)" ] ;; *) return 1 ;; esac
+}
 # check line subject expected actual: print gcplay's expectation above what the cluster has.
 check() {
   local mark=same
   CHECKS=$((CHECKS + 1))
-  if [ "$3" != "$4" ]; then mark=DIFFERENT; DIFFERENT=$((DIFFERENT + 1)); fi
+  if ! same "$3" "$4"; then mark=DIFFERENT; DIFFERENT=$((DIFFERENT + 1)); fi
   printf '  line %-4s  gcplay:  %s: %s\n' "$1" "$2" "$3"
   printf '%11s  cluster: %s: %s\n' "$mark" "$2" "$4"
 }
@@ -150,12 +205,52 @@ try() {
   if out=$("${@:4}" 2>&1); then
     got=succeeds
   else
-    got=$(sed -n 's/^Error from server (\([A-Za-z]*\)).*/\1/p' <<<"$out" | head -n 1)
+    got=$(sed -n 's/^Error from server (\([A-Za-z]*\)).*/\1/p; s/^The .* is invalid: .*/Invalid/p' <<<"$out" | head -n 1)
     got="fails with ${got:-an error kubectl gave: $(tr '\n' ' ' <<<"$out")}"
   fi
   check "$1" "$2" "fails with $3" "$got"
 }
 settle() { echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; sleep "$SETTLE"; }`)
+	runs := func(c string) bool { return s.Controllers == nil || slices.Contains(s.Controllers, c) }
+	if runs("kubelet") || runs("namespace") {
+		// gcplay's settle waits out the grace period of a deleted Pod,
+		// which its kubelet then removes, and the namespace controller's
+		// work on a deleted namespace; so does the script, for the Pods
+		// that only a kubelet holds (no finalizers), and until no
+		// terminating namespace has changed for 9s (the namespace
+		// controller looks again 5s after a change, and every 8s at
+		// content held by a finalizer).
+		e.raw(`GRACE_WAIT="${GCPLAY_GRACE_WAIT:-60}" # the longest a settle waits for deleted Pods and namespaces`)
+		var waits []string
+		if runs("kubelet") {
+			waits = append(waits, "deleted Pods to go once their grace period ends")
+			e.raw(`going() { # how many deleted Pods wait for a kubelet (no finalizers)
+  k get pods -A -o jsonpath='{range .items[*]}{.metadata.deletionTimestamp}|{.metadata.finalizers}{"\n"}{end}' | grep -c '^[^|]\+|$' || true
+}`)
+		} else {
+			e.raw(`going() { echo 0; }`)
+		}
+		if runs("namespace") {
+			waits = append(waits, "the namespace controller to finish with deleted namespaces")
+			e.raw(`going_ns() { # the terminating namespaces and their resourceVersions
+  k get namespaces -o jsonpath='{range .items[?(@.metadata.deletionTimestamp)]}{.metadata.name}@{.metadata.resourceVersion} {end}'
+}`)
+		} else {
+			e.raw(`going_ns() { :; }`)
+		}
+		e.raw(`settle() {
+  echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; sleep "$SETTLE"
+  local waited=0 quiet=0 last="" now
+  while [ "$waited" -lt "$GRACE_WAIT" ]; do
+    now=$(going_ns)
+    if [ -n "$now" ] && [ "$now" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; fi
+    last=$now
+    if [ "$(going)" = 0 ] && { [ -z "$now" ] || [ "$quiet" -ge 9 ]; }; then break; fi
+    if [ "$waited" = 0 ]; then echo "... and for ` + strings.Join(waits, " and ") + `, as gcplay's settle waits"; fi
+    sleep 1; waited=$((waited + 1))
+  done
+}`)
+	}
 	e.created = map[string]bool{}
 	e.named = map[string]bool{}
 	remember := func(o *fakeapi.Object) {
@@ -164,6 +259,9 @@ settle() { echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; 
 		}
 		if o.Metadata.Name != "" {
 			e.named[o.Kind+"/"+o.Metadata.Namespace+"/"+o.Metadata.Name] = true
+		}
+		if o.Kind == "StatefulSet" {
+			e.sets = append(e.sets, o)
 		}
 	}
 	for i := range s.Objects {
@@ -318,6 +416,13 @@ func (e *exporter) create(in *fakeapi.Object, where, try string) (*fakeapi.Objec
 		e.p("# (an owner it names is created later: the reference is added once that owner exists)")
 	}
 	e.p("%sk create -f - <<EOF\n%s\nEOF", try, text)
+	if o.Kind == "Node" && try == "" && !hasTaint(o, "node.kubernetes.io/not-ready") {
+		e.p("# (a Node made by hand has no kubelet: the apiserver taints it node.kubernetes.io/not-ready, which the node")
+		e.p("# lifecycle controller removes once a kubelet reports it Ready. gcplay's Nodes have no such taint, so the")
+		e.p("# script removes it, or no DaemonSet would place a Pod there. On a cluster whose node lifecycle controller")
+		e.p("# runs, the Node is marked unreachable some 40s later, and new DaemonSet Pods stop going to it.)")
+		e.p("k taint node %s node.kubernetes.io/not-ready:NoSchedule-", o.Metadata.Name)
+	}
 	if fileUID != "" {
 		e.created[fileUID] = true
 	}
@@ -326,6 +431,18 @@ func (e *exporter) create(in *fakeapi.Object, where, try string) (*fakeapi.Objec
 		return full, nil
 	}
 	return nil, nil
+}
+
+// hasTaint reports whether a Node's spec names a taint with this key.
+func hasTaint(o *fakeapi.Object, key string) bool {
+	spec, _ := o.Fields["spec"].(map[string]any)
+	taints, _ := spec["taints"].([]any)
+	for _, t := range taints {
+		if m, _ := t.(map[string]any); m["key"] == key {
+			return true
+		}
+	}
+	return false
 }
 
 // patchOwners puts back the owner references create left out.
@@ -412,6 +529,39 @@ func heredocEscape(s string) string {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
+// kubectlDelete returns kubectl delete's flags for these options, when
+// kubectl can send exactly them.
+func kubectlDelete(o *fakeapi.DeleteOptions) (string, bool) {
+	var args string
+	switch {
+	case o.PropagationPolicy != nil && o.OrphanDependents == nil && cascadeOf[*o.PropagationPolicy] != "":
+		args = " --cascade=" + cascadeOf[*o.PropagationPolicy]
+	case o.PropagationPolicy == nil && o.OrphanDependents != nil && *o.OrphanDependents:
+		// kubectl sends propagationPolicy Orphan, which the apiserver
+		// treats as orphanDependents: true.
+		args = " --cascade=orphan"
+	default:
+		return "", false
+	}
+	if o.GracePeriodSeconds != nil {
+		if *o.GracePeriodSeconds < 0 {
+			return "", false
+		}
+		args += fmt.Sprintf(" --grace-period=%d", *o.GracePeriodSeconds)
+		if *o.GracePeriodSeconds == 0 {
+			// kubectl reads --grace-period=0 as 1 unless --force is given.
+			args += " --force"
+		}
+	}
+	switch {
+	case len(o.DryRun) == 1 && o.DryRun[0] == "All":
+		args += " --dry-run=server"
+	case len(o.DryRun) > 0:
+		return "", false
+	}
+	return args, true
+}
+
 var cascadeOf = map[fakeapi.DeletionPropagation]string{"Background": "background", "Foreground": "foreground", "Orphan": "orphan"}
 
 func (e *exporter) step(st *Step) error {
@@ -426,36 +576,58 @@ func (e *exporter) step(st *Step) error {
 		}
 	case ActionDelete:
 		note(st.Describe())
-		t := e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name)
+		kind, ns, name := st.Target.Kind, st.Target.Namespace, st.Target.Name
 		if st.Target.UID != "" {
-			if o := e.byUID[st.Target.UID]; o != nil {
-				t = e.target(o.Kind, o.Metadata.Namespace, o.Metadata.Name)
-			} else {
+			o := e.byUID[st.Target.UID]
+			if o == nil {
 				e.p("# (names an object by uid that the file does not create: skipped)")
 				return nil
 			}
+			kind, ns, name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
 		}
-		args := []string{"k delete " + t, "--wait=false"}
 		o := st.DeleteOptions
-		switch {
-		case o.PropagationPolicy != nil && cascadeOf[*o.PropagationPolicy] != "":
-			args = append(args, "--cascade="+cascadeOf[*o.PropagationPolicy])
-		case o.OrphanDependents != nil && *o.OrphanDependents:
-			args = append(args, "--cascade=orphan")
-		default:
-			e.p("# (no policy in the file: the apiserver's default for the kind; kubectl always sends one, so --raw sends none)")
-			args = []string{"k delete --raw " + e.path(st.Target.Kind, st.Target.Namespace, st.Target.Name)}
+		if o == nil {
+			o = &fakeapi.DeleteOptions{}
 		}
-		if o.GracePeriodSeconds != nil && len(args) > 1 {
-			args = append(args, fmt.Sprintf("--grace-period=%d", *o.GracePeriodSeconds))
-		}
-		if len(o.DryRun) > 0 && len(args) > 1 {
-			args = append(args, "--dry-run=server")
+		if o.Preconditions != nil && st.ExpectError != "" {
+			// Without its precondition the request would succeed, and
+			// delete what gcplay keeps.
+			e.p("# (preconditions cannot be sent with kubectl, and this one is meant to fail: the step is not replayed)")
+			e.p("%s", e.notChecked(st.Line, st.Describe()+": fails with "+string(st.ExpectError), "kubectl cannot send a delete's preconditions"))
+			return nil
 		}
 		if o.Preconditions != nil {
-			e.p("# (preconditions cannot be written with kubectl: left out)")
+			e.p("# (preconditions cannot be sent with kubectl, and gcplay expects this one to hold: left out)")
 		}
-		e.p("%s%s", e.try(st), strings.Join(args, " "))
+		if args, ok := kubectlDelete(o); ok {
+			e.p("%sk delete %s --wait=false%s", e.try(st), e.target(kind, ns, name), args)
+			return nil
+		}
+		// What kubectl delete cannot say (no policy at all, a policy with
+		// orphanDependents, orphanDependents: false, a value the apiserver
+		// refuses) goes as the same DELETE's query parameters, which the
+		// apiserver reads as the request's DeleteOptions.
+		q := url.Values{}
+		if o.PropagationPolicy != nil {
+			q.Set("propagationPolicy", string(*o.PropagationPolicy))
+		}
+		if o.OrphanDependents != nil {
+			q.Set("orphanDependents", strconv.FormatBool(*o.OrphanDependents))
+		}
+		if o.GracePeriodSeconds != nil {
+			q.Set("gracePeriodSeconds", strconv.FormatInt(*o.GracePeriodSeconds, 10))
+		}
+		for _, d := range o.DryRun {
+			q.Add("dryRun", d)
+		}
+		path := e.path(kind, ns, name)
+		if len(q) > 0 {
+			path += "?" + q.Encode()
+			e.p("# (options kubectl delete cannot write: sent as the request's query parameters, with --raw)")
+		} else {
+			e.p("# (no policy in the file: the apiserver's default for the kind; kubectl always sends one, so --raw sends none)")
+		}
+		e.p("%sk delete --raw %s", e.try(st), shellQuote(path))
 	case ActionPatch:
 		note(st.Describe())
 		e.p("%sk patch %s --type=merge -p %s", e.try(st), e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), shellQuote(string(st.Merge)))
@@ -582,7 +754,16 @@ func (e *exporter) expect(st *Step, where string) {
 		add(c.Line, e.notChecked(c.Line, c.Ref.String()+": no events", "see kubectl get events"))
 	}
 	for _, c := range x.Fields {
-		add(c.Line, e.notChecked(c.Line, c.Ref.String()+": fields", "see kubectl get -o yaml"))
+		t, ok := e.checkTarget(c.Ref)
+		for _, v := range c.Values {
+			want := v.Path + " = " + jsonpathValue(v.Want)
+			if !ok {
+				add(v.Line, e.notChecked(v.Line, c.Ref.String()+": "+want, t))
+				continue
+			}
+			add(v.Line, fmt.Sprintf("check %d %s %s \"$(field %s %s %s)\"", v.Line, shellQuote(c.Ref.String()), shellQuote(want), t,
+				shellQuote(jsonpathOf(v.Segments)), shellQuote(v.Path)))
+		}
 	}
 	for _, c := range x.Graph {
 		add(c.Line, e.notChecked(c.Line, c.Ref.String()+": in the collector's graph", "a real cluster does not show the collector's graph"))
@@ -594,6 +775,56 @@ func (e *exporter) expect(st *Step, where string) {
 	for _, l := range lines {
 		e.p("%s", l.text)
 	}
+}
+
+// jsonpathOf writes a field path of expect.fields as kubectl's JSONPath.
+func jsonpathOf(segs []PathSegment) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for _, s := range segs {
+		b.WriteString("." + strings.ReplaceAll(s.Name, ".", `\.`))
+		switch {
+		case s.Key != "":
+			fmt.Fprintf(&b, `[?(@.%s==%q)]`, s.Key, s.Value)
+		case s.Index >= 0:
+			fmt.Fprintf(&b, "[%d]", s.Index)
+		}
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// jsonpathValue writes an expected value as kubectl's JSONPath prints
+// one: scalars as they are, lists and maps as JSON; "(none)" for null or
+// an empty list or map, as the script writes a field that is missing or
+// empty (gcplay counts those equal).
+func jsonpathValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "(none)"
+	case []any:
+		if len(v) == 0 {
+			return "(none)"
+		}
+	case map[string]any:
+		if len(v) == 0 {
+			return "(none)"
+		}
+	case string:
+		if v == "" {
+			return "(none)"
+		}
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // notChecked is the script line for an expectation it does not check.
@@ -612,7 +843,7 @@ func (e *exporter) checkTarget(r Ref) (string, bool) {
 			return "it names an object by a uid gcplay assigned; the cluster assigns its own", false
 		}
 		kind, ns, name = o.Kind, o.Metadata.Namespace, o.Metadata.Name
-	} else if !e.named[kind+"/"+ns+"/"+name] {
+	} else if !e.named[kind+"/"+ns+"/"+name] && !e.stableName(kind, ns, name) {
 		return "gcplay's controllers named this object; the cluster's controllers name theirs otherwise", false
 	}
 	t := e.target(kind, ns, name)

@@ -106,3 +106,15 @@ func split(s string) (subject, what string) {
 	}
 	return subject, what
 }
+
+// Same reports whether a line's two sides agree: the same words, or a
+// field gcplay expects to be 0 or false that the cluster does not have
+// (gcplay counts a missing field equal to its zero value; the script
+// writes a missing or empty one as "(none)").
+func Same(expected, real string) bool {
+	if expected == real {
+		return true
+	}
+	path, v, ok := strings.Cut(expected, " = ")
+	return ok && (v == "0" || v == "false") && real == path+" = (none)"
+}

@@ -49,3 +49,21 @@ func TestParseMismatchedPair(t *testing.T) {
 		t.Errorf("Parse = %+v, want one unpaired line and no expectation", got)
 	}
 }
+
+func TestSame(t *testing.T) {
+	for _, c := range []struct {
+		exp, real string
+		same      bool
+	}{
+		{"absent", "absent", true},
+		{"absent", "exists", false},
+		{"status.failed = 0", "status.failed = (none)", true},
+		{"spec.suspend = false", "spec.suspend = (none)", true},
+		{"status.failed = 1", "status.failed = (none)", false},
+		{"status.failed = 0", "status.active = (none)", false},
+	} {
+		if got := Same(c.exp, c.real); got != c.same {
+			t.Errorf("Same(%q, %q) = %v, want %v", c.exp, c.real, got, c.same)
+		}
+	}
+}
