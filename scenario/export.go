@@ -630,7 +630,7 @@ func (e *exporter) step(st *Step) error {
 		e.p("%sk delete --raw %s", e.try(st), shellQuote(path))
 	case ActionPatch:
 		note(st.Describe())
-		e.p("%sk patch %s --type=merge -p %s", e.try(st), e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), shellQuote(string(st.Merge)))
+		e.p("%sk patch %s --type=merge -p %s", e.try(st), e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), e.patchBody(st.Merge))
 	case ActionRolloutUndo:
 		note(st.Describe())
 		cmd := e.try(st) + "k rollout undo " + e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name)
@@ -658,6 +658,24 @@ func (e *exporter) step(st *Step) error {
 		note(st.Describe() + ": not replayed with kubectl")
 	}
 	return nil
+}
+
+// patchBody quotes a merge patch for the shell, with every uid of an
+// object of the file (an owner reference's) read from the cluster, which
+// gave that object its own.
+func (e *exporter) patchBody(merge []byte) string {
+	text := shellQuote(string(merge))
+	uids := make([]string, 0, len(e.byUID))
+	for u := range e.byUID {
+		uids = append(uids, u)
+	}
+	slices.Sort(uids)
+	for _, u := range uids {
+		b, _ := json.Marshal(u)
+		call := uidCall(e.reg, e.byUID[u])
+		text = strings.ReplaceAll(text, `"uid":`+string(b), `"uid":"'"`+call+`"'"`)
+	}
+	return text
 }
 
 // try is what the command of a step gcplay expects to fail starts with:
