@@ -100,7 +100,15 @@ func withHelp(b key.Binding, name, desc string) key.Binding {
 // and the world tree's commands, which act from any pane (on the
 // selection, at the timeline's position).
 func (m *Model) normalComponents() [][]action {
-	return [][]action{m.globalActions(), m.paneActions(), collectorActions, timelineActions, worldActions}
+	c := m.statusBar.cache
+	if c == nil || m.focus < 0 || m.focus >= numPanes {
+		return [][]action{m.globalActions(), m.paneActions(), collectorActions, timelineActions, worldActions}
+	}
+	t := &c.normal[m.focus]
+	if *t == nil {
+		*t = [][]action{m.globalActions(), m.paneActions(), collectorActions, timelineActions, worldActions}
+	}
+	return *t
 }
 
 // normalKey is a key in normal mode.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"image/color"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -140,5 +141,46 @@ func TestIdleLinesKeptByNames(t *testing.T) {
 		if kept != fresh {
 			t.Fatalf("idle queues %v: kept lines\n%s\nwant\n%s", idle, kept, fresh)
 		}
+	}
+}
+
+// TestNormalKeysKeptAsMade: the key tables kept for each focused pane are
+// the tables made afresh (the same keys, help, places in the one-line
+// help and handlers), with and without the quit key, after keys that
+// took the focus round every pane and changed the world.
+func TestNormalKeysKeptAsMade(t *testing.T) {
+	for _, noQuit := range []bool{false, true} {
+		m, err := New(Options{Width: 140, Height: 45, Theme: ThemeDark, NoQuitKey: noQuit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		press(t, m, "s", "tab", "down", "tab", "s", "tab", "up", "tab", "left", "tab")
+		c := m.statusBar.cache
+		for p := range numPanes {
+			m.focus = p
+			m.statusBar.cache = c
+			kept := m.normalComponents()
+			if c.normal[p] == nil {
+				t.Fatalf("pane %d: no tables kept", p)
+			}
+			m.statusBar.cache = nil
+			fresh := m.normalComponents()
+			if len(kept) != len(fresh) {
+				t.Fatalf("pane %d: %d tables kept, %d made", p, len(kept), len(fresh))
+			}
+			for i := range fresh {
+				if len(kept[i]) != len(fresh[i]) {
+					t.Fatalf("pane %d, table %d: %d actions kept, %d made", p, i, len(kept[i]), len(fresh[i]))
+				}
+				for j, f := range fresh[i] {
+					k := kept[i][j]
+					if !reflect.DeepEqual(k.b.Keys(), f.b.Keys()) || k.b.Help() != f.b.Help() || k.b.Enabled() != f.b.Enabled() ||
+						k.short != f.short || reflect.ValueOf(k.do).Pointer() != reflect.ValueOf(f.do).Pointer() {
+						t.Fatalf("quit key off %v, pane %d, table %d, action %d: kept %v %+v, made %v %+v", noQuit, p, i, j, k.b.Keys(), k.short, f.b.Keys(), f.short)
+					}
+				}
+			}
+		}
+		m.statusBar.cache = c
 	}
 }

@@ -188,6 +188,10 @@ type statusBarCache struct {
 	steps map[int]stepRow
 	// The panes' lines and rows as last drawn (see keptPane).
 	world, collector, inspector, timeline keptPane
+	// normal is the keys' tables in normal mode by the focused pane
+	// (normalComponents), made once: they hold only the key map, which
+	// is set when the model is made.
+	normal [numPanes][][]action
 }
 
 // stepRow is a timeline row as drawn, with what it was drawn from.
