@@ -189,7 +189,7 @@ func (f *fastYAML) blockScalar(ind int, l fastLine, rest []byte) (string, bool) 
 		if e := bytes.IndexByte(doc[q:], '\n'); e >= 0 {
 			lineEnd, next = q+e, q+e+1
 		}
-		text = doc[q:lineEnd]
+		text = noCR(doc[q:lineEnd])
 		for sp < len(text) && text[sp] == ' ' && (indent == 0 || sp < indent) {
 			sp++
 		}
@@ -320,7 +320,7 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 	if quoted {
 		// (The line as it is in the text: its spaces at the end count
 		// after an escape.)
-		text, closed, esc, ok := flowQuoted(doc[f.docOffset(rest)+1:p-1], quote)
+		text, closed, esc, ok := flowQuoted(noCR(doc[f.docOffset(rest)+1:p-1]), quote)
 		if closed || !ok {
 			return "", false
 		}
@@ -338,7 +338,7 @@ func (f *fastYAML) folded(ind int, l fastLine, rest []byte) (string, bool) {
 		if e := bytes.IndexByte(doc[q:], '\n'); e >= 0 {
 			lineEnd, next = q+e, q+e+1
 		}
-		line := doc[q:lineEnd]
+		line := noCR(doc[q:lineEnd])
 		if bytes.IndexByte(line, '\r') >= 0 || bytes.IndexByte(line, '\t') >= 0 {
 			return "", false
 		}
@@ -410,7 +410,7 @@ func (f *fastYAML) quotedLine(l fastLine, rest []byte) (string, bool) {
 	}
 	line := doc[start:]
 	if e := bytes.IndexByte(line, '\n'); e >= 0 {
-		line = line[:e]
+		line = noCR(line[:e])
 	}
 	if bytes.IndexByte(line, '\r') >= 0 || bytes.IndexByte(line, '\t') >= 0 {
 		return "", false
@@ -531,7 +531,7 @@ func plainLine(s []byte) bool {
 
 // lineAfter is the offset in the document of the line after l, whose
 // text ends with the key's value indicator: ok is false when l is not
-// in the document, is the last line, or ends with a carriage return.
+// in the document, or is the last line.
 func (f *fastYAML) lineAfter(l fastLine) (int, bool) {
 	doc := f.doc
 	keyEnd := f.docOffset(l.s) + len(l.s)
@@ -539,10 +539,20 @@ func (f *fastYAML) lineAfter(l fastLine) (int, bool) {
 		return 0, false
 	}
 	nl := bytes.IndexByte(doc[keyEnd:], '\n')
-	if nl < 0 || bytes.IndexByte(doc[keyEnd:keyEnd+nl], '\r') >= 0 {
+	if nl < 0 || bytes.IndexByte(noCR(doc[keyEnd:keyEnd+nl]), '\r') >= 0 {
 		return 0, false
 	}
 	return keyEnd + nl + 1, true
+}
+
+// noCR returns line, a line's text, without the carriage return of a
+// CRLF line end (the only carriage return plainText lets through), which
+// YAML reads as a line feed.
+func noCR(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		return line[:n-1]
+	}
+	return line
 }
 
 // docOffset returns the offset of s in f.doc.

@@ -697,3 +697,30 @@ func TestDumpFaultyCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpDirectCRLF: a dump whose lines end with CRLF (saved by an
+// editor on Windows) reads as yaml.v3 reads it, and a kubectl-shaped one
+// (block scalars, folded messages) wholly directly; the block-scalar
+// and quoted cases too.
+func TestDumpDirectCRLF(t *testing.T) {
+	crlf := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
+	for name, data := range repositoryDumps(t) {
+		diff, st := sameDumpReadStats(crlf(data))
+		if diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+		if strings.HasPrefix(name, "dumpgen") && st.alone != 0 {
+			t.Errorf("%s: %d entries read alone by yaml.v3, want none", name, st.alone)
+		}
+	}
+	for name, text := range blockScalarCases() {
+		if diff, _ := sameDumpReadStats(crlf([]byte(text))); diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+	}
+	for name, text := range quotedCases() {
+		if diff, _ := sameDumpReadStats(crlf([]byte(text))); diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+	}
+}
