@@ -46,9 +46,64 @@ type exporter struct {
 	// (its objects and create steps without generateName): the names the
 	// real cluster has too.
 	named map[string]bool
+	// createdNames holds objectKey of every object created so far.
+	createdNames map[string]bool
 	// sets are the file's StatefulSets, whose Pods and claims have the
 	// same names on every cluster.
 	sets []*fakeapi.Object
+}
+
+func objectKey(o *fakeapi.Object) string {
+	return o.Kind + "/" + o.Metadata.Namespace + "/" + o.Metadata.Name
+}
+
+// dependentsFirst orders the starting objects so that an object comes
+// after the objects of the file that name it as an owner (by uid or by
+// name), the file's order otherwise; an ownership cycle is cut where the
+// walk meets it again.
+func (e *exporter) dependentsFirst() []int {
+	objs := e.s.Objects
+	index := map[*fakeapi.Object]int{}
+	byKey := map[string]int{}
+	for i := range objs {
+		index[objs[i].Object] = i
+		byKey[objectKey(objs[i].Object)] = i
+	}
+	dependents := make([][]int, len(objs))
+	for i := range objs {
+		o := objs[i].Object
+		for _, r := range o.Metadata.OwnerReferences {
+			owner := e.ownerOf(o, r)
+			if owner == nil {
+				continue
+			}
+			j, ok := index[owner]
+			if !ok {
+				j, ok = byKey[objectKey(owner)]
+			}
+			if ok && j != i {
+				dependents[j] = append(dependents[j], i)
+			}
+		}
+	}
+	var order []int
+	state := make([]int, len(objs)) // 0 not seen, 1 on the walk, 2 placed
+	var walk func(i int)
+	walk = func(i int) {
+		if state[i] != 0 {
+			return
+		}
+		state[i] = 1
+		for _, d := range dependents[i] {
+			walk(d)
+		}
+		state[i] = 2
+		order = append(order, i)
+	}
+	for i := range objs {
+		walk(i)
+	}
+	return order
 }
 
 // stableName reports whether a controller gives the object this name on
@@ -252,13 +307,14 @@ settle() { echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; 
 }`)
 	}
 	e.created = map[string]bool{}
+	e.createdNames = map[string]bool{}
 	e.named = map[string]bool{}
 	remember := func(o *fakeapi.Object) {
 		if u := o.Metadata.UID; u != "" {
 			e.byUID[u] = o
 		}
 		if o.Metadata.Name != "" {
-			e.named[o.Kind+"/"+o.Metadata.Namespace+"/"+o.Metadata.Name] = true
+			e.named[objectKey(o)] = true
 		}
 		if o.Kind == "StatefulSet" {
 			e.sets = append(e.sets, o)
@@ -281,10 +337,13 @@ settle() { echo "... letting the controllers work for ${SETTLE}s (gcplay: $1)"; 
 		}
 	}
 	if len(s.Objects) > 0 {
-		e.p("\n# The starting world, in the file's order.")
+		e.p("\n# The starting world, each object's dependents before it: a real cluster's controllers run from the")
+		e.p("# start, and a Deployment created before its ReplicaSet would make a ReplicaSet of its own, and then")
+		e.p("# scale the file's away. So a controller finds what its owner owns and adopts it; the owner")
+		e.p("# references to objects created later are added once those exist.")
 	}
 	var later []*fakeapi.Object
-	for i := range s.Objects {
+	for _, i := range e.dependentsFirst() {
 		if o, err := e.create(s.Objects[i].Object, fmt.Sprintf("%s:%d", s.File, s.Objects[i].Line), ""); err != nil {
 			return nil, err
 		} else if o != nil {
@@ -387,7 +446,8 @@ func (e *exporter) create(in *fakeapi.Object, where, try string) (*fakeapi.Objec
 	for i, r := range o.Metadata.OwnerReferences {
 		owner := e.ownerOf(o, r)
 		switch {
-		case owner != nil && r.UID != "" && !e.created[r.UID]:
+		case owner != nil && r.UID != "" && !e.created[r.UID],
+			owner != nil && r.UID == "" && e.named[objectKey(owner)] && !e.createdNames[objectKey(owner)]:
 			later = true
 			continue
 		case owner != nil:
@@ -426,6 +486,7 @@ func (e *exporter) create(in *fakeapi.Object, where, try string) (*fakeapi.Objec
 	if fileUID != "" {
 		e.created[fileUID] = true
 	}
+	e.createdNames[objectKey(in)] = true
 	if later {
 		full := in.DeepCopy()
 		return full, nil
