@@ -60,7 +60,8 @@ func objectKey(o *fakeapi.Object) string {
 // dependentsFirst orders the starting objects so that an object comes
 // after the objects of the file that name it as an owner (by uid or by
 // name), the file's order otherwise; an ownership cycle is cut where the
-// walk meets it again.
+// walk meets it again. An object made with generateName comes after its
+// owners instead, since no later patch could name it.
 func (e *exporter) dependentsFirst() []int {
 	objs := e.s.Objects
 	index := map[*fakeapi.Object]int{}
@@ -72,6 +73,10 @@ func (e *exporter) dependentsFirst() []int {
 	dependents := make([][]int, len(objs))
 	for i := range objs {
 		o := objs[i].Object
+		// An object's namespace goes first, wherever its owners are.
+		if n, ok := byKey["Namespace//"+o.Metadata.Namespace]; ok && o.Metadata.Namespace != "" && n != i {
+			dependents[i] = append(dependents[i], n)
+		}
 		for _, r := range o.Metadata.OwnerReferences {
 			owner := e.ownerOf(o, r)
 			if owner == nil {
@@ -81,7 +86,13 @@ func (e *exporter) dependentsFirst() []int {
 			if !ok {
 				j, ok = byKey[objectKey(owner)]
 			}
-			if ok && j != i {
+			switch {
+			case !ok || j == i:
+			case o.Metadata.Name == "":
+				// A generateName object cannot be named by a later
+				// patch: its owners go first.
+				dependents[i] = append(dependents[i], j)
+			default:
 				dependents[j] = append(dependents[j], i)
 			}
 		}
