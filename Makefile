@@ -93,10 +93,10 @@ clean:
 ## conformance: run every scenario and lesson gcplay ships against real Kubernetes: an
 ## in-process etcd, kube-apiserver and garbage collector of the release in
 ## conformance/VERSION (docs/CONFORMANCE.md), and each scenario's script of
-## gcplay export kubectl with that release's kubectl (with -kubectl ../bin/kubectl),
-## built into bin/ from the module proxy's source. The first build compiles Kubernetes: minutes.
+## gcplay export kubectl with that release's kubectl, built into bin/ from the
+## module proxy's source. The first build compiles Kubernetes: minutes.
 CONFORMANCE_INPUTS ?= ../examples ../scenario/testdata ../cmd/gcplay/testdata/script testdata
-CONFORMANCE_FLAGS ?= -lessons
+CONFORMANCE_FLAGS ?= -lessons -kubectl ../bin/kubectl
 .PHONY: conformance
 conformance:
 	cd conformance && $(GO) test -count=1 ./internal/... && $(GO) build -o ../bin/kubectl k8s.io/kubernetes/cmd/kubectl && \
