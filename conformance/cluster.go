@@ -309,3 +309,24 @@ func (c *Cluster) InstallKinds(ctx context.Context, kinds []fakeapi.KindInfo) er
 
 // isNotFound reports a 404 from the apiserver.
 func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
+
+// startTimed starts the throw-away cluster of the job called name, with a
+// header in the log, and records in rep how long the start took. The
+// returned stop records how long the job ran on the cluster, then stops it
+// and records how long that took.
+func startTimed(rep *FileReport, name string, log io.Writer) (c *Cluster, stop func(), err error) {
+	fmt.Fprintf(log, "\n===== %s =====\n", name)
+	t0 := time.Now()
+	c, err = StartCluster(name, log)
+	rep.Start = time.Since(t0)
+	if err != nil {
+		return nil, nil, err
+	}
+	t1 := time.Now()
+	return c, func() {
+		rep.Run = time.Since(t1)
+		t := time.Now()
+		c.Stop()
+		rep.Stop = time.Since(t)
+	}, nil
+}

@@ -380,22 +380,13 @@ func runJob(ctx context.Context, j job, opts options, log io.Writer, known []*kn
 		return rep
 	}
 
-	fmt.Fprintf(log, "\n===== %s =====\n", j.Name)
-	t0 := time.Now()
-	c, err := StartCluster(j.Name, log)
-	rep.Start = time.Since(t0)
+	c, stop, err := startTimed(rep, j.Name, log)
 	if err != nil {
 		rep.Verdict, rep.Error = VerdictError, err.Error()
 		return rep
 	}
-	defer func() {
-		t := time.Now()
-		c.Stop()
-		rep.Stop = time.Since(t)
-	}()
+	defer stop()
 
-	t1 := time.Now()
-	defer func() { rep.Run = time.Since(t1) }()
 	reg := fakeapi.NewRegistry()
 	var kinds []fakeapi.KindInfo
 	for _, k := range s.Kinds {

@@ -177,15 +177,7 @@ func BenchmarkRestoreDump(b *testing.B) {
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
 				before := ms.HeapAlloc
-				s, err := ParseDump("dump.yaml", data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				restore := make([]*fakeapi.Object, len(s.Restore))
-				for i := range s.Restore {
-					restore[i] = s.Restore[i].Object
-				}
-				s = nil
+				restore := dumpObjects(b, data)
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
 				read += ms.HeapAlloc - before
@@ -258,15 +250,7 @@ func BenchmarkDeleteLiveHeap(b *testing.B) {
 				// The dump's bytes, which the benchmark holds, are not
 				// counted.
 				before := live()
-				s, err := ParseDump("dump.yaml", data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				restore := make([]*fakeapi.Object, len(s.Restore))
-				for i := range s.Restore {
-					restore[i] = s.Restore[i].Object
-				}
-				s = nil
+				restore := dumpObjects(b, data)
 				w, err := engine.NewWorld(engine.Config{Restore: restore})
 				if err != nil {
 					b.Fatal(err)
@@ -307,4 +291,19 @@ func BenchmarkDeleteLiveHeap(b *testing.B) {
 			b.ReportMetric(float64(peakAt)/float64(b.N), "peak-at-step")
 		})
 	}
+}
+
+// dumpObjects reads a dump and keeps only its objects, as run -f does once
+// the world has them: the parsed scenario around them is not held.
+func dumpObjects(b *testing.B, data []byte) []*fakeapi.Object {
+	b.Helper()
+	s, err := ParseDump("dump.yaml", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	restore := make([]*fakeapi.Object, len(s.Restore))
+	for i := range s.Restore {
+		restore[i] = s.Restore[i].Object
+	}
+	return restore
 }
