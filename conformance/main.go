@@ -354,18 +354,9 @@ func runJob(ctx context.Context, j job, opts options, log io.Writer, known []*kn
 	if rep.Known == "" {
 		rep.Known = knownName(j.Name)
 	}
-	s := j.S
-	if s == nil {
-		var err error
-		s, err = scenario.Parse(j.Name, j.Data)
-		if err != nil {
-			rep.Verdict = VerdictExcluded
-			rep.Error = "not a valid scenario (gcplay rejects it too): " + firstLine(err.Error())
-			if !j.FromArchive {
-				rep.Verdict = VerdictError
-			}
-			return rep
-		}
+	s, ok := jobScenario(j, j.Name, rep)
+	if !ok {
+		return rep
 	}
 	rep.Title = s.Name
 	if !hasChecks(s) && j.Predict == nil {
@@ -464,6 +455,26 @@ func runJob(ctx context.Context, j job, opts options, log io.Writer, known []*kn
 // compareWithSim makes each check say whether the real cluster does what
 // gcplay does: where gcplay itself misses an expectation (a lesson's
 // wrong answer is meant to), the real cluster must miss it too.
+// jobScenario is the job's scenario, parsed from its file (named name) when
+// the job does not carry it parsed. A file gcplay rejects is recorded in
+// rep: excluded when it is one of upstream's archived fixtures, an error
+// when it is one of gcplay's own.
+func jobScenario(j job, name string, rep *FileReport) (*scenario.Scenario, bool) {
+	if j.S != nil {
+		return j.S, true
+	}
+	s, err := scenario.Parse(name, j.Data)
+	if err != nil {
+		rep.Verdict = VerdictExcluded
+		rep.Error = "not a valid scenario (gcplay rejects it too): " + firstLine(err.Error())
+		if !j.FromArchive {
+			rep.Verdict = VerdictError
+		}
+		return nil, false
+	}
+	return s, true
+}
+
 func compareWithSim(rep *FileReport, sim map[string]bool) {
 	for i := range rep.Steps {
 		sr := &rep.Steps[i]

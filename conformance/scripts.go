@@ -51,16 +51,8 @@ func scriptJob(j job) job {
 // each expectation line with the cluster's line the script printed.
 func runScriptJob(ctx context.Context, j job, opts options, log io.Writer, known []*knownEntry, kubectl string) *FileReport {
 	rep := &FileReport{Name: j.Name, Known: j.Known, Counts: map[Status]int{}}
-	s, err := j.S, error(nil)
-	if s == nil {
-		s, err = scenario.Parse(strings.TrimSuffix(j.Name, "#kubectl"), j.Data)
-	}
-	if err != nil {
-		rep.Verdict = VerdictExcluded
-		rep.Error = "not a valid scenario (gcplay rejects it too): " + firstLine(err.Error())
-		if !j.FromArchive {
-			rep.Verdict = VerdictError
-		}
+	s, ok := jobScenario(j, strings.TrimSuffix(j.Name, "#kubectl"), rep)
+	if !ok {
 		return rep
 	}
 	rep.Title = s.Name
@@ -83,7 +75,8 @@ func runScriptJob(ctx context.Context, j job, opts options, log io.Writer, known
 		}
 	}
 	// As gcplay export kubectl does: a dump becomes its settled world.
-	if s, err = scenario.AsScenario(s); err != nil {
+	s, err := scenario.AsScenario(s)
+	if err != nil {
 		rep.Verdict, rep.Error = VerdictError, "gcplay export kubectl: "+err.Error()
 		return rep
 	}
