@@ -31,6 +31,7 @@ import (
 	"k8s.io/client-go/restmapper"
 	kubeapiservertesting "k8s.io/kubernetes/cmd/kube-apiserver/app/testing"
 
+	"github.com/gcplay/gcplay/conformance/internal/within"
 	"github.com/gcplay/gcplay/fakeapi"
 )
 
@@ -317,7 +318,10 @@ func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
 func startTimed(rep *FileReport, name string, log io.Writer) (c *Cluster, stop func(), err error) {
 	fmt.Fprintf(log, "\n===== %s =====\n", name)
 	t0 := time.Now()
-	c, err = StartCluster(name, log)
+	c, err = within.Start(startLimit, func() (*Cluster, error) { return StartCluster(name, log) }, (*Cluster).Stop)
+	if errors.Is(err, within.ErrTimeout) {
+		err = fmt.Errorf("the cluster (etcd and upstream's test apiserver) did not start: %w", err)
+	}
 	rep.Start = time.Since(t0)
 	if err != nil {
 		return nil, nil, err
@@ -330,3 +334,11 @@ func startTimed(rep *FileReport, name string, log io.Writer) (c *Cluster, stop f
 		rep.Stop = time.Since(t)
 	}, nil
 }
+
+// startLimit is how long a cluster may take to start. A start takes a few
+// seconds; upstream's test server waits for the new apiserver's health
+// without a deadline of its own, and under heavy load it once waited for
+// more than ten minutes. A job whose start runs past the limit fails with
+// an error, which the runner answers by running the job again on a fresh
+// cluster, instead of a CI run waiting for its own time limit.
+const startLimit = 3 * time.Minute
