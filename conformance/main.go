@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"regexp"
 	"runtime/debug"
@@ -128,6 +129,12 @@ func run(args []string, stdout io.Writer) int {
 		return 2
 	}
 	if *kubectl != "" {
+		// Every script job would start a cluster and then fail to run it:
+		// say so once, before any cluster starts.
+		if _, err := exec.LookPath(*kubectl); err != nil {
+			fmt.Fprintf(os.Stderr, "conformance: -kubectl %s: %v (make conformance builds it into bin/kubectl)\n", *kubectl, err)
+			return 2
+		}
 		var scripts []job
 		for _, j := range inputs {
 			if j.Predict == nil {
