@@ -34,14 +34,15 @@ faults) is said in the script where it would have been.`,
 			if args[0] != "kubectl" {
 				return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("export writes kubectl scripts: gcplay export kubectl FILE, not %q", args[0])}
 			}
-			data, name, err := readInput(args[1], cmd.InOrStdin())
+			t, name, err := readInput(args[1], cmd.InOrStdin())
 			if err != nil {
 				return &ExitError{Code: ExitInvalid, Err: err}
 			}
-			s, err := scenario.ParseFile(name, data)
+			s, err := scenario.ParseFile(name, t.data)
 			if err != nil {
 				return &ExitError{Code: ExitInvalid, Err: err}
 			}
+			t.parsedDump(s)
 			// A dump: its world once settled, as objects and deletes.
 			if s, err = scenario.AsScenario(s); err != nil {
 				return &ExitError{Code: ExitFailed, Err: err}

@@ -210,14 +210,18 @@ func (o *RunOptions) Run(out io.Writer) error {
 // runFile reads, parses and runs one file.
 func (o *RunOptions) runFile(file string) *fileReport {
 	r := &fileReport{File: file}
-	var data []byte
+	var t dumpText
 	var err error
-	if o.Dump == "-" {
-		data, err = io.ReadAll(o.stdin)
+	switch {
+	case o.Dump == "-":
+		t.data, err = io.ReadAll(o.stdin)
 		file, r.File = "stdin", "stdin"
-	} else {
-		data, err = os.ReadFile(file)
+	case o.Dump != "":
+		t, err = readDumpText(file)
+	default:
+		t.data, err = os.ReadFile(file)
 	}
+	data := t.data
 	if err != nil {
 		r.Status, r.code = "invalid", ExitInvalid
 		r.Errors = []*scenario.Error{{File: file, Message: readError(err)}}
@@ -244,6 +248,7 @@ func (o *RunOptions) runFile(file string) *fileReport {
 	}
 	r.restored, r.Notes = len(s.Restore), s.Notes
 	data = nil // a dump's text is not needed once it is read
+	t.parsedDump(s)
 	if o.Dump != "" {
 		collectAfterRead()
 	}

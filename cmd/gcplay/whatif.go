@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -103,14 +102,15 @@ func (o *WhatIfOptions) load(out io.Writer) (*scenario.Scenario, *scenario.Impor
 	if err := o.validate(); err != nil {
 		return nil, nil, err
 	}
-	data, name, err := readInput(o.File, o.stdin)
+	t, name, err := readInput(o.File, o.stdin)
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
-	s, err := scenario.ParseFile(name, data)
+	s, err := scenario.ParseFile(name, t.data)
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
+	t.parsedDump(s)
 	collectAfterRead()
 	im, err := scenario.Start(s)
 	if err != nil {
@@ -124,20 +124,21 @@ func (o *WhatIfOptions) load(out io.Writer) (*scenario.Scenario, *scenario.Impor
 	return s, im, nil
 }
 
-// readInput reads a file, or stdin for "-" (named "stdin" in messages).
-func readInput(file string, stdin io.Reader) ([]byte, string, error) {
+// readInput reads a file, or stdin for "-" (named "stdin" in messages);
+// a large file's text is held outside Go's heap (readDumpText).
+func readInput(file string, stdin io.Reader) (dumpText, string, error) {
 	if file == "-" {
 		data, err := io.ReadAll(stdin)
 		if err != nil {
-			return nil, "stdin", fmt.Errorf("stdin: %v", err)
+			return dumpText{}, "stdin", fmt.Errorf("stdin: %v", err)
 		}
-		return data, "stdin", nil
+		return dumpText{data: data, free: func() {}}, "stdin", nil
 	}
-	data, err := os.ReadFile(file)
+	t, err := readDumpText(file)
 	if err != nil {
-		return nil, file, fmt.Errorf("%s: %s", file, readError(err))
+		return dumpText{}, file, fmt.Errorf("%s: %s", file, readError(err))
 	}
-	return data, file, nil
+	return t, file, nil
 }
 
 // target resolves TYPE/NAME (kubectl's form: deployment/web, rs/x) in the
