@@ -10,7 +10,8 @@ import (
 // memory back once the dump is parsed.
 type dumpText struct {
 	data []byte
-	// free returns data's memory; data must not be used after it.
+	// free returns data's memory (nil: the heap's collector does);
+	// data must not be used after it.
 	free func()
 }
 
@@ -19,7 +20,7 @@ type dumpText struct {
 // (scenario.TestParsedDumpKeepsNoText). A scenario file's text, or one
 // that did not parse, is left to the end of the process.
 func (t dumpText) parsedDump(s *scenario.Scenario) {
-	if s != nil && len(s.Restore) > 0 {
+	if t.free != nil && s != nil && len(s.Restore) > 0 {
 		t.free()
 	}
 }
