@@ -349,12 +349,16 @@ func (g *garbageCollector) classifyReferences(item *node, refs []fakeapi.OwnerRe
 func (g *garbageCollector) isDangling(r fakeapi.OwnerReference, item *node) (bool, *fakeapi.Object, error) {
 	key := coordinates(r)
 	if g.absent.Has(key) {
-		g.env.rec.Note("owner %s is in absentOwnerCache (cluster-scoped key): dangling, no lookup", g.env.ref(key))
+		if g.env.rec.Noting() {
+			g.env.rec.Note("owner %s is in absentOwnerCache (cluster-scoped key): dangling, no lookup", g.env.ref(key))
+		}
 		return true, nil, nil
 	}
 	key.Namespace = item.identity.Namespace
 	if g.absent.Has(key) {
-		g.env.rec.Note("owner %s is in absentOwnerCache: dangling, no lookup", g.env.ref(key))
+		if g.env.rec.Noting() {
+			g.env.rec.Note("owner %s is in absentOwnerCache: dangling, no lookup", g.env.ref(key))
+		}
 		return true, nil, nil
 	}
 	info, err := g.apiResource(r.APIVersion, r.Kind)

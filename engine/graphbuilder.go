@@ -144,9 +144,11 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		}
 		g.insertNode(n)
 		rec.Reason = Reason{Code: "GraphNodeAdded", Rule: "R26", Func: "GraphBuilder.processGraphChanges, insertNode"}
-		if len(n.owners) > 0 {
+		switch {
+		case g.env.wordless: // no sentence: not even its owners' phrase
+		case len(n.owners) > 0:
 			rec.Reason = rec.Because(rec.Reason, "new node %s owned by %s", n, ownersPhrase(n.owners))
-		} else {
+		default:
 			rec.Reason = rec.Because(rec.Reason, "new node %s with no owners", n)
 		}
 		g.processTransitions(ev.oldObj, obj, n, rec)

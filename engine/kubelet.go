@@ -137,15 +137,15 @@ func (k *kubelet) step(_ string, rec *Record) {
 		return
 	}
 	defer k.q.Done(key)
-	rec.Item = podRef(key)
 	ns, name := splitKey(key)
+	rec.Item = k.env.ref(objectReference{Kind: "Pod", Namespace: ns, Name: name})
 	ref := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: name}
 	// The kubelet only reads the Pod (bind and start send patches built
 	// from it): storage's snapshot, not a copy.
 	pod, err := k.env.api.GetShared(ControllerKubelet, ref)
 	if fakeapi.IsNotFound(err) {
-		rec.Reason = rec.Because(Reason{Code: "PodGone", Rule: "R18", Func: "kubelet"},
-			"%s is already gone", rec.Item)
+		rec.Reason = rec.BecauseItem(Reason{Code: "PodGone", Rule: "R18", Func: "kubelet"},
+			"%s is already gone")
 		return
 	}
 	if err != nil {
@@ -177,8 +177,8 @@ func (k *kubelet) step(_ string, rec *Record) {
 	switch {
 	case err == nil || fakeapi.IsNotFound(err):
 		k.q.Forget(key)
-		rec.Reason = rec.Because(Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet"},
-			"the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0", rec.Item)
+		rec.Reason = rec.BecauseItem(Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet"},
+			"the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0")
 	default:
 		d := k.q.AddRateLimited(key, k.env.now())
 		rec.Err = err.Error()

@@ -237,6 +237,10 @@ type podIndex struct {
 	byKey        map[string]*podInfo
 	byController map[string]*ownedPods
 	orphans      map[string]map[string]*podInfo
+	// scratch is where find writes the namespace/name it looks up: a map
+	// lookup by string(bytes) copies nothing, where a key longer than 32
+	// bytes built by + is allocated.
+	scratch []byte
 }
 
 // ownedPods is the Pods one controller UID controls.
@@ -290,8 +294,7 @@ func (x *podIndex) grow(n int) {
 // put keeps o, a Pod's new state, and returns its entry, whose key is the
 // string the cache first made for the Pod.
 func (x *podIndex) put(o *fakeapi.Object) *podInfo {
-	// The lookup's key is not kept: it is built on the stack.
-	old, ok := x.byKey[objKey(o)]
+	old, ok := x.find(o)
 	var p *podInfo
 	if ok && sameMap(old.obj.Fields, o.Fields) {
 		p = old.withMeta(o)
@@ -343,10 +346,17 @@ func (x *podIndex) put(o *fakeapi.Object) *podInfo {
 	return p
 }
 
+// find returns the entry of the Pod o names, by its namespace/name.
+func (x *podIndex) find(o *fakeapi.Object) (*podInfo, bool) {
+	x.scratch = append(append(append(x.scratch[:0], o.Metadata.Namespace...), '/'), o.Metadata.Name...)
+	p, ok := x.byKey[string(x.scratch)]
+	return p, ok
+}
+
 // remove forgets the Pod o names and returns the key the cache held it
 // under, "" when it held none.
 func (x *podIndex) remove(o *fakeapi.Object) string {
-	old, ok := x.byKey[objKey(o)]
+	old, ok := x.find(o)
 	if !ok {
 		return ""
 	}

@@ -192,6 +192,11 @@ func (r *Record) Note(format string, args ...any) {
 	r.Notes = r.w.strs.add(r.Notes, r.w.sprintf(format, args))
 }
 
+// Noting reports whether a Note on r is kept: a caller whose note's
+// values cost something to make (a reference's text, boxing into any)
+// asks first.
+func (r *Record) Noting() bool { return r != nil && (r.w == nil || !r.w.discard) }
+
 // Sprintf is fmt.Sprintf for the record's sentences (its item and reason):
 // the same text, kept by the recorder while the record is being written.
 func (r *Record) Sprintf(format string, args ...any) string {
@@ -212,6 +217,15 @@ func (r *Record) Because(reason Reason, form string, args ...any) Reason {
 		return reason
 	}
 	return r.w.because(reason, form, args)
+}
+
+// BecauseItem is Because with the record's item as the sentence's one
+// value: a settle that writes no sentences then boxes nothing.
+func (r *Record) BecauseItem(reason Reason, form string) Reason {
+	if r != nil && r.w != nil && r.w.wordless {
+		return reason
+	}
+	return r.Because(reason, form, r.Item)
 }
 
 // reason is r saying the classes of an object's owner references, then

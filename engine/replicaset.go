@@ -162,8 +162,9 @@ func (c *replicaSetController) addPod(pod *fakeapi.Object) {
 		if rs == nil {
 			return
 		}
-		c.exp.creationObserved(objKey(rs))
-		c.q.Add(objKey(rs))
+		key := objKey(rs)
+		c.exp.creationObserved(key)
+		c.q.Add(key)
 		return
 	}
 	for _, rs := range c.podReplicaSets(pod) {

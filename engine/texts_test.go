@@ -21,10 +21,11 @@ import (
 // below.
 var formArg = map[string]int{
 	"say": 0, "say1": 0, "said": 0, "Say": 0, "and": 0, // say.go (said: textSlab.said)
-	"errSay":  0, // say.go: kubectl's errors
-	"act":     1, // syncLog.act, stsSync.act (code, form, ...)
-	"waitFor": 0, // stsSync.waitFor
-	"Because": 1, // Record.Because (reason, form, ...)
+	"errSay":      0, // say.go: kubectl's errors
+	"act":         1, // syncLog.act, stsSync.act (code, form, ...)
+	"waitFor":     0, // stsSync.waitFor
+	"Because":     1, // Record.Because (reason, form, ...)
+	"BecauseItem": 1, // Record.BecauseItem (reason, form)
 }
 
 // sourceTexts reads the engine's source for the reason codes it can give

@@ -263,3 +263,15 @@ func (r *Registry) GroupKindVersions(apiVersion, kind string) []string {
 	}
 	return out
 }
+
+// firstGroupKindVersion is GroupKindVersions' first apiVersion, found
+// without building the list; ok is false when there is none.
+func (r *Registry) firstGroupKindVersion(apiVersion, kind string) (string, bool) {
+	g, _ := SplitAPIVersion(apiVersion)
+	for _, k := range r.kinds {
+		if k.Kind == kind && k.Group() == g {
+			return k.APIVersion, true
+		}
+	}
+	return "", false
+}

@@ -395,8 +395,8 @@ func (s *Store) resolve(apiVersion, kind string) (KindInfo, *StatusError) {
 // watched in: the first served version, as an informer on the preferred
 // version would see them.
 func (s *Store) storageVersion(info KindInfo) string {
-	if vs := s.reg.GroupKindVersions(info.APIVersion, info.Kind); len(vs) > 0 {
-		return vs[0]
+	if v, ok := s.reg.firstGroupKindVersion(info.APIVersion, info.Kind); ok {
+		return v
 	}
 	return info.APIVersion
 }

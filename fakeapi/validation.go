@@ -424,8 +424,8 @@ func int64Value(v *int64) string {
 func validateOwnerReferences(refs []OwnerReference) []fieldError {
 	const path = "metadata.ownerReferences"
 	var errs []fieldError
-	firstController := ""
-	for _, r := range refs {
+	firstController := -1 // the index of the first reference with controller set
+	for i, r := range refs {
 		group, version, ok := parseGroupVersion(r.APIVersion)
 		if !ok || version == "" {
 			errs = append(errs, invalidField(path+".apiVersion", goString(r.APIVersion), "version must not be empty"))
@@ -444,12 +444,12 @@ func validateOwnerReferences(refs []OwnerReference) []fieldError {
 				fmt.Sprintf("%s/%s, Kind=%s is disallowed from being an owner", group, version, r.Kind)))
 		}
 		if r.IsController() {
-			cur := r.Kind + "/" + r.Name
-			if firstController != "" {
+			if first := firstController; first >= 0 {
 				errs = append(errs, invalidField(path, ownerRefsValue(refs),
-					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %s and %s", firstController, cur)))
+					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %s/%s and %s/%s",
+						refs[first].Kind, refs[first].Name, r.Kind, r.Name)))
 			} else {
-				firstController = cur
+				firstController = i
 			}
 		}
 	}
