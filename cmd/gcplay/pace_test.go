@@ -1,0 +1,62 @@
+package main
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// TestWorldPacerLimit: a small world is not paced; a large one gets 2.4
+// times its objects as read, or 1.6 times what is live once it holds more.
+func TestWorldPacerLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		read, live uint64
+		want       int64
+	}{
+		{read: 31 * mb, live: 31 * mb, want: 0},
+		{read: 31 * mb, live: 500 * mb, want: 0},
+		{read: 100 * mb, live: 100 * mb, want: 240 * mb},
+		{read: 100 * mb, live: 150 * mb, want: 240 * mb},
+		{read: 100 * mb, live: 200 * mb, want: 320 * mb},
+	} {
+		if got := (worldPacer{read: c.read}).limit(c.live); got != c.want {
+			t.Errorf("read %d MB, live %d MB: limit %d, want %d", c.read/mb, c.live/mb, got, c.want)
+		}
+	}
+}
+
+// TestWorldPacerFollowsGrowth: the pacer sets the limit from the objects
+// read, and raises it after a collection that finds the heap grown, so a
+// world that outgrows its dump is not held under a limit it cannot keep.
+func TestWorldPacerFollowsGrowth(t *testing.T) {
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	hold := make([][]byte, 0, 8)
+	for range 3 {
+		hold = append(hold, make([]byte, 16<<20))
+	}
+	runtime.GC()
+	read := liveHeap()
+	stop := startPacer(read)
+	defer stop()
+	if got, want := debug.SetMemoryLimit(-1), (worldPacer{read: read}).limit(read); got != want || got < 2*int64(read) {
+		t.Fatalf("limit %d once read %d bytes, want %d", got, read, want)
+	}
+	for range 5 {
+		hold = append(hold, make([]byte, 16<<20))
+	}
+	runtime.GC()
+	live := liveHeap()
+	want := int64(float64(live) * liveFactor)
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetMemoryLimit(-1) < want {
+		if time.Now().After(deadline) {
+			t.Fatalf("limit %d after the heap grew to %d live, want at least %d", debug.SetMemoryLimit(-1), live, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+		runtime.GC()
+	}
+	runtime.KeepAlive(hold)
+}
