@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -208,5 +210,78 @@ func TestGraphEventLabelWhenAskedFor(t *testing.T) {
 				t.Fatalf("label %q, asked for later %q", loud.String(), quiet.String())
 			}
 		}
+	}
+}
+
+// promoteCounter counts a controller's promotes.
+type promoteCounter struct {
+	controller
+	n *int
+}
+
+func (p promoteCounter) promote(now time.Duration) { *p.n++; p.controller.promote(now) }
+
+// TestStepAfterIdleTakesItsQueue: a settle asks Idle, then steps; the step
+// takes the queue Idle found without promoting and looking again, unless
+// a watch event, another record or a move of the clock came between.
+func TestStepAfterIdleTakesItsQueue(t *testing.T) {
+	w := buildTree(t, 1, 2, false) // the collector alone, settled
+	promotes := 0
+	for i := range w.running {
+		w.running[i].c = promoteCounter{w.running[i].c, &promotes}
+	}
+	cm := func(name string) *fakeapi.Object {
+		return &fakeapi.Object{APIVersion: "v1", Kind: "ConfigMap", Metadata: fakeapi.ObjectMeta{Name: name, Namespace: "default"}}
+	}
+
+	// A write outside any action after Idle found nothing: its event
+	// is on graphChanges, and the step takes it.
+	if !w.Idle() {
+		t.Fatal("the settled world is not idle")
+	}
+	if _, err := w.Store().Create("test", cm("a")); err != nil {
+		t.Fatal(err)
+	}
+	promotes = 0
+	if r, err := w.Do(Step{}); err != nil || r.Actor != QueueGraphChanges {
+		t.Fatalf("the step after a write: %s, %v", r.Actor, err)
+	}
+	if promotes != 1 {
+		t.Fatalf("the step after a write promoted %d times, want 1", promotes)
+	}
+
+	// Idle, then the step at once: one promote, Idle's.
+	mustDo(t, w, Create{Object: cm("b")})
+	promotes = 0
+	if w.Idle() {
+		t.Fatal("idle with the create's event queued")
+	}
+	if r, err := w.Do(Step{}); err != nil || r.Actor != QueueGraphChanges {
+		t.Fatalf("the step after Idle: %s, %v", r.Actor, err)
+	}
+	if promotes != 1 {
+		t.Fatalf("Idle and the step after it promoted %d times, want 1", promotes)
+	}
+
+	// Idle, then another action: the step looks again.
+	if !w.Idle() {
+		t.Fatal("not idle after the create's event")
+	}
+	mustDo(t, w, Create{Object: cm("c")})
+	if r, err := w.Do(Step{}); err != nil || r.Actor != QueueGraphChanges {
+		t.Fatalf("the step after a create: %s, %v", r.Actor, err)
+	}
+
+	// Idle, then the clock moves: the step promotes again.
+	if !w.Idle() {
+		t.Fatal("not idle")
+	}
+	mustDo(t, w, Advance{D: time.Second})
+	promotes = 0
+	if _, err := w.Do(Step{}); !errors.Is(err, ErrNothingToDo) {
+		t.Fatalf("a step with nothing to do: %v", err)
+	}
+	if promotes != 1 {
+		t.Fatalf("the step after an advance promoted %d times, want 1", promotes)
 	}
 }

@@ -20,6 +20,19 @@ type World struct {
 	// running are the world's controllers, in registry order.
 	running []running
 	seq     int
+	// next is the default step's queue as Idle last found it, after
+	// promoting what was due: a Step that follows at once (as a settle's
+	// does) takes it rather than promoting and looking again. A record
+	// begun since (seq), a moved clock or a watch event makes it stale.
+	next readyQueue
+}
+
+// readyQueue is what Idle found (see World.next).
+type readyQueue struct {
+	valid bool
+	seq   int
+	at    time.Duration
+	queue string
 }
 
 // running is one controller a world runs.
@@ -84,6 +97,7 @@ func (w *World) wire() {
 
 // dispatch delivers one watch event to every informer, in a fixed order.
 func (w *World) dispatch(ev fakeapi.WatchEvent) {
+	w.next.valid = false
 	w.env.touch(ev.Object.Metadata.UID)
 	w.env.observePod(ev)
 	for _, r := range w.running {
@@ -317,10 +331,11 @@ func (a Step) String() string {
 var ErrNothingToDo = fmt.Errorf("nothing to do: every queue is empty or waiting")
 
 func (a Step) apply(w *World) (*Record, error) {
-	w.promote()
 	q := a.Queue
-	if q == "" {
-		q = w.nextQueue()
+	if q != "" {
+		w.promote()
+	} else {
+		q = w.defaultQueue()
 		if q == "" {
 			rec := w.begin("scheduler")
 			rec.Item = "step"
@@ -382,7 +397,21 @@ func (w *World) nextQueue() string {
 // Idle reports whether no work is ready now (timers may still be pending).
 func (w *World) Idle() bool {
 	w.promote()
-	return w.nextQueue() == ""
+	q := w.nextQueue()
+	w.next = readyQueue{valid: true, seq: w.seq, at: w.clock.now, queue: q}
+	return q == ""
+}
+
+// defaultQueue is the queue a Step that names none takes, after promoting
+// what is due: Idle's answer when nothing has happened since, else found
+// again.
+func (w *World) defaultQueue() string {
+	if n := w.next; n.valid && n.seq == w.seq && n.at == w.clock.now {
+		w.next.valid = false
+		return n.queue
+	}
+	w.promote()
+	return w.nextQueue()
 }
 
 // NextDue returns the virtual time at which the next delayed work becomes
