@@ -17,7 +17,9 @@ import (
 // words of its records (the kubelet's item in the arena, no boxed values
 // for a sentence or a note left unwritten), the Pod cache looks a Pod up
 // without building its key, and storage validates and stores without
-// building lists or names for an error it does not return. The bound is
+// building lists or names for an error it does not return, and the
+// kubelet's grace-0 deletes share one deletionTimestamp and grace period
+// as the collector's deletes before them do. The bound is
 // a count, not a time: it fails when one of those comes back.
 // (Not under -race, which allocates on its own.)
 func TestQuietDeleteAllocationsPerPod(t *testing.T) {
@@ -58,7 +60,7 @@ func TestQuietDeleteAllocationsPerPod(t *testing.T) {
 	}
 	perPod := float64(after.Mallocs-before.Mallocs) / (rsCount * podsPer)
 	t.Logf("%d steps, %.1f allocations a Pod", res.Steps, perPod)
-	if perPod > 15 { // 19.1 at 97637dd
+	if perPod > 13 { // 19.1 at 97637dd, 14.1 at 331b5a3
 		t.Errorf("%.1f allocations a Pod", perPod)
 	}
 }

@@ -221,8 +221,7 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 			graceful = true
 			t := m.DeletionTimestamp.Add(-time.Duration(*m.DeletionGracePeriodSeconds) * time.Second).
 				Add(time.Duration(period) * time.Second)
-			newDeletionTimestamp = &Time{t}
-			newGrace = Int64(period)
+			newDeletionTimestamp, newGrace = s.stamps.get(t, period)
 		}
 	}
 	// pendingGraceful: the object is returned unchanged; the finalizers
@@ -421,10 +420,11 @@ func markAsDeleting(m *ObjectMeta, now time.Time) {
 }
 
 // deletionStamps hands out the deletionTimestamp and
-// deletionGracePeriodSeconds of first deletions. A cascade deletes
-// thousands of Pods at one instant with one grace period; as stored
-// objects and what they point to are never modified, those Pods share one
-// pair of values instead of allocating two for each.
+// deletionGracePeriodSeconds of graceful deletions. A cascade deletes
+// thousands of Pods at one instant with one grace period, and the kubelet
+// shortens all their graces to 0 when it has passed; as stored objects
+// and what they point to are never modified, those Pods share one pair of
+// values instead of allocating two for each.
 type deletionStamps struct {
 	at    *Time
 	grace *int64
