@@ -3,6 +3,7 @@ package webtest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,9 +17,11 @@ import (
 	"github.com/gcplay/gcplay/internal/website"
 )
 
-// TestShimMatchesPinnedVersion fails when go.mod moves Bubble Tea to a
-// version the browser build's shim was not written for (build.sh refuses
-// to build then too; this says so in every test run, with no browser).
+// TestShimMatchesPinnedVersion fails when go.mod moves a module the
+// browser build shims or edits (Bubble Tea, x/ansi, colorprofile,
+// xo/terminfo) to a version build.sh's changes were not written for
+// (build.sh refuses to build then too; this says so in every test run,
+// with no browser).
 func TestShimMatchesPinnedVersion(t *testing.T) {
 	mod, err := os.ReadFile("../go.mod")
 	if err != nil {
@@ -28,20 +31,62 @@ func TestShimMatchesPinnedVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	version := func(text []byte) string {
-		m := regexp.MustCompile(`(?m)^\s*charm\.land/bubbletea/v2 (v\S+)`).FindSubmatch(text)
+	version := func(text []byte, path string) string {
+		m := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(path) + ` (v\S+)`).FindSubmatch(text)
 		if m == nil {
 			return ""
 		}
 		return string(m[1])
 	}
-	have, want := version(mod), version(pinned)
-	if have == "" || want == "" {
-		t.Fatalf("cannot read the Bubble Tea version: go.mod has %q, build/wasm-shim/PINNED has %q", have, want)
+	for _, path := range []string{"charm.land/bubbletea/v2", "github.com/charmbracelet/x/ansi", "github.com/charmbracelet/colorprofile", "github.com/xo/terminfo"} {
+		have, want := version(mod, path), version(pinned, path)
+		if have == "" || want == "" {
+			t.Fatalf("cannot read %s's version: go.mod has %q, build/wasm-shim/PINNED has %q", path, have, want)
+		}
+		if have != want {
+			t.Errorf("go.mod pins %s %s, but the browser build's shim or edit for it (build/wasm-shim/build.sh) was written for %s: "+
+				"check it against %s (for Bubble Tea: whether it compiles for GOOS=js on its own), then change build/wasm-shim/PINNED", path, have, want, have)
+		}
 	}
-	if have != want {
-		t.Fatalf("go.mod pins charm.land/bubbletea/v2 %s, but the browser build's shim (build/wasm-shim/bubbletea_js.go) was written for %s: "+
-			"check whether %s compiles for GOOS=js on its own (then drop the shim), or update the shim and build/wasm-shim/PINNED", have, want, have)
+}
+
+// TestBrowserBuildLeavesOut checks that the page's module does not link
+// what build.sh's edits leave out of the libraries: the kitty image
+// encoder's image/png and compress/zlib, colorprofile's os/exec, and
+// terminfo's loader (os/user). It reads the go.work build.sh wrote for the
+// site the other tests use.
+func TestBrowserBuildLeavesOut(t *testing.T) {
+	site(t)
+	work, err := filepath.Abs("../build/wasm/go.work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(work); err != nil {
+		t.Fatalf("%v: build the page with make web first", err)
+	}
+	list := func(args ...string) []string {
+		cmd := exec.Command("go", append([]string{"list"}, args...)...)
+		cmd.Dir = ".."
+		cmd.Env = append(os.Environ(), "GOWORK="+work, "GOOS=js", "GOARCH=wasm", "GOFLAGS=-buildvcs=false")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", strings.Join(args, " "), err)
+		}
+		return strings.Fields(strings.Trim(string(out), "[]\n"))
+	}
+	deps := list("-deps", "./wasm")
+	if !slices.Contains(deps, "github.com/charmbracelet/x/ansi/kitty") || !slices.Contains(deps, "github.com/charmbracelet/colorprofile") {
+		t.Fatalf("the page no longer links kitty or colorprofile: this test checks nothing, drop the edits from build.sh\n%s", deps)
+	}
+	for _, p := range []string{"image/png", "compress/zlib", "os/user"} {
+		if slices.Contains(deps, p) {
+			t.Errorf("the browser build links %s", p)
+		}
+	}
+	// Bubble Tea's ExecProcess also imports os/exec, but the page never
+	// calls it and the linker drops it; colorprofile's probe is what kept it.
+	if imports := list("-f", "{{.Imports}}", "github.com/charmbracelet/colorprofile"); slices.Contains(imports, "os/exec") {
+		t.Errorf("the browser build's colorprofile imports os/exec: %s", imports)
 	}
 }
 
