@@ -3,11 +3,14 @@ package tui
 import (
 	"bytes"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/gcplay/gcplay/internal/framelines"
 )
 
 // BenchmarkStarterKeyParts splits one key on the starter world (after a
@@ -18,9 +21,14 @@ import (
 // last frame into the bytes written to the terminal. Each phase is
 // reported per key, with the garbage collections and bytes allocated, so
 // the same code can be timed natively and under GOOS=js GOARCH=wasm.
+//
+// The "lines" runs draw as the browser build does (internal/framelines):
+// only the frame's changed lines are parsed into the cell buffer.
 func BenchmarkStarterKeyParts(b *testing.B) {
-	for _, k := range []string{"s", "left"} {
-		b.Run(k, func(b *testing.B) {
+	for _, run := range []string{"s", "left", "s-lines", "left-lines"} {
+		k, byLines := strings.CutSuffix(run, "-lines")
+		b.Run(run, func(b *testing.B) {
+			var lines framelines.Lines
 			var m *Model
 			var cells uv.ScreenBuffer
 			var scr *uv.TerminalRenderer
@@ -41,7 +49,9 @@ func BenchmarkStarterKeyParts(b *testing.B) {
 					scr.SetRelativeCursor(false)
 					scr.SetTabStops(-1)
 					scr.SetScrollOptim(true)
-					uv.NewStyledString(m.View().Content).Draw(cells, cells.Bounds())
+					v := m.View().Content
+					uv.NewStyledString(v).Draw(cells, cells.Bounds())
+					lines.Drawn(v, cells.Height())
 					scr.Render(cells.RenderBuffer)
 					_ = scr.Flush()
 					out.Reset()
@@ -52,8 +62,11 @@ func BenchmarkStarterKeyParts(b *testing.B) {
 				t1 := time.Now()
 				v := m.View()
 				t2 := time.Now()
-				cells.Clear()
-				uv.NewStyledString(v.Content).Draw(cells, cells.Bounds())
+				if !byLines || !lines.Draw(cells, v.Content) {
+					cells.Clear()
+					uv.NewStyledString(v.Content).Draw(cells, cells.Bounds())
+					lines.Drawn(v.Content, cells.Height())
+				}
 				t3 := time.Now()
 				scr.Render(cells.RenderBuffer)
 				_ = scr.Flush()

@@ -25,6 +25,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/gcplay/gcplay/internal/framelines"
 	"github.com/gcplay/gcplay/internal/i18n"
 	"github.com/gcplay/gcplay/internal/locale"
 	"github.com/gcplay/gcplay/tui"
@@ -165,6 +166,10 @@ func main() {
 		// a display's rate and half of what it was.
 		tea.WithFPS(60),
 	)
+
+	// A key's frame is parsed into the renderer's cells only where its
+	// lines changed (docs/BENCHMARKS.md, "Issue 19, twelfth session").
+	p.DrawFramesWith(&framelines.Lines{})
 
 	send := func(msg tea.Msg) { go p.Send(msg) } // Send blocks until the loop takes it
 	funcs := map[string]js.Func{

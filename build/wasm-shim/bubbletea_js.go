@@ -12,12 +12,23 @@
 // raw mode, no process to suspend and no SIGWINCH: the page's bridge passes
 // its own input reader and sends tea.WindowSizeMsg itself.
 //
-// It also adds Program.FlushFrame (at the end), which the page uses to
-// draw a key's frame at once. Once the pinned version compiles for js on
-// its own, the platform functions go; FlushFrame would then need another
-// home (or the page goes back to waiting for the renderer's tick).
+// It also adds Program.FlushFrame, which the page uses to draw a key's
+// frame at once, and Program.DrawFramesWith, a renderer that parses only
+// the frame's changed lines into its cells (at the end). Once the pinned
+// version compiles for js on its own, the platform functions go; FlushFrame
+// and DrawFramesWith would then need another home (or the page goes back to
+// waiting for the renderer's tick and parsing whole frames).
 
 package tea
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+)
 
 // initInput has nothing to do in a browser: the input is the page's
 // queue, never a terminal.
@@ -53,7 +64,11 @@ func (p *Program) FlushFrame() {
 	if p.renderer == nil || p.ctx.Err() != nil {
 		return
 	}
-	if r, ok := p.renderer.(*cursedRenderer); ok {
+	r, ok := p.renderer.(*cursedRenderer)
+	if l, isLines := p.renderer.(*lineRenderer); isLines {
+		r, ok = l.cursedRenderer, true
+	}
+	if ok {
 		r.mu.Lock()
 		if r.scr != nil {
 			r.scr.SetScrollOptim(false)
@@ -62,4 +77,157 @@ func (p *Program) FlushFrame() {
 	}
 	_ = p.flush()
 	_ = p.renderer.flush(false)
+}
+
+// FrameDrawer draws a frame's content into the renderer's cell buffer, by
+// lines (gcplay's internal/framelines). Draw reports false, having changed
+// nothing, when it cannot draw this frame so; the renderer then draws it
+// whole, as Bubble Tea does, and calls Drawn. Forget says the buffer no
+// longer holds what was last drawn.
+type FrameDrawer interface {
+	Draw(buf uv.ScreenBuffer, content string) bool
+	Drawn(content string, height int)
+	Forget()
+}
+
+// DrawFramesWith makes the program's renderer Bubble Tea's own with one
+// change: a frame that differs from the last only in its content (and the
+// cursor's place), on the alternate screen, is drawn into the cell buffer
+// by d instead of by clearing the buffer and parsing the whole frame into
+// it; the cell diff, the cursor and the bytes written are then the same
+// code's. Any other frame (the first, a resize, a clear, a change of mode,
+// title, colours or cursor shape, the last one) goes through Bubble Tea's
+// flush unchanged. Call it after NewProgram, before Run; it builds the
+// renderer as Run would for a program whose input is not a terminal.
+func (p *Program) DrawFramesWith(d FrameDrawer) {
+	r := newCursedRenderer(p.output, p.environ, p.width, p.height)
+	r.setLogger(p.logger)
+	r.setNoInput(p.disableInput)
+	r.setOptimizations(p.useHardTabs, p.useBackspace, true)
+	p.renderer = &lineRenderer{cursedRenderer: r, d: d}
+}
+
+// lineRenderer is Bubble Tea's renderer drawing frames through a
+// FrameDrawer (see DrawFramesWith).
+type lineRenderer struct {
+	*cursedRenderer
+	d FrameDrawer
+}
+
+var _ renderer = &lineRenderer{}
+
+// flush implements renderer.
+func (l *lineRenderer) flush(closing bool) error {
+	s := l.cursedRenderer
+	s.mu.Lock()
+	done, err := l.flushLines(closing)
+	s.mu.Unlock()
+	if done {
+		return err
+	}
+	err = s.flush(closing)
+	s.mu.Lock()
+	if lv := s.lastView; err == nil && lv != nil && lv.AltScreen && len(lv.Content) > 0 &&
+		s.cellbuf.Bounds() == uv.Rect(0, 0, s.width, s.height) {
+		l.d.Drawn(lv.Content, s.height)
+	} else {
+		l.d.Forget()
+	}
+	s.mu.Unlock()
+	return err
+}
+
+// flushLines is the renderer's flush for a frame that changed only in its
+// content or its cursor's place; it reports false, having done nothing,
+// for any other. s.mu is held.
+func (l *lineRenderer) flushLines(closing bool) (bool, error) {
+	s := l.cursedRenderer
+	view, last := s.view, s.lastView
+	if closing || s.starting || s.pendingErase || last == nil || !view.AltScreen || len(view.Content) == 0 ||
+		s.cellbuf.Bounds() != uv.Rect(0, 0, s.width, s.height) {
+		return false, nil
+	}
+	same := view
+	same.Content = last.Content
+	if (same.Cursor == nil) != (last.Cursor == nil) {
+		return false, nil
+	}
+	if same.Cursor != nil {
+		c := *same.Cursor
+		c.X, c.Y = last.Cursor.X, last.Cursor.Y
+		same.Cursor = &c
+	}
+	if !viewEquals(&same, last) {
+		return false, nil
+	}
+	if viewEquals(&view, last) {
+		return true, nil // no changes, as flush
+	}
+	if view.Content != last.Content && !l.d.Draw(s.cellbuf, view.Content) {
+		return false, nil
+	}
+
+	s.scr.Render(s.cellbuf.RenderBuffer)
+	if cur := view.Cursor; cur != nil {
+		s.scr.MoveTo(cur.X, cur.Y)
+	}
+	if err := s.scr.Flush(); err != nil {
+		l.d.Forget()
+		return true, fmt.Errorf("bubbletea: error flushing screen writer: %w", err)
+	}
+
+	// As flush writes the updates when neither the alternate screen nor
+	// the cursor's visibility changes.
+	hasUpdates := s.buf.Len() > 0
+	showCursor := view.Cursor != nil
+	var buf bytes.Buffer
+	if hasUpdates {
+		if s.syncdUpdates {
+			buf.WriteString(ansi.SetModeSynchronizedOutput)
+		} else if showCursor {
+			buf.WriteString(ansi.ResetModeTextCursorEnable)
+		}
+		buf.Write(s.buf.Bytes())
+		if s.syncdUpdates {
+			buf.WriteString(ansi.ResetModeSynchronizedOutput)
+		} else if showCursor {
+			buf.WriteString(ansi.SetModeTextCursorEnable)
+		}
+	}
+	s.buf.Reset()
+	if buf.Len() > 0 {
+		if s.logger != nil {
+			s.logger.Printf("output: %q", buf.String())
+		}
+		if _, err := io.Copy(s.w, &buf); err != nil {
+			return true, fmt.Errorf("bubbletea: error flushing update to the writer: %w", err)
+		}
+	}
+	s.lastView = &view
+	return true, nil
+}
+
+// reset implements renderer: the new screen writer knows nothing drawn.
+func (l *lineRenderer) reset() {
+	l.cursedRenderer.reset()
+	l.mu.Lock()
+	l.d.Forget()
+	l.mu.Unlock()
+}
+
+// close implements renderer: it resets the screen writer.
+func (l *lineRenderer) close() error {
+	err := l.cursedRenderer.close()
+	l.mu.Lock()
+	l.d.Forget()
+	l.mu.Unlock()
+	return err
+}
+
+// setWidthMethod implements renderer: cells are measured another way.
+func (l *lineRenderer) setWidthMethod(m ansi.Method) {
+	l.cursedRenderer.setWidthMethod(m)
+	l.mu.Lock()
+	l.d.Forget()
+	l.mu.Unlock()
 }
