@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -266,7 +267,7 @@ func (s labelSelector) String() string {
 		}
 		reqs = append(reqs, req{r.key, t})
 	}
-	slices.SortStableFunc(reqs, func(a, b req) int { return strings.Compare(a.key, b.key) })
+	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].key < reqs[j].key })
 	parts := make([]string, len(reqs))
 	for i, r := range reqs {
 		parts[i] = r.text

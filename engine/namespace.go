@@ -395,7 +395,9 @@ func (c *namespaceController) discover() []gvr {
 		info, _ := reg.Lookup(av, k.Kind)
 		out = append(out, gvr{apiVersion: av, kind: k.Kind, group: group, resource: info.Resource})
 	}
-	slices.SortFunc(out, func(a, b gvr) int { return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.resource, b.resource)) })
+	sort.Slice(out, func(i, j int) bool {
+		return cmp.Or(cmp.Compare(out[i].group, out[j].group), cmp.Compare(out[i].resource, out[j].resource)) < 0
+	})
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -179,8 +180,9 @@ func (s *Store) Objects() []*Object {
 	// object). Where one kind name lives in two groups in one namespace,
 	// those scopes are sorted together: their objects interleave by name.
 	scopes := s.objects.Scopes()
-	slices.SortFunc(scopes, func(a, b objtable.Scope) int {
-		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Group, b.Group))
+	sort.Slice(scopes, func(i, j int) bool {
+		a, b := scopes[i], scopes[j]
+		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Group, b.Group)) < 0
 	})
 	type entry struct {
 		name, group string

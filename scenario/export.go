@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -861,7 +862,7 @@ func (e *exporter) expect(st *Step, where string) {
 	for _, c := range x.Queues {
 		add(c.Line, e.notChecked(c.Line, "the collector's "+c.Queue+" queue", "a real cluster does not show the collector's queues"))
 	}
-	slices.SortStableFunc(lines, func(a, b line) int { return a.n - b.n })
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].n < lines[j].n })
 	for _, l := range lines {
 		e.p("%s", l.text)
 	}

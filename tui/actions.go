@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -59,7 +60,7 @@ func (m *Model) shortHelp(wide bool) []key.Binding {
 			es = append(es, entry{s.at, b})
 		}
 	}
-	slices.SortStableFunc(es, func(a, b entry) int { return a.at - b.at })
+	sort.SliceStable(es, func(i, j int) bool { return es[i].at < es[j].at })
 	out := make([]key.Binding, len(es))
 	for i, e := range es {
 		out[i] = e.b

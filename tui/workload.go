@@ -1,10 +1,10 @@
 package tui
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -217,7 +217,7 @@ func (m *Model) revisions(d *fakeapi.Object) []revision {
 		}
 		revs = append(revs, revision{n: n, rs: o, image: templateImages(o)})
 	}
-	slices.SortFunc(revs, func(a, b revision) int { return cmp.Compare(a.n, b.n) })
+	sort.Slice(revs, func(i, j int) bool { return revs[i].n < revs[j].n })
 	return revs
 }
 

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -148,7 +149,7 @@ func loadNotes() {
 	}
 	// The longest forms first: a form that is a prefix of another must
 	// not take its notes.
-	slices.SortFunc(notePatterns, func(a, b notePattern) int { return len(b.form) - len(a.form) })
+	sort.Slice(notePatterns, func(i, j int) bool { return len(notePatterns[i].form) > len(notePatterns[j].form) })
 }
 
 // NoteForms lists the English forms of the notes lang words
