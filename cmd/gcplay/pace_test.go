@@ -9,23 +9,42 @@ import (
 )
 
 // TestWorldPacerLimit: a small world is not paced; a large one gets 2.4
-// times its objects as read, or 1.6 times what is live once it holds more.
+// times its objects as read, or the peak the read reached if higher
+// (less what the runtime does not count), or 1.6 times what is live once
+// it holds more.
 func TestWorldPacerLimit(t *testing.T) {
 	const mb = 1 << 20
 	for _, c := range []struct {
-		read, live uint64
-		want       int64
+		read, peak, live uint64
+		want             int64
 	}{
 		{read: 31 * mb, live: 31 * mb, want: 0},
-		{read: 31 * mb, live: 500 * mb, want: 0},
+		{read: 31 * mb, peak: 400 * mb, live: 500 * mb, want: 0},
 		{read: 100 * mb, live: 100 * mb, want: 240 * mb},
-		{read: 100 * mb, live: 150 * mb, want: 240 * mb},
-		{read: 100 * mb, live: 200 * mb, want: 320 * mb},
+		{read: 100 * mb, peak: 250 * mb, live: 150 * mb, want: 240 * mb},
+		{read: 100 * mb, peak: 376 * mb, live: 150 * mb, want: 360 * mb},
+		{read: 100 * mb, peak: 250 * mb, live: 200 * mb, want: 320 * mb},
 	} {
-		if got := (worldPacer{read: c.read}).limit(c.live); got != c.want {
-			t.Errorf("read %d MB, live %d MB: limit %d, want %d", c.read/mb, c.live/mb, got, c.want)
+		if got := (worldPacer{read: c.read, peak: c.peak}).limit(c.live); got != c.want {
+			t.Errorf("read %d MB, peak %d MB, live %d MB: limit %d MB, want %d", c.read/mb, c.peak/mb, c.live/mb, got/mb, c.want/mb)
 		}
 	}
+}
+
+// TestPeakRSS: the process's peak resident memory counts a buffer it has
+// touched.
+func TestPeakRSS(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peakRSS is read on Linux only")
+	}
+	b := make([]byte, 64<<20)
+	for i := range b {
+		b[i] = 1
+	}
+	if got := peakRSS(); got < 64<<20 {
+		t.Errorf("peak RSS %d bytes with 64 MB touched", got)
+	}
+	runtime.KeepAlive(b)
 }
 
 // TestWorldPacerFollowsGrowth: the pacer sets the limit from the objects
@@ -39,7 +58,7 @@ func TestWorldPacerFollowsGrowth(t *testing.T) {
 	}
 	runtime.GC()
 	read := liveHeap()
-	stop := startPacer(read)
+	stop := startPacer(read, 0)
 	defer stop()
 	if got, want := debug.SetMemoryLimit(-1), (worldPacer{read: read}).limit(read); got != want || got < 2*int64(read) {
 		t.Fatalf("limit %d once read %d bytes, want %d", got, read, want)

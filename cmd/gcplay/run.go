@@ -7,10 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -284,84 +281,9 @@ func collectAfterRead(pace bool) {
 	go func() {
 		runtime.GC()
 		if pace && os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
-			startPacer(liveHeap())
+			startPacer(liveHeap(), peakRSS())
 		}
 	}()
-}
-
-// liveHeap is the heap the last collection found live.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
-
-// A large world's pacing (worldPacer.limit).
-const (
-	// paceMinLive is the smallest dump, by its objects' live heap, that
-	// is paced: a small world's peak is the runtime's, not the heap's.
-	paceMinLive = 32 << 20
-	// readFactor times the objects read is the least limit.
-	readFactor = 2.4
-	// liveFactor times the heap found live at the last collection is the
-	// limit once the world holds more than the dump's objects.
-	liveFactor = 1.6
-)
-
-// worldPacer sets a soft memory limit (debug.SetMemoryLimit) for a world
-// built from a large dump, after each collection. Go's collector lets the
-// heap grow to twice what it finds live; the world built from a dump and
-// its delete hold up to about one and a half times the objects read, so
-// the delete's heap reached about three times them, above the read's own
-// peak (the objects, the text and the read's garbage). A limit of 2.4
-// times the objects read keeps the delete below the read at few more
-// collections. A world that grows further (a run that records its trace,
-// controllers that create many objects) gets 1.6 times what is live
-// instead, so the collector never runs again and again over a heap it
-// cannot shrink below the limit.
-type worldPacer struct {
-	// read is the heap live once the dump was read.
-	read uint64
-	// stop ends the pacing after the next collection (the tests').
-	stop *atomic.Bool
-}
-
-// limit is the memory limit for a world whose objects read held read
-// bytes, when the last collection found live bytes; 0 for none.
-func (p worldPacer) limit(live uint64) int64 {
-	if p.read < paceMinLive {
-		return 0
-	}
-	return int64(max(float64(p.read)*readFactor, float64(live)*liveFactor))
-}
-
-// startPacer sets the limit for a world whose dump's objects hold read
-// bytes, and again after every collection, until stop is called.
-func startPacer(read uint64) (stop func()) {
-	p := worldPacer{read: read, stop: new(atomic.Bool)}
-	if p.limit(read) == 0 {
-		return func() {}
-	}
-	p.pace()
-	return func() { p.stop.Store(true) }
-}
-
-// pace sets the limit for what the last collection found live, and asks
-// to be called after the next one: once the collector finds the sentinel
-// allocated here unreachable.
-func (p worldPacer) pace() {
-	if p.stop.Load() {
-		return
-	}
-	debug.SetMemoryLimit(p.limit(liveHeap()))
-	sentinel := &struct {
-		_ *int
-		_ [16]byte
-	}{}
-	runtime.AddCleanup(sentinel, func(p worldPacer) { p.pace() }, p)
 }
 
 func readError(err error) string {

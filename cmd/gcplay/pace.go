@@ -1,0 +1,94 @@
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+)
+
+// liveHeap is the heap the last collection found live.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// A large world's pacing (worldPacer.limit).
+const (
+	// paceMinLive is the smallest dump, by its objects' live heap, that
+	// is paced: a small world's peak is the runtime's, not the heap's.
+	paceMinLive = 32 << 20
+	// readFactor times the objects read is the least limit.
+	readFactor = 2.4
+	// liveFactor times the heap found live at the last collection is the
+	// limit once the world holds more than the dump's objects.
+	liveFactor = 1.6
+	// outsideGo is what the process holds outside Go's runtime (the
+	// binary's pages), beside what the runtime counts against the limit.
+	outsideGo = 16 << 20
+)
+
+// worldPacer sets a soft memory limit (debug.SetMemoryLimit) for a world
+// built from a large dump, after each collection. Go's collector lets the
+// heap grow to twice what it finds live; the world built from a dump and
+// its delete hold up to about one and a half times the objects read, so
+// the delete's heap reached about three times them, above the read's own
+// peak (the objects, the text and the read's garbage). A limit of 2.4
+// times the objects read keeps the delete about at the read's peak at a
+// few more collections; where the read's peak was higher (a JSON dump's
+// text is twice a YAML one's), the limit is that peak, which the delete
+// then need not stay below, and costs no collections. A world that grows further (a run that records its trace,
+// controllers that create many objects) gets 1.6 times what is live
+// instead, so the collector never runs again and again over a heap it
+// cannot shrink below the limit.
+type worldPacer struct {
+	// read is the heap live once the dump was read; peak is the
+	// process's peak resident memory then (0 where it is not known).
+	read, peak uint64
+	// stop ends the pacing after the next collection (the tests').
+	stop *atomic.Bool
+}
+
+// limit is the memory limit for a world whose objects read held read
+// bytes, when the last collection found live bytes; 0 for none.
+func (p worldPacer) limit(live uint64) int64 {
+	if p.read < paceMinLive {
+		return 0
+	}
+	limit := max(float64(p.read)*readFactor, float64(live)*liveFactor)
+	if p.peak > outsideGo {
+		limit = max(limit, float64(p.peak-outsideGo))
+	}
+	return int64(limit)
+}
+
+// startPacer sets the limit for a world whose dump's objects hold read
+// bytes, read when the process's peak resident memory was peak, and again
+// after every collection, until stop is called.
+func startPacer(read, peak uint64) (stop func()) {
+	p := worldPacer{read: read, peak: peak, stop: new(atomic.Bool)}
+	if p.limit(read) == 0 {
+		return func() {}
+	}
+	p.pace()
+	return func() { p.stop.Store(true) }
+}
+
+// pace sets the limit for what the last collection found live, and asks
+// to be called after the next one: once the collector finds the sentinel
+// allocated here unreachable.
+func (p worldPacer) pace() {
+	if p.stop.Load() {
+		return
+	}
+	debug.SetMemoryLimit(p.limit(liveHeap()))
+	sentinel := &struct {
+		_ *int
+		_ [16]byte
+	}{}
+	runtime.AddCleanup(sentinel, func(p worldPacer) { p.pace() }, p)
+}
