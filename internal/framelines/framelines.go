@@ -8,7 +8,8 @@
 // lines. The browser build's renderer (build/wasm-shim) asks Lines to draw
 // the frame instead: a line whose text is the same as last frame's holds
 // the same cells, so it is left as it is, and only the changed lines' cells
-// are parsed, touched and compared. The buffer then holds exactly what a
+// are parsed, touched and compared (and of a changed line, only what
+// follows the start it shares with the line before, from a style reset on). The buffer then holds exactly what a
 // full draw would have put there, so the bytes the renderer writes show the
 // same screen.
 //
@@ -23,6 +24,7 @@ package framelines
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -55,8 +57,15 @@ func (l *Lines) Draw(buf uv.ScreenBuffer, content string) bool {
 	}
 	w := buf.Width()
 	for y, line := range cur {
-		if line != l.prev[y] {
-			uv.NewStyledString(line).Draw(buf, uv.Rect(0, y, w, 1))
+		if old := l.prev[y]; line != old {
+			from := unchanged(old, line)
+			x := 0
+			if from > 0 {
+				x = buf.WidthMethod().StringWidth(line[:from])
+			}
+			if x < w {
+				uv.NewStyledString(line[from:]).Draw(buf, uv.Rect(x, y, w-x, 1))
+			}
 		}
 	}
 	l.prev, l.cur = cur, l.prev
@@ -75,6 +84,39 @@ func (l *Lines) Drawn(content string, height int) {
 // Forget makes the next frame be drawn whole (the buffer was resized or
 // cleared, or holds something else).
 func (l *Lines) Forget() { l.prev = nil }
+
+// unchanged returns how much of line, which differs from old, need not be
+// parsed again: the two lines' common start up to its last style reset,
+// after which the parse of line begins with no style, as the whole line's
+// parse would reach it; the cells of that start are old's. It is 0 when
+// the start holds no reset, or when what follows the reset could join the
+// cell before it (a combining mark would fold into it): the part parsed
+// must begin with an escape sequence, printable ASCII or a box-drawing or
+// block character (the panes' borders), none of which joins a cell.
+func unchanged(old, line string) int {
+	n := min(len(old), len(line))
+	p := 0
+	for p < n && old[p] == line[p] {
+		p++
+	}
+	const reset = "\x1b[m"
+	q := strings.LastIndex(line[:p], reset)
+	if q < 0 {
+		return 0
+	}
+	q += len(reset)
+	if q == len(line) {
+		return q
+	}
+	switch c := line[q]; {
+	case c == 0x1b, c >= 0x20 && c < 0x7f:
+		return q
+	}
+	if r, _ := utf8.DecodeRuneInString(line[q:]); r >= 0x2500 && r <= 0x259f {
+		return q
+	}
+	return 0
+}
 
 // splitInto splits s at its newlines into dst.
 func splitInto(dst []string, s string) []string {
