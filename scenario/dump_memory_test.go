@@ -3,7 +3,11 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 	"weak"
@@ -126,4 +130,62 @@ func testDumpSharesStringValues(t *testing.T, asJSON bool) {
 // sameData reports whether two interface values point to one value.
 func sameData(a, b any) bool {
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&a))[1] == (*[2]unsafe.Pointer)(unsafe.Pointer(&b))[1]
+}
+
+// TestParsedDumpsOfEveryFormKeepNoText: what `gcplay run -f` hands back
+// to the system once a large dump is parsed (cmd/gcplay's readDumpText)
+// must not be reachable from the parsed scenario in any of kubectl's
+// forms: multi-line strings (block scalars, folded quoted messages), JSON,
+// CRLF line ends, an entry read by yaml.v3 (a tab), custom kinds and the
+// notes they bring, the shipped example dumps; read at once and in
+// parallel chunks.
+func TestParsedDumpsOfEveryFormKeepNoText(t *testing.T) {
+	gen := func(o dumpgen.Options) []byte {
+		var buf bytes.Buffer
+		if err := dumpgen.Write(&buf, o); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	texts := map[string][]byte{
+		"kubectl.yaml": gen(dumpgen.Options{ReplicaSets: 3, Pods: 20, Kubectl: true}),
+		"kubectl.json": gen(dumpgen.Options{ReplicaSets: 3, Pods: 20, Kubectl: true, JSON: true}),
+	}
+	texts["crlf.yaml"] = bytes.ReplaceAll(texts["kubectl.yaml"], []byte("\n"), []byte("\r\n"))
+	// A tab after a value sends its entry to yaml.v3.
+	texts["tab.yaml"] = bytes.Replace(texts["kubectl.yaml"], []byte("  kind: Pod\n"), []byte("  kind: Pod\t\n"), 5)
+	examples, err := filepath.Glob("../examples/dumps/*.yaml")
+	if err != nil || len(examples) == 0 {
+		t.Fatalf("no example dumps: %v", err)
+	}
+	for _, f := range examples {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[filepath.Base(f)] = data
+	}
+	names := slices.Sorted(maps.Keys(texts))
+	for _, name := range names {
+		for _, chunk := range []int{0, 4096} {
+			t.Run(fmt.Sprintf("%s,chunk=%d", name, chunk), func(t *testing.T) {
+				data := bytes.Clone(texts[name])
+				text := weak.Make(&data[0])
+				s, _, err := parseDump(name, data, true, chunk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(s.Restore) == 0 {
+					t.Fatal("no object read")
+				}
+				data = nil
+				runtime.GC()
+				runtime.GC()
+				if text.Value() != nil {
+					t.Errorf("the dump's text is still reachable from the parsed scenario")
+				}
+				runtime.KeepAlive(s)
+			})
+		}
+	}
 }
