@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -78,4 +79,40 @@ func TestWorldPacerFollowsGrowth(t *testing.T) {
 		runtime.GC()
 	}
 	runtime.KeepAlive(hold)
+}
+
+// TestDeferCollection: while a large text is read outside the heap, the
+// collector waits for the heap to hold about half of it; after the first
+// collection its pace is the user's again. A text on the heap changes
+// nothing.
+func TestDeferCollection(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("the user's GOGC or GOMEMLIMIT is left alone")
+	}
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	text := dumpText{data: make([]byte, 80<<20), free: func() {}}
+	text.deferCollection()
+	if got := gcPercent(); got != 1000 {
+		t.Errorf("GOGC %d while an 80 MB text is read, want 1000 (a first collection at 40 MB)", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for gcPercent() != 100 {
+		if time.Now().After(deadline) {
+			t.Fatalf("GOGC %d after the first collection, want 100 again", gcPercent())
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	(dumpText{data: text.data}).deferCollection()
+	if got := gcPercent(); got != 100 {
+		t.Errorf("GOGC %d for a text on the heap, want 100", got)
+	}
+}
+
+// gcPercent is the collector's GOGC, read by setting it back.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
 }

@@ -229,6 +229,7 @@ func (o *RunOptions) runFile(file string) *fileReport {
 	}
 	var s *scenario.Scenario
 	if o.Dump != "" {
+		t.deferCollection()
 		s, err = scenario.ParseFile(file, data)
 		if err == nil {
 			err = o.addCommandSteps(s)

@@ -106,6 +106,7 @@ func (o *WhatIfOptions) load(out io.Writer) (*scenario.Scenario, *scenario.Impor
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
+	t.deferCollection()
 	s, err := scenario.ParseFile(name, t.data)
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
