@@ -96,13 +96,13 @@ func (p worldPacer) pace() {
 
 // firstCollectionAt is the part of a text held outside the heap that the
 // heap may hold before the read's first collection (deferCollection).
-const firstCollectionAt = 0.5
+const firstCollectionAt = 1.0
 
 // deferCollection lets the read of a text held outside Go's heap
-// (readDumpText) run to about half the text's size before its first
-// collection. Go's collector starts at a 4 MB heap and collects each time
-// the heap doubles; with the text on the heap it first collected at the
-// text's size. With it off the heap, the read of the 100k dump made five
+// (readDumpText) run until the heap holds about as much as the text
+// before its first collection, as it did when the text was on the heap.
+// Go's collector starts at a 4 MB heap and collects each time the heap
+// doubles: with the text off the heap, the read of the 100k dump made five
 // collections of 4 to 30 MB before the first one worth making, a JSON
 // dump's eleven. The collector's own pace (GOGC 100) is back after the
 // first collection. Not when the user set GOGC or GOMEMLIMIT.
