@@ -2,8 +2,9 @@ package engine
 
 import (
 	"math"
-	"reflect"
 	"unicode/utf8"
+
+	"github.com/gcplay/gcplay/internal/jsoneq"
 )
 
 // This file holds direct forms of the JSON round trips the controllers
@@ -266,71 +267,7 @@ func exactInt(x any, n *int64) bool {
 	return true
 }
 
-// equalJSON reports whether a and b are reflect.DeepEqual, walking them
-// directly when both are decoded JSON (map[string]any, []any, string,
-// float64, bool, nil); reflect's walk of such trees is the larger part
-// of comparing two pod templates. Anything else (another Go type, a NaN,
-// a tree deeper than any object's) goes to reflect.DeepEqual itself.
-func equalJSON(a, b any) bool {
-	if eq, ok := equalJSONTree(a, b, 0); ok {
-		return eq
-	}
-	return reflect.DeepEqual(a, b)
-}
-
-// equalJSONTree is equalJSON's walk; ok is false where it cannot say.
-// A difference found anywhere makes the two unequal for reflect too
-// (values of different types never are DeepEqual); only a NaN, which
-// reflect counts equal to itself inside one shared map or slice, and a
-// type outside JSON's send the whole comparison to reflect.
-func equalJSONTree(a, b any, depth int) (eq, ok bool) {
-	if depth > 100 {
-		return false, false
-	}
-	switch x := a.(type) {
-	case nil:
-		return b == nil, true
-	case bool:
-		y, same := b.(bool)
-		return same && x == y, true
-	case string:
-		y, same := b.(string)
-		return same && x == y, true
-	case float64:
-		y, same := b.(float64)
-		if !same {
-			return false, true
-		}
-		if math.IsNaN(x) || math.IsNaN(y) {
-			return false, false
-		}
-		return x == y, true
-	case map[string]any:
-		y, same := b.(map[string]any)
-		if !same || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false, true
-		}
-		for k, xv := range x {
-			yv, found := y[k]
-			if !found {
-				return false, true
-			}
-			if eq, ok := equalJSONTree(xv, yv, depth+1); !eq || !ok {
-				return eq, ok
-			}
-		}
-		return true, true
-	case []any:
-		y, same := b.([]any)
-		if !same || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false, true
-		}
-		for i := range x {
-			if eq, ok := equalJSONTree(x[i], y[i], depth+1); !eq || !ok {
-				return eq, ok
-			}
-		}
-		return true, true
-	}
-	return false, false
-}
+// equalJSON reports whether a and b are reflect.DeepEqual (package
+// jsoneq): reflect's walk of decoded JSON is the larger part of comparing
+// two pod templates.
+func equalJSON(a, b any) bool { return jsoneq.Equal(a, b) }

@@ -1,8 +1,9 @@
 package fakeapi
 
 import (
-	"reflect"
 	"strconv"
+
+	"github.com/gcplay/gcplay/internal/jsoneq"
 )
 
 // DaemonSetTemplateGenerationAnnotation is apps/v1's
@@ -33,7 +34,7 @@ func prepareDaemonSetUpdate(cur, next *Object) {
 		return
 	}
 	gen := templateGeneration(cur)
-	if !reflect.DeepEqual(mapField(cur.Fields["spec"], "template"), mapField(next.Fields["spec"], "template")) {
+	if !jsoneq.Equal(mapField(cur.Fields["spec"], "template"), mapField(next.Fields["spec"], "template")) {
 		gen++
 	}
 	setTemplateGeneration(next, gen)

@@ -3,6 +3,8 @@ package fakeapi
 import (
 	"encoding/json"
 	"reflect"
+
+	"github.com/gcplay/gcplay/internal/jsoneq"
 )
 
 // normalizeMeta gives metadata one stored form: empty lists and maps are
@@ -36,7 +38,7 @@ func sameObject(a, b *Object) bool {
 	if fa == nil || fb == nil {
 		return fa == nil && fb == nil
 	}
-	return reflect.DeepEqual(fa, fb)
+	return jsoneq.Equal(fa, fb)
 }
 
 // sameMeta is reflect.DeepEqual(*a, *b) for metadata.

@@ -1,6 +1,6 @@
 package fakeapi
 
-import "reflect"
+import "github.com/gcplay/gcplay/internal/jsoneq"
 
 // Update PUTs obj: it replaces the stored object with the same kind,
 // namespace and name, and returns the result read through obj's
@@ -114,7 +114,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if errs := validateObjectMetaUpdate(m, old); len(errs) > 0 {
 		return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 	}
-	if m.Generation > 0 && !reflect.DeepEqual(cur.Fields["spec"], next.Fields["spec"]) {
+	if m.Generation > 0 && !jsoneq.Equal(cur.Fields["spec"], next.Fields["spec"]) {
 		m.Generation++
 	}
 	prepareDaemonSetUpdate(cur, next)
