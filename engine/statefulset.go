@@ -422,7 +422,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 	}
 	var equal *fakeapi.Object
 	for i := len(revs) - 1; i >= 0; i-- {
-		if reflect.DeepEqual(toJSONValue(revs[i].Fields["data"]), toJSONValue(data)) {
+		if equalJSON(toJSONValue(revs[i].Fields["data"]), toJSONValue(data)) {
 			equal = revs[i]
 			break
 		}
@@ -1181,7 +1181,7 @@ func (s *stsSync) writeStatus() error {
 		return nil
 	}
 	want := s.status.jsonValue()
-	if reflect.DeepEqual(toJSONValue(s.v.obj.Fields["status"]), want) {
+	if equalJSON(toJSONValue(s.v.obj.Fields["status"]), want) {
 		return nil
 	}
 	fresh := s.v.obj.DeepCopy()
