@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/jsoneq"
 )
 
 // Names and settings of kube-controller-manager's Deployment controller
@@ -660,7 +661,7 @@ func templateWithoutHash(t map[string]any) map[string]any {
 }
 
 func equalIgnoreHash(a, b map[string]any) bool {
-	return equalJSON(templateWithoutHash(a), templateWithoutHash(b))
+	return jsoneq.Equal(templateWithoutHash(a), templateWithoutHash(b))
 }
 
 // safeEncoding is apimachinery's rand.SafeEncodeString alphabet: no

@@ -3,8 +3,6 @@ package engine
 import (
 	"math"
 	"unicode/utf8"
-
-	"github.com/gcplay/gcplay/internal/jsoneq"
 )
 
 // This file holds direct forms of the JSON round trips the controllers
@@ -266,8 +264,3 @@ func exactInt(x any, n *int64) bool {
 	*n = int64(f)
 	return true
 }
-
-// equalJSON reports whether a and b are reflect.DeepEqual (package
-// jsoneq): reflect's walk of decoded JSON is the larger part of comparing
-// two pod templates.
-func equalJSON(a, b any) bool { return jsoneq.Equal(a, b) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/jsoneq"
 )
 
 // Settings and names of kube-controller-manager's StatefulSet controller
@@ -422,7 +423,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 	}
 	var equal *fakeapi.Object
 	for i := len(revs) - 1; i >= 0; i-- {
-		if equalJSON(toJSONValue(revs[i].Fields["data"]), toJSONValue(data)) {
+		if jsoneq.Equal(toJSONValue(revs[i].Fields["data"]), toJSONValue(data)) {
 			equal = revs[i]
 			break
 		}
@@ -1181,7 +1182,7 @@ func (s *stsSync) writeStatus() error {
 		return nil
 	}
 	want := s.status.jsonValue()
-	if equalJSON(toJSONValue(s.v.obj.Fields["status"]), want) {
+	if jsoneq.Equal(toJSONValue(s.v.obj.Fields["status"]), want) {
 		return nil
 	}
 	fresh := s.v.obj.DeepCopy()
