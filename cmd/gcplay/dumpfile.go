@@ -32,8 +32,8 @@ const offHeapMin = 4 << 20
 
 // readDumpText reads a dump's file. A large file's text is held outside
 // Go's heap where the system allows it (dumpfile_unix.go): the collector
-// sets its next goal at about twice the heap it finds live, and a text of
-// 80 MB found live during the read would let the heap grow by that much
+// sets its next goal at about twice the heap it finds live, and a large
+// text found live during the read would let the heap grow by its size
 // twice over. The text is given back once it is parsed as a dump
 // (parsedDump).
 func readDumpText(name string) (dumpText, error) {

@@ -35,17 +35,18 @@ const (
 
 // worldPacer sets a soft memory limit (debug.SetMemoryLimit) for a world
 // built from a large dump, after each collection. Go's collector lets the
-// heap grow to twice what it finds live; the world built from a dump and
-// its delete hold up to about one and a half times the objects read, so
-// the delete's heap reached about three times them, above the read's own
-// peak (the objects, the text and the read's garbage). A limit of 2.4
-// times the objects read keeps the delete about at the read's peak at a
-// few more collections; where the read's peak was higher (a JSON dump's
-// text is twice a YAML one's), the limit is that peak, which the delete
-// then need not stay below, and costs no collections. A world that grows further (a run that records its trace,
-// controllers that create many objects) gets 1.6 times what is live
-// instead, so the collector never runs again and again over a heap it
-// cannot shrink below the limit.
+// heap grow to twice what it finds live, and the settled world and its
+// delete hold more than the objects read, so unpaced the delete's heap
+// rose above the read's own peak (the objects, the text and the read's
+// garbage). The limit (readFactor times the objects read) keeps the
+// delete near the read's peak at a few more collections; where the
+// read's peak was higher (a JSON dump's text is longer), the limit is
+// that peak, which costs no collections. A world that grows further (a
+// run that records its trace, controllers that create many objects) gets
+// liveFactor times what is live instead, so the collector never runs
+// again and again over a heap it cannot shrink below the limit. The
+// factors were chosen by measurement: docs/BENCHMARKS.md, "Twelfth
+// session: the peak".
 type worldPacer struct {
 	// read is the heap live once the dump was read; peak is the
 	// process's peak resident memory then (0 where it is not known).
@@ -80,44 +81,42 @@ func startPacer(read, peak uint64) (stop func()) {
 }
 
 // pace sets the limit for what the last collection found live, and asks
-// to be called after the next one: once the collector finds the sentinel
-// allocated here unreachable.
+// to be called again after the next one.
 func (p worldPacer) pace() {
 	if p.stop.Load() {
 		return
 	}
 	debug.SetMemoryLimit(p.limit(liveHeap()))
+	afterNextCollection(p.pace)
+}
+
+// afterNextCollection calls f once the collector has run: when it finds
+// a small object allocated here unreachable.
+func afterNextCollection(f func()) {
 	sentinel := &struct {
 		_ *int
 		_ [16]byte
 	}{}
-	runtime.AddCleanup(sentinel, func(p worldPacer) { p.pace() }, p)
+	runtime.AddCleanup(sentinel, func(f func()) { f() }, f)
 }
-
-// firstCollectionAt is the part of a text held outside the heap that the
-// heap may hold before the read's first collection (deferCollection).
-const firstCollectionAt = 1.0
 
 // deferCollection lets the read of a text held outside Go's heap
 // (readDumpText) run until the heap holds about as much as the text
-// before its first collection, as it did when the text was on the heap.
-// Go's collector starts at a 4 MB heap and collects each time the heap
-// doubles: with the text off the heap, the read of the 100k dump made five
-// collections of 4 to 30 MB before the first one worth making, a JSON
-// dump's eleven. The collector's own pace (GOGC 100) is back after the
-// first collection. Not when the user set GOGC or GOMEMLIMIT.
+// before its first collection, as it did when the text was on the heap:
+// Go's collector starts at a small heap and collects each time the heap
+// doubles, and with the text off the heap the read made several small
+// collections before the first one worth making (docs/BENCHMARKS.md,
+// "Twelfth session: the peak"). The collector's own pace (GOGC 100) is
+// back after the first collection. Not when the user set GOGC or
+// GOMEMLIMIT.
 func (t dumpText) deferCollection() {
 	if t.free == nil || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	percent := int(100 * firstCollectionAt * float64(len(t.data)) / float64(4<<20))
+	percent := int(100 * float64(len(t.data)) / float64(4<<20))
 	if percent <= 100 {
 		return
 	}
 	old := debug.SetGCPercent(percent)
-	sentinel := &struct {
-		_ *int
-		_ [16]byte
-	}{}
-	runtime.AddCleanup(sentinel, func(old int) { debug.SetGCPercent(old) }, old)
+	afterNextCollection(func() { debug.SetGCPercent(old) })
 }
