@@ -9,6 +9,8 @@ import (
 	"testing/quick"
 
 	"github.com/gcplay/gcplay/internal/jsoneq"
+
+	"github.com/gcplay/gcplay/internal/jsontest"
 )
 
 func TestToJSONValueEqualsRoundTrip(t *testing.T) {
@@ -50,36 +52,11 @@ func TestToJSONValueEqualsRoundTrip(t *testing.T) {
 	}
 }
 
-// randomTree builds a decoded-JSON-like tree with the values the round
-// trip changes or rejects mixed in.
-func randomTree(r *rand.Rand, depth int) any {
-	switch n := r.IntN(12); {
-	case depth > 3 || n < 2:
-		return []any{"a", "\xfe", "<&>", ""}[r.IntN(4)]
-	case n < 4:
-		return []any{0.0, -1.5, 1e21, float64(1 << 62), math.NaN(), math.Inf(-1), 3}[r.IntN(7)]
-	case n < 5:
-		return []any{nil, true, false, map[string]any(nil), []any(nil)}[r.IntN(5)]
-	case n < 8:
-		m := map[string]any{}
-		for i := r.IntN(4); i > 0; i-- {
-			m[[]string{"a", "b", "Replicas", "\xff", "c"}[r.IntN(5)]] = randomTree(r, depth+1)
-		}
-		return m
-	default:
-		l := make([]any, r.IntN(4))
-		for i := range l {
-			l[i] = randomTree(r, depth+1)
-		}
-		return l
-	}
-}
-
 func TestToJSONValueEqualsRoundTripRandomTrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 1))
 	direct := 0
 	for range 5000 {
-		v := randomTree(r, 0)
+		v := jsontest.RandomTree(r, 0)
 		if _, ok := copyJSONTree(v); ok {
 			direct++
 		}
@@ -212,7 +189,7 @@ func TestEqualJSONIsDeepEqualRandomTrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 2))
 	var equal, unequal int
 	for range 5000 {
-		a := randomTree(r, 0)
+		a := jsontest.RandomTree(r, 0)
 		var b any
 		switch r.IntN(4) {
 		case 0:
@@ -220,7 +197,7 @@ func TestEqualJSONIsDeepEqualRandomTrees(t *testing.T) {
 		case 1:
 			b = toJSONValue(a)
 		case 2:
-			b = randomTree(r, 0)
+			b = jsontest.RandomTree(r, 0)
 		default:
 			b, _ = copyJSONTree(a)
 		}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/gcplay/gcplay/internal/jsontest"
 )
 
 func TestEqualIsDeepEqual(t *testing.T) {
@@ -48,13 +50,13 @@ func TestEqualIsDeepEqualRandomTrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 12))
 	var equal, unequal int
 	for range 5000 {
-		a := randomTree(r, 0)
+		a := jsontest.RandomTree(r, 0)
 		var b any
 		switch r.IntN(3) {
 		case 0:
 			b = a // shared: reflect's shortcut for one map or slice
 		case 1:
-			b = randomTree(r, 0)
+			b = jsontest.RandomTree(r, 0)
 		default:
 			b = copyTree(a)
 		}
@@ -112,27 +114,4 @@ func copyTree(v any) any {
 		return l
 	}
 	return v
-}
-
-func randomTree(r *rand.Rand, depth int) any {
-	switch n := r.IntN(12); {
-	case depth > 3 || n < 2:
-		return []any{"a", "\xfe", "<&>", ""}[r.IntN(4)]
-	case n < 4:
-		return []any{0.0, -1.5, 1e21, float64(1 << 62), math.NaN(), math.Inf(-1), 3}[r.IntN(7)]
-	case n < 5:
-		return []any{nil, true, false, map[string]any(nil), []any(nil)}[r.IntN(5)]
-	case n < 8:
-		m := map[string]any{}
-		for i := r.IntN(4); i > 0; i-- {
-			m[[]string{"a", "b", "Replicas", "\xff", "c"}[r.IntN(5)]] = randomTree(r, depth+1)
-		}
-		return m
-	default:
-		l := make([]any, r.IntN(4))
-		for i := range l {
-			l[i] = randomTree(r, depth+1)
-		}
-		return l
-	}
 }
