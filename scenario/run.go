@@ -23,10 +23,11 @@ type RunOptions struct {
 	// world holds a dump's objects alone and frees those the run removes
 	// (else every object a delete removes stays in memory to the end).
 	ReleaseRestore bool
-	// WorldOnly says the caller reads only the Result's World and whether
-	// the run failed (a playground opening a file, a share link): the
-	// final objects, deletion order and events are not copied into it,
-	// work the browser's start would otherwise do for nothing.
+	// WorldOnly says the caller reads only the Result's World, its steps
+	// and whether the run failed (a playground opening a file, a share
+	// link, run's text output): the final objects, deletion order and
+	// events are not gathered into it, work the browser's start, or the
+	// end of a run of a large dump, would otherwise do for nothing.
 	WorldOnly bool
 }
 
@@ -47,7 +48,8 @@ type Result struct {
 	// it ends at the first failing step.
 	Steps []StepResult `json:"steps"`
 	// Objects is the final contents of storage, sorted by kind, namespace
-	// and name.
+	// and name: storage's own objects (stored objects are never modified,
+	// so the result shares them), which must not be modified.
 	Objects []*fakeapi.Object `json:"objects"`
 	// DeletionOrder lists removals from storage, in order.
 	DeletionOrder []Removal `json:"deletionOrder"`
@@ -224,9 +226,9 @@ func (r *runner) record(res *Result, label string, st *Step) bool {
 
 func (r *runner) finish(res *Result) {
 	store := r.w.Store()
-	for _, o := range store.Objects() {
-		res.Objects = append(res.Objects, o.DeepCopy())
-	}
+	// Storage's objects themselves: a copy of each would hold the whole
+	// world a second time at the run's end.
+	res.Objects = append(res.Objects, store.Objects()...)
 	removals := store.Removals()
 	if len(removals) > 0 {
 		res.DeletionOrder = make([]Removal, 0, len(removals))

@@ -389,3 +389,26 @@ func TestRunWorldOnly(t *testing.T) {
 		t.Errorf("the worlds differ:\n%s\n---\n%s", a, b)
 	}
 }
+
+// TestRunResultSharesStorage: the result's final objects are storage's
+// own (stored objects are never modified), not copies, so that a run's
+// end does not hold a large world twice.
+func TestRunResultSharesStorage(t *testing.T) {
+	res := runSource(t, `name: t
+controllers: [garbagecollector]
+objects:
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+  - {apiVersion: v1, kind: Secret, metadata: {name: b, ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: a}]}}
+steps:
+  - settle: {}
+`)
+	store := res.World.Store()
+	if len(res.Objects) != store.Len() {
+		t.Fatalf("%d objects in the result, %d in storage", len(res.Objects), store.Len())
+	}
+	for _, o := range res.Objects {
+		if s := store.Lookup(fakeapi.RefOf(o)); s != o {
+			t.Errorf("%s: the result holds a copy, not storage's object", o)
+		}
+	}
+}

@@ -92,3 +92,40 @@ func TestBigDumpRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestRunTextHoldsNoSecondWorld: run's text output prints the steps, so
+// the result of a dump's run gathers no final objects: once the world is
+// let go, what the result holds is a small part of it (a copy of every
+// object, which the JSON output prints, held the world twice at the
+// run's end).
+func TestRunTextHoldsNoSecondWorld(t *testing.T) {
+	path := bigDump(t)
+	live := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := live()
+	o := &RunOptions{Dump: path, Output: "text", Namespace: "default", Cascade: "background"}
+	r := o.runFile(path)
+	if r.Status != "pass" {
+		t.Fatalf("%s: %+v", r.Status, r.Errors)
+	}
+	withWorld := live()
+	r.Result.World = nil
+	without := live()
+	world := int64(withWorld) - int64(without)
+	held := int64(without) - int64(before)
+	t.Logf("the world %d bytes live, the result beside it %d", world, held)
+	if world < 1<<20 {
+		t.Fatalf("the world holds %d bytes live: the measure does not see it", world)
+	}
+	if held > world/10 {
+		t.Errorf("without its world, the result of a text run holds %d bytes live (the world %d)", held, world)
+	}
+	if len(r.Result.Objects) != 0 {
+		t.Errorf("the text run's result gathered %d objects", len(r.Result.Objects))
+	}
+	runtime.KeepAlive(r)
+}

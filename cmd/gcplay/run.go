@@ -253,7 +253,9 @@ func (o *RunOptions) runFile(file string) *fileReport {
 	if o.Dump != "" {
 		collectAfterRead(!o.Trace)
 	}
-	res := scenario.Run(s, scenario.RunOptions{Records: o.Trace, ReleaseRestore: true})
+	// The text reads the steps; only JSON prints the final objects,
+	// removals and events.
+	res := scenario.Run(s, scenario.RunOptions{Records: o.Trace, ReleaseRestore: true, WorldOnly: o.Output == "text"})
 	r.Result = res
 	switch {
 	case res.InternalError != "":
