@@ -17,6 +17,25 @@ type mark struct {
 	text string
 }
 
+// ownerlessKey is the message for an object with no owner references.
+// The collector never deletes such an object as a dependent (R42), but a
+// delete with Foreground or Orphan propagation hands it to the collector
+// all the same: it waits for the blocking dependents and then removes
+// foregroundDeletion (R47), or strips the dependents' references and then
+// removes orphan (R50). Telling a learner watching a Foreground delete of
+// a root that "the collector never deletes it" would teach the wrong rule.
+func ownerlessKey(meta *fakeapi.ObjectMeta) string {
+	if meta.DeletionTimestamp != nil {
+		switch {
+		case meta.HasFinalizer(fakeapi.FinalizerDeleteDependents):
+			return "inspector-owners-none-foreground"
+		case meta.HasFinalizer(fakeapi.FinalizerOrphanDependents):
+			return "inspector-owners-none-orphan"
+		}
+	}
+	return "inspector-owners-none"
+}
+
 // ownerChain is the inspector's view up the ownership graph: the selected
 // object's owners, each with its own owners below it, indented, up to the
 // objects that own nothing (the world tree is the other direction, owner
@@ -27,7 +46,7 @@ func (m *Model) ownerChain(o *fakeapi.Object, width int) []*line {
 	t := &m.th
 	var out []*line
 	if len(o.Metadata.OwnerReferences) == 0 {
-		for _, w := range wrap(m.tr.T("inspector-owners-none"), max(width-1, 10)) {
+		for _, w := range wrap(m.tr.T(ownerlessKey(&o.Metadata)), max(width-1, 10)) {
 			out = append(out, new(line).add(&t.dim, w))
 		}
 		return out

@@ -59,4 +59,24 @@ func TestOwnerChain(t *testing.T) {
 	if got := inspectorText(m); !strings.Contains(got, "    ↑ ConfigMap/b ↻cycle") {
 		t.Errorf("the cycle b → a → b is not marked:\n%s", got)
 	}
+	// An object without owners is still the collector's to finish when it
+	// is deleted in the foreground or with orphan (R47, R50): the
+	// inspector must not say the collector leaves it alone.
+	runLine(t, m, "create cm fg")
+	runLine(t, m, "create cm fgdep --owner cm/fg --block")
+	runLine(t, m, "delete cm/fg --cascade=foreground")
+	runLine(t, m, "create cm c")
+	runLine(t, m, "create pod r --owner cm/c")
+	runLine(t, m, "delete cm/c --cascade=orphan")
+	for _, c := range []struct{ name, want string }{
+		{"fg", "owned by nobody; deleting in the foreground: the collector removes foregroundDeletion once no dependent blocks it"},
+		{"c", "owned by nobody; deleting with orphan: the collector strips its dependents' references to it, then removes orphan"},
+	} {
+		o := lookup(m, "cm", c.name)
+		m.selectUID(o.Metadata.UID)
+		m.refresh()
+		if got := strings.Join(strings.Fields(inspectorTextW(m, 200)), " "); !strings.Contains(got, c.want) {
+			t.Errorf("ConfigMap/%s (finalizers %v): the inspector lacks %q:\n%s", c.name, o.Metadata.Finalizers, c.want, got)
+		}
+	}
 }
