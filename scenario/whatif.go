@@ -178,7 +178,20 @@ func (im *Imported) settle() (int, error) {
 // apiserver's default), settles, and says what happened to every object.
 func (im *Imported) Delete(target Ref, policy string) (*WhatIf, error) {
 	store := im.World.Store()
-	before := store.Objects()
+	// Of each object the answer speaks of, what it needs of it as it
+	// stood: its uid and owner references. Not the object itself: holding
+	// every object would keep each version the delete replaces or removes
+	// live to its end, the whole settled world beside the new one.
+	type was struct {
+		uid    string
+		owners []fakeapi.OwnerReference
+	}
+	var before []was
+	for _, o := range store.Objects() {
+		if im.answers(o) {
+			before = append(before, was{o.Metadata.UID, o.Metadata.OwnerReferences})
+		}
+	}
 	ref, err := requestRef(store, target)
 	if err != nil {
 		return nil, err
@@ -198,9 +211,8 @@ func (im *Imported) Delete(target Ref, policy string) (*WhatIf, error) {
 	}
 	w := &WhatIf{Before: im.Before, Steps: n}
 	existed := make(map[string]bool, len(before))
-	before = slices.DeleteFunc(before, func(o *fakeapi.Object) bool { return !im.answers(o) })
 	for _, o := range before {
-		existed[o.Metadata.UID] = true
+		existed[o.uid] = true
 	}
 	// Deleted: in the order storage removed them.
 	gone := map[string]bool{}
@@ -212,14 +224,14 @@ func (im *Imported) Delete(target Ref, policy string) (*WhatIf, error) {
 		}
 	}
 	for _, o := range before {
-		now := store.ByUID(o.Metadata.UID)
+		now := store.ByUID(o.uid)
 		switch {
 		case now == nil:
 		case now.Metadata.DeletionTimestamp != nil:
 			w.Stuck = append(w.Stuck, im.hold(now))
 		default:
 			var removed []string
-			for _, r := range o.Metadata.OwnerReferences {
+			for _, r := range o.owners {
 				if !slices.ContainsFunc(now.Metadata.OwnerReferences, func(n fakeapi.OwnerReference) bool { return n.UID == r.UID }) {
 					removed = append(removed, ownerName(store, now, r))
 				}
