@@ -58,8 +58,12 @@ const (
 	// checkpointObjects bounds the objects all checkpoints copy, together
 	// (about 400 bytes of memory each).
 	checkpointObjects = 400_000
-	// minCheckpoints are kept whatever their size.
-	minCheckpoints = 8
+	// minCheckpoints are kept whatever their size in a world small
+	// enough that that many copies fit in the budget; a larger world
+	// keeps what the budget holds, and never fewer than leastCheckpoints
+	// (the start and the two newest, which thinning keeps).
+	minCheckpoints   = 8
+	leastCheckpoints = 3
 	// nearReplay is the length of replay beyond which clones are left
 	// behind its target, at nearGap (a power of two), 2*nearGap, 4*nearGap
 	// and 8*nearGap steps before it.
@@ -76,6 +80,16 @@ const (
 // NewHistory starts a timeline at w's current state. The history owns w.
 func NewHistory(w *World) *History {
 	return &History{checkpoints: map[int]*World{0: w.Clone()}, live: w, branchedAt: -1, budget: checkpointObjects}
+}
+
+// NewHistoryFrom starts a timeline at start, which it keeps as its first
+// checkpoint without copying it: start must not be changed afterwards,
+// only cloned (the TUI keeps the world a file opened on for a reset, and
+// a checkpoint is only ever cloned too, so the two are one world instead
+// of two copies of a dump's 100,000 objects and their caches). The live
+// world is a clone of it.
+func NewHistoryFrom(start *World) *History {
+	return &History{checkpoints: map[int]*World{0: start}, live: start.Clone(), branchedAt: -1, budget: checkpointObjects}
 }
 
 // World returns the world at the current position. Callers must not apply
@@ -146,7 +160,11 @@ func (h *History) interval() int {
 // thin drops every other checkpoint, oldest first, keeping the start and
 // the two newest, while their objects add up to more than the budget.
 func (h *History) thin() {
-	for len(h.checkpoints) > minCheckpoints {
+	keep := minCheckpoints
+	if n := h.live.store.Len(); n > 0 {
+		keep = min(keep, max(h.budget/n, leastCheckpoints))
+	}
+	for len(h.checkpoints) > keep {
 		objects := 0
 		for _, w := range h.checkpoints {
 			objects += w.store.Len()

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -196,5 +197,125 @@ func TestHistory_StepBackTakesOverBehind(t *testing.T) {
 	big.goTo(big.h.Len() - 10)
 	if len(big.h.behind) != 0 {
 		t.Fatalf("a world of %d objects kept %d states behind a step back", big.h.World().store.Len(), len(big.h.behind))
+	}
+}
+
+// TestHistory_SharedStartLargeWorld opens a timeline on a world too large
+// for minCheckpoints copies of it in the budget, kept as its first
+// checkpoint without a copy (NewHistoryFrom), as the TUI opens a cluster
+// dump. A cascade, a foreground delete and a scale-up make a timeline of
+// thousands of steps, and the checkpoints are thinned to what the budget
+// holds. Then positions reached by jumps, across checkpoints, backwards
+// and forwards, and by steps back, must give byte for byte the world a
+// fresh replay from the start gives (every object in full, the graph,
+// the queues, the clock), and the start must be left as it was.
+func TestHistory_SharedStartLargeWorld(t *testing.T) {
+	start := newTestWorld(t)
+	mustDo(t, start, Create{Object: manifest(t, deploymentYAML("web", 60, ""))})
+	mustSettle(t, start)
+	for i := range 3 {
+		owner := fmt.Sprintf("o-%d", i)
+		mustDo(t, start, Create{Object: cm(owner, owner+"-uid")})
+		for j := range 60 {
+			d := fmt.Sprintf("d-%d-%d", i, j)
+			mustDo(t, start, Create{Object: cm(d, d+"-uid", ref("ConfigMap", owner, owner+"-uid"))})
+		}
+	}
+	mustSettle(t, start)
+	startState := fullState(t, start)
+
+	h := NewHistoryFrom(start)
+	size := start.store.Len()
+	h.budget = 4 * size // room for 4 copies: fewer than minCheckpoints
+	most := 0
+	do := func(a Action) {
+		t.Helper()
+		if _, err := h.Do(a); err != nil && err != ErrNothingToDo {
+			t.Fatal(err)
+		}
+		most = max(most, len(h.checkpoints))
+	}
+	settle := func() {
+		for !h.World().Idle() {
+			do(Step{})
+		}
+	}
+	do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "o-0"}})
+	settle()
+	do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "o-1"}, Options: &fakeapi.DeleteOptions{PropagationPolicy: policyOf(fakeapi.DeletePropagationForeground)}})
+	settle()
+	do(Patch{Ref: deployRef("web"), Merge: []byte(`{"spec":{"replicas":300}}`)})
+	settle()
+	do(Delete{Ref: deployRef("web")})
+	settle()
+	n := h.Len()
+	if len(h.checkpoints) < leastCheckpoints {
+		t.Fatalf("a timeline of %d steps has %d checkpoints: jumps cross none", n, len(h.checkpoints))
+	}
+	if h.spacing == 0 {
+		t.Fatal("the checkpoints were never thinned: the test does not exercise the bound")
+	}
+	// Thinning keeps what the budget holds; a checkpoint taken since may
+	// exceed it by one.
+	if most > 4+1 {
+		t.Fatalf("up to %d checkpoints of a world of %d objects, budget %d objects", most, size, h.budget)
+	}
+	if h.checkpoints[0] != start {
+		t.Fatal("the start is not the first checkpoint")
+	}
+
+	// Where to go, in this order: jumps across checkpoints both ways,
+	// then a scrub back one step at a time from a jump.
+	r := rand.New(rand.NewPCG(13, 26))
+	var targets []int
+	for range 12 {
+		targets = append(targets, r.IntN(n+1))
+	}
+	targets = append(targets, n, 0, n/2, n/4, 3*n/4)
+	for p := n/2 - 1; p > n/2-70; p-- {
+		targets = append(targets, p)
+	}
+	want := replayStates(t, start, h.Actions(), targets)
+	for _, p := range targets {
+		if err := h.Goto(p); err != nil {
+			t.Fatal(err)
+		}
+		if got := fullState(t, h.World()); got != want[p] {
+			t.Fatalf("the world at %d differs from a fresh replay:\n%s\nwant:\n%s", p, got, want[p])
+		}
+	}
+	if got := fullState(t, start); got != startState {
+		t.Fatal("moving along the timeline changed the start it shares")
+	}
+}
+
+// fullState is worldState with every object in full (its JSON).
+func fullState(t *testing.T, w *World) string {
+	t.Helper()
+	b, err := json.Marshal(w.Store().Objects())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return worldState(w) + "\n" + string(b)
+}
+
+// replayStates replays actions on a fresh clone of start and returns the
+// full state at each of the positions.
+func replayStates(t *testing.T, start *World, actions []Action, positions []int) map[int]string {
+	t.Helper()
+	want := map[int]bool{}
+	for _, p := range positions {
+		want[p] = true
+	}
+	w := start.Clone()
+	out := map[int]string{}
+	for i := 0; ; i++ {
+		if want[i] {
+			out[i] = fullState(t, w)
+		}
+		if i == len(actions) {
+			return out
+		}
+		w.Do(actions[i]) //nolint:errcheck // the history kept the errors
 	}
 }

@@ -858,7 +858,7 @@ func (m *Model) cmdLoad(in *invocation) (tea.Cmd, error) {
 	if err != nil {
 		return nil, errorf("%v (nothing changed)", err)
 	}
-	s, note, warn, err := openSession(in.args[0], data, !m.opts.StepThrough)
+	s, note, warn, err := openSession(in.args[0], data, nil, !m.opts.StepThrough)
 	if err != nil {
 		return nil, errorf("cannot load %s, nothing changed: %v", in.args[0], err)
 	}

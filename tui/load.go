@@ -25,10 +25,14 @@ type opened struct {
 // starter world settles that way); otherwise they are left for
 // applySteps, so they land in the timeline where the learner can rewind
 // and step through them.
-func openScenario(name string, data []byte, setup bool) (*opened, error) {
-	sc, err := scenario.ParseFile(name, data) // a scenario, or a cluster dump
-	if err != nil {
-		return nil, err
+// A sc already parsed from data is taken as it is.
+func openScenario(name string, data []byte, sc *scenario.Scenario, setup bool) (*opened, error) {
+	if sc == nil {
+		var err error
+		sc, err = scenario.ParseFile(name, data) // a scenario, or a cluster dump
+		if err != nil {
+			return nil, err
+		}
 	}
 	run := *sc
 	if !setup {
@@ -52,8 +56,8 @@ func openScenario(name string, data []byte, setup bool) (*opened, error) {
 // make the starting world and its steps the timeline, which is left at its
 // end. note says what was loaded; warn is set when a step failed and the
 // timeline stops before it.
-func openSession(name string, data []byte, setup bool) (s *session, note string, warn bool, err error) {
-	o, err := openScenario(name, data, setup)
+func openSession(name string, data []byte, sc *scenario.Scenario, setup bool) (s *session, note string, warn bool, err error) {
+	o, err := openScenario(name, data, sc, setup)
 	if err != nil {
 		return nil, "", false, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/scenario"
 )
 
 // Options configure a playground.
@@ -31,6 +32,10 @@ type Options struct {
 	// File, when set, is a scenario file (read through Files) to open
 	// instead of the starter world.
 	File string
+	// Parsed, when set, is File already parsed (scenario.ParseFile): the
+	// caller read it to check it, and a cluster dump of 100,000 objects
+	// is then neither read nor parsed twice.
+	Parsed *scenario.Scenario
 	// Width and Height are the initial size, until the terminal reports its
 	// own (tests and the browser build set them).
 	Width, Height int
@@ -232,7 +237,11 @@ func New(opts Options) (*Model, error) {
 	}
 	name, data := starterScenario()
 	setup := true
-	if opts.File != "" {
+	var parsed *scenario.Scenario
+	switch {
+	case opts.File != "" && opts.Parsed != nil:
+		name, data, setup, parsed = opts.File, nil, !opts.StepThrough, opts.Parsed
+	case opts.File != "":
 		if opts.Files == nil {
 			return nil, errorf("cannot open %s: this build of gcplay has no file access", opts.File)
 		}
@@ -242,7 +251,7 @@ func New(opts Options) (*Model, error) {
 		}
 		name, data, setup = opts.File, b, !opts.StepThrough
 	}
-	s, note, warn, err := openSession(name, data, setup)
+	s, note, warn, err := openSession(name, data, parsed, setup)
 	if err != nil {
 		return nil, err
 	}

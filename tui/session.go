@@ -53,7 +53,7 @@ type result struct {
 }
 
 func newSession(origin *scenario.Scenario, start *engine.World) *session {
-	return &session{origin: origin, start: start, h: engine.NewHistory(start.Clone()), watch: map[string]string{},
+	return &session{origin: origin, start: start, h: engine.NewHistoryFrom(start), watch: map[string]string{},
 		runCap: scenario.DefaultMaxSteps}
 }
 
@@ -379,7 +379,7 @@ func (s *session) undo() error {
 
 // reset starts over from the origin's world with an empty timeline.
 func (s *session) reset() {
-	s.h = engine.NewHistory(s.start.Clone())
+	s.h = engine.NewHistoryFrom(s.start)
 	s.version++
 }
 

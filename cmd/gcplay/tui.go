@@ -103,13 +103,16 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 	}
 	out, in := cmd.OutOrStdout(), cmd.InOrStdin()
 	files := tui.Files(osFiles{})
+	// The file is parsed once, here, and the playground opens on what was
+	// parsed: a cluster dump's 100,000 objects are not read twice.
+	var parsed *scenario.Scenario
 	if o.File == "-" {
 		// The dump comes on stdin; the keys then come from the terminal.
 		data, err := io.ReadAll(in)
 		if err != nil {
 			return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("stdin: %v", err)}
 		}
-		if _, err := scenario.ParseFile("stdin", data); err != nil {
+		if parsed, err = scenario.ParseFile("stdin", data); err != nil {
 			return &ExitError{Code: ExitInvalid, Err: err}
 		}
 		files = stdinFiles{osFiles{}, data}
@@ -119,14 +122,18 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		}
 	} else if o.File != "" {
 		// A file that cannot be opened or read is an error wherever gcplay
-		// runs, before any word about terminals.
-		data, err := os.ReadFile(o.File)
+		// runs, before any word about terminals. A large dump's text is
+		// held off Go's heap and given back once parsed, as gcplay run
+		// does.
+		t, err := readDumpText(o.File)
 		if err != nil {
 			return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%s: %s", o.File, readError(err))}
 		}
-		if _, err := scenario.ParseFile(o.File, data); err != nil {
+		t.deferCollection()
+		if parsed, err = scenario.ParseFile(o.File, t.data); err != nil {
 			return &ExitError{Code: ExitInvalid, Err: err}
 		}
+		t.parsedDump(parsed)
 	}
 	if !isTerminal(out) {
 		fmt.Fprintln(out, "gcplay opens its playground only in a terminal; for scripts use gcplay run FILE.")
@@ -144,9 +151,15 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		}
 		resume = r
 	}
-	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: files, File: o.File, StepThrough: true, Resume: resume, Lang: lang})
+	m, err := tui.New(tui.Options{Theme: o.Theme, NoColor: os.Getenv("NO_COLOR") != "", Files: files, File: o.File, Parsed: parsed, StepThrough: true, Resume: resume, Lang: lang})
 	if err != nil {
 		return &ExitError{Code: ExitInvalid, Err: err}
+	}
+	if parsed != nil && len(parsed.Restore) > 0 {
+		// A cluster dump: its world's collector is paced, as gcplay run
+		// paces it (worldPacer), so that the timeline's growth as r runs
+		// is not doubled again by Go's collector headroom.
+		collectAfterRead(true)
 	}
 	err = runProgram(m, in, out)
 	switch {
