@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gcplay/gcplay/scenario"
 )
 
 // TestOpenClusterDump: the playground opens what kubectl get -o yaml
@@ -33,5 +35,36 @@ func TestOpenClusterDump(t *testing.T) {
 	script, err := files.ReadFile("stuck.sh")
 	if err != nil || !strings.HasPrefix(string(script), "#!/usr/bin/env bash") || !strings.Contains(string(script), "kind: Certificate") && !strings.Contains(string(script), `"kind": "Certificate"`) {
 		t.Errorf("export kubectl: %v\n%.400s", err, script)
+	}
+}
+
+// TestOpenParsedDump: gcplay play -f parses the file to check it and
+// hands the playground what it parsed, which opens on it without reading
+// the file again (here there is no file to read: Files holds none), and
+// a reset starts over from the same restored world.
+func TestOpenParsedDump(t *testing.T) {
+	dump, err := os.ReadFile("../examples/dumps/stuck.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.ParseFile("stuck.yaml", dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(Options{Width: 120, Height: 40, NoColor: true, Files: NewMemFiles(nil), File: "stuck.yaml", Parsed: sc, StepThrough: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.msg, "objects restored") {
+		t.Errorf("message %q: the dump's objects should be said restored", m.msg)
+	}
+	n := m.s.world().Store().Len()
+	if api := lookup(m, "deploy", "api"); api == nil || api.Metadata.DeletionTimestamp == nil {
+		t.Fatalf("Deployment/api should be restored terminating: %+v", api)
+	}
+	runLine(t, m, "delete deploy/api --cascade=orphan")
+	m.s.reset()
+	if got := m.s.world().Store().Len(); got != n {
+		t.Errorf("after a reset the world holds %d objects, want the %d restored", got, n)
 	}
 }
