@@ -57,7 +57,18 @@ func Save(w *engine.World, name string) ([]byte, error) {
 	cn.Style = yaml.FlowStyle
 	addField(doc, "controllers", cn)
 
-	var objects, steps []*yaml.Node
+	var buf bytes.Buffer
+	buf.WriteString("# A gcplay scenario (format v1), saved from a running world.\n")
+	if err := encodeYAML(&buf, doc); err != nil {
+		return nil, err
+	}
+	// The objects are written one at a time, each as the one item of a
+	// sequence of its own, indented as the document's objects list: the
+	// same bytes as one document, but yaml.v3's emitter keeps every event
+	// of a document to its end (over a GB for 10,000 objects), and the
+	// nodes of one object at a time are all that is held.
+	items := sequenceWriter{buf: &buf, key: "objects"}
+	var steps []*yaml.Node
 	for _, o := range store.ObjectsInCreationOrder() {
 		if o.Kind == "Namespace" && o.Metadata.Namespace == "" && slices.Contains(standardNamespaces, o.Metadata.Name) {
 			continue
@@ -66,28 +77,75 @@ func Save(w *engine.World, name string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", o, err)
 		}
-		objects = append(objects, n)
+		if err := items.add(n); err != nil {
+			return nil, err
+		}
 		if o.Metadata.DeletionTimestamp != nil {
 			steps = append(steps, terminationSteps(reg, o)...)
 		}
 	}
-	if len(objects) > 0 {
-		addField(doc, "objects", seqNode(objects...))
-	}
-	if len(steps) > 0 {
-		addField(doc, "steps", seqNode(steps...))
-	}
-	var buf bytes.Buffer
-	buf.WriteString("# A gcplay scenario (format v1), saved from a running world.\n")
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
+	items = sequenceWriter{buf: &buf, key: "steps"}
+	for _, st := range steps {
+		if err := items.add(st); err != nil {
+			return nil, err
+		}
 	}
 	return buf.Bytes(), nil
+}
+
+// encodeYAML writes n as a YAML document of its own, as Save writes
+// scenario files (two spaces an indent).
+func encodeYAML(buf *bytes.Buffer, n *yaml.Node) error {
+	enc := yaml.NewEncoder(buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+// sequenceWriter appends the items of a top-level key's block sequence
+// to a document, one item at a time, as yaml.v3 writes the whole
+// sequence: the key before the first item, then each item as a sequence
+// of its own, each line indented two spaces (empty lines, which the
+// emitter leaves unindented inside block scalars, as they are).
+type sequenceWriter struct {
+	buf     *bytes.Buffer
+	key     string
+	started bool
+	scratch bytes.Buffer
+}
+
+func (w *sequenceWriter) add(item *yaml.Node) error {
+	if !w.started {
+		w.started = true
+		doc := mapNode()
+		addField(doc, w.key, seqNode())
+		// A key with an empty sequence ends in " []": the key alone, with
+		// the same quoting as the emitter gives it, is what precedes the
+		// items.
+		w.scratch.Reset()
+		if err := encodeYAML(&w.scratch, doc); err != nil {
+			return err
+		}
+		head, ok := bytes.CutSuffix(w.scratch.Bytes(), []byte(" []\n"))
+		if !ok {
+			return fmt.Errorf("saving %s: unexpected YAML %q", w.key, w.scratch.Bytes())
+		}
+		w.buf.Write(head)
+		w.buf.WriteByte('\n')
+	}
+	w.scratch.Reset()
+	if err := encodeYAML(&w.scratch, seqNode(item)); err != nil {
+		return err
+	}
+	for line := range bytes.Lines(w.scratch.Bytes()) {
+		if len(line) > 1 {
+			w.buf.WriteString("  ")
+		}
+		w.buf.Write(line)
+	}
+	return nil
 }
 
 // manifestNode renders an object as a manifest without the fields the
