@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 )
 
@@ -70,6 +71,8 @@ const (
 	nearReplay = 256
 	nearGap    = 32
 	nearCount  = 4
+	// largeNearCount is how many a large world leaves (see Goto).
+	largeNearCount = 2
 	// behindCount is how many worlds a step back leaves behind its
 	// target, and behindObjects bounds the objects they copy together:
 	// only small worlds, where a clone costs a few steps' replay.
@@ -153,16 +156,17 @@ func (h *History) Do(a Action) (Record, error) {
 
 // interval is the number of actions between checkpoints: at least 64, and
 // more for large worlds, where a clone costs more; never less than spacing.
-func (h *History) interval() int {
-	return max(min(max(64, h.live.store.Len()/16), 4096), h.spacing)
-}
+func (h *History) interval() int { return max(h.baseInterval(), h.spacing) }
+
+// baseInterval is the interval before any thinning.
+func (h *History) baseInterval() int { return min(max(64, h.live.store.Len()/16), 4096) }
 
 // thin drops every other checkpoint, oldest first, keeping the start and
 // the two newest, while their objects add up to more than the budget.
 func (h *History) thin() {
 	keep := minCheckpoints
-	if n := h.live.store.Len(); n > 0 {
-		keep = min(keep, max(h.budget/n, leastCheckpoints))
+	if h.large() {
+		keep = max(h.budget/h.live.store.Len(), leastCheckpoints)
 	}
 	for len(h.checkpoints) > keep {
 		objects := 0
@@ -178,6 +182,13 @@ func (h *History) thin() {
 		}
 		h.spacing = 2 * max(h.spacing, h.interval())
 	}
+}
+
+// large reports whether the world is too large for minCheckpoints copies
+// of it in the budget.
+func (h *History) large() bool {
+	n := h.live.store.Len()
+	return n > 0 && h.budget/n < minCheckpoints
 }
 
 // Goto moves to the state after the first pos records.
@@ -206,9 +217,18 @@ func (h *History) Goto(pos int) error {
 	default:
 		h.live = from.Clone()
 	}
-	// A long replay leaves clones just behind its target.
+	// A long replay leaves clones just behind its target. In a large
+	// world a clone costs as much as thousands of steps
+	// (docs/BENCHMARKS.md, "History"), so it leaves fewer, as far apart
+	// as checkpoints are taken (the power of two at or below the
+	// interval): a step back then replays up to that many steps rather
+	// than taking clones that save less than they cost.
 	var near map[int]*World
-	if pos-base > nearReplay {
+	gap, count := nearGap, nearCount
+	if h.large() {
+		gap, count = 1<<(bits.Len(uint(h.baseInterval()))-1), largeNearCount
+	}
+	if pos-base > max(nearReplay, gap) {
 		near = map[int]*World{}
 	}
 	// A step back in a small world leaves the states just behind its
@@ -220,7 +240,7 @@ func (h *History) Goto(pos int) error {
 	for i := base; i < pos; i++ {
 		h.live.Do(h.actions[i]) //nolint:errcheck // the record is already kept
 		if near != nil {
-			if back := pos - (i + 1); back >= nearGap && back <= nearGap<<(nearCount-1) && back&(back-1) == 0 { // a power of two
+			if back := pos - (i + 1); back >= gap && back <= gap<<(count-1) && back&(back-1) == 0 { // a power of two
 				near[i+1] = h.live.Clone()
 			}
 		}

@@ -3,7 +3,9 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -276,12 +278,20 @@ func TestHistory_SharedStartLargeWorld(t *testing.T) {
 		targets = append(targets, p)
 	}
 	want := replayStates(t, start, h.Actions(), targets)
-	for _, p := range targets {
+	for i, p := range targets {
 		if err := h.Goto(p); err != nil {
 			t.Fatal(err)
 		}
 		if got := fullState(t, h.World()); got != want[p] {
 			t.Fatalf("the world at %d differs from a fresh replay:\n%s\nwant:\n%s", p, got, want[p])
+		}
+		if p == n/2 && i > 0 && targets[i-1] == n/4 {
+			// A long replay in a large world leaves largeNearCount
+			// clones, an interval and two intervals behind its target.
+			gap := h.baseInterval()
+			if len(h.near) != largeNearCount || h.near[p-gap] == nil || h.near[p-2*gap] == nil {
+				t.Fatalf("a jump to %d left near clones at %v, want %d and %d", p, slices.Sorted(maps.Keys(h.near)), p-gap, p-2*gap)
+			}
 		}
 	}
 	if got := fullState(t, start); got != startState {
