@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"bytes"
 	"os"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gcplay/gcplay/internal/dumpgen"
 	"github.com/gcplay/gcplay/scenario"
 )
 
@@ -66,5 +70,45 @@ func TestOpenParsedDump(t *testing.T) {
 	m.s.reset()
 	if got := m.s.world().Store().Len(); got != n {
 		t.Errorf("after a reset the world holds %d objects, want the %d restored", got, n)
+	}
+}
+
+// TestRunFramesLargeDump: in a dump of 20,000 objects a run shows a frame
+// every 1,000 steps (objects/runChunkObjects), not every runChunk: a frame
+// lists every queue's items, and in a large world frames every 500 steps
+// were most of a run's time. The run goes on to the same end.
+func TestRunFramesLargeDump(t *testing.T) {
+	var dump bytes.Buffer
+	if err := dumpgen.Write(&dump, dumpgen.Options{ReplicaSets: 20, Pods: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.ParseFile("big.yaml", dump.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(Options{Width: 120, Height: 40, NoColor: true, Files: NewMemFiles(nil), File: "big.yaml", Parsed: sc, StepThrough: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.s.world().Store().Len()
+	if n < 20_000 {
+		t.Fatalf("the dump restored %d objects", n)
+	}
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	if cmd == nil {
+		t.Fatalf("r ran to its end in one frame: %s", m.msg)
+	}
+	if want := n / runChunkObjects; m.s.h.Pos() != want {
+		t.Errorf("the run's first frame came after %d steps, want %d (%s)", m.s.h.Pos(), want, m.msg)
+	}
+	for i := 0; cmd != nil && i < 1000; i++ {
+		next, ok := cmd().(runMsg)
+		if !ok {
+			break
+		}
+		_, cmd = m.Update(next)
+	}
+	if !strings.Contains(m.msg, "settled after") {
+		t.Errorf("the run did not settle: %s", m.msg)
 	}
 }

@@ -102,8 +102,19 @@ func (p pane) String() string {
 var speeds = []time.Duration{2 * time.Second, time.Second, 500 * time.Millisecond, 250 * time.Millisecond,
 	100 * time.Millisecond, 50 * time.Millisecond, 20 * time.Millisecond}
 
-// runChunk is how many steps a run takes between two frames.
+// runChunk is how many steps a run takes between two frames, in a world
+// of up to runChunk*runChunkObjects objects.
 const runChunk = 500
+
+// runChunkObjects: a larger world takes a frame every objects/runChunkObjects
+// steps. A frame lists every queue's items and may sort the tree, work for
+// each object, and in a cluster dump of 100,000 objects a frame every 500
+// steps was most of a run's time (docs/BENCHMARKS.md, "History").
+const runChunkObjects = 20
+
+// runChunkFor is how many steps a run takes between two frames in a world
+// of n objects.
+func runChunkFor(n int) int { return max(runChunk, n/runChunkObjects) }
 
 type msgKind int
 
@@ -742,7 +753,7 @@ func (m *Model) startRun() tea.Cmd {
 
 func (m *Model) runMore() tea.Cmd {
 	run := m.running
-	over, err := m.s.settleChunk(run, runChunk)
+	over, err := m.s.settleChunk(run, runChunkFor(m.s.world().Store().Len()))
 	m.refresh()
 	if !over {
 		m.setMsg(msgInfo, m.tr.T("msg-running", "n", fmt.Sprint(run.steps), "key", kn(m.keys.Esc)))
