@@ -27,8 +27,31 @@ var standardNamespaces = []string{"default", "kube-system", "kube-public", "kube
 // timestamps, generation) are left to the apiserver, and the collector's
 // in-memory state is rebuilt by its own list, as after a restart.
 func Save(w *engine.World, name string) ([]byte, error) {
+	saved, err := saveEntries(w, name)
+	return saved.text, err
+}
+
+// savedWorld is a world as Save writes it, with where each entry of its
+// objects and steps lists is in the text, so that AsScenario can read
+// them one at a time (parseSaved).
+type savedWorld struct {
+	text []byte
+	// head is where the text's name, description, kinds and controllers
+	// end.
+	head    int
+	entries []savedEntry
+}
+
+// savedEntry is one entry of a saved world's objects (or steps) list:
+// text[start:end], whose first line is line.
+type savedEntry struct {
+	step             bool
+	start, end, line int
+}
+
+func saveEntries(w *engine.World, name string) (savedWorld, error) {
 	if !nameRE.MatchString(name) {
-		return nil, fmt.Errorf("scenario name %q must match [a-z0-9-]+", name)
+		return savedWorld{}, fmt.Errorf("scenario name %q must match [a-z0-9-]+", name)
 	}
 	store := w.Store()
 	reg := store.Registry()
@@ -60,14 +83,16 @@ func Save(w *engine.World, name string) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString("# A gcplay scenario (format v1), saved from a running world.\n")
 	if err := encodeYAML(&buf, doc); err != nil {
-		return nil, err
+		return savedWorld{}, err
 	}
+	saved := savedWorld{head: buf.Len()}
+	lines := bytes.Count(buf.Bytes(), []byte("\n"))
 	// The objects are written one at a time, each as the one item of a
 	// sequence of its own, indented as the document's objects list: the
 	// same bytes as one document, but yaml.v3's emitter keeps every event
 	// of a document to its end (over a GB for 10,000 objects), and the
 	// nodes of one object at a time are all that is held.
-	items := sequenceWriter{buf: &buf, key: "objects"}
+	items := sequenceWriter{buf: &buf, key: "objects", lines: &lines, entries: &saved.entries}
 	var steps []*yaml.Node
 	for _, o := range store.ObjectsInCreationOrder() {
 		if o.Kind == "Namespace" && o.Metadata.Namespace == "" && slices.Contains(standardNamespaces, o.Metadata.Name) {
@@ -75,22 +100,23 @@ func Save(w *engine.World, name string) ([]byte, error) {
 		}
 		n, err := manifestNode(o)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", o, err)
+			return savedWorld{}, fmt.Errorf("%s: %w", o, err)
 		}
 		if err := items.add(n); err != nil {
-			return nil, err
+			return savedWorld{}, err
 		}
 		if o.Metadata.DeletionTimestamp != nil {
 			steps = append(steps, terminationSteps(reg, o)...)
 		}
 	}
-	items = sequenceWriter{buf: &buf, key: "steps"}
+	items = sequenceWriter{buf: &buf, key: "steps", lines: &lines, entries: &saved.entries, steps: true}
 	for _, st := range steps {
 		if err := items.add(st); err != nil {
-			return nil, err
+			return savedWorld{}, err
 		}
 	}
-	return buf.Bytes(), nil
+	saved.text = buf.Bytes()
+	return saved, nil
 }
 
 // encodeYAML writes n as a YAML document of its own, as Save writes
@@ -114,6 +140,10 @@ type sequenceWriter struct {
 	key     string
 	started bool
 	scratch bytes.Buffer
+	// lines counts the lines written; entries gets where each item is.
+	lines   *int
+	entries *[]savedEntry
+	steps   bool
 }
 
 func (w *sequenceWriter) add(item *yaml.Node) error {
@@ -134,17 +164,22 @@ func (w *sequenceWriter) add(item *yaml.Node) error {
 		}
 		w.buf.Write(head)
 		w.buf.WriteByte('\n')
+		*w.lines += bytes.Count(head, []byte("\n")) + 1
 	}
 	w.scratch.Reset()
 	if err := encodeYAML(&w.scratch, seqNode(item)); err != nil {
 		return err
 	}
+	e := savedEntry{step: w.steps, start: w.buf.Len(), line: *w.lines + 1}
 	for line := range bytes.Lines(w.scratch.Bytes()) {
 		if len(line) > 1 {
 			w.buf.WriteString("  ")
 		}
 		w.buf.Write(line)
+		*w.lines++
 	}
+	e.end = w.buf.Len()
+	*w.entries = append(*w.entries, e)
 	return nil
 }
 

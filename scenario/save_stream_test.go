@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -145,6 +146,14 @@ func TestSaveWritesOneDocument(t *testing.T) {
 			t.Errorf("%s: the saved world does not parse: %v", f, err)
 			continue
 		}
+		// AsScenario reads the same text an entry at a time.
+		saved, err := saveEntries(w, "saved")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if byEntry, err := parseSaved("saved.yaml", saved); err != nil || !reflect.DeepEqual(byEntry, s) {
+			t.Errorf("%s: read an entry at a time (%v), the saved world is\n%+v\nnot, as Parse reads it,\n%+v", f, err, byEntry, s)
+		}
 		if res := Run(s, RunOptions{WorldOnly: true}); res.InternalError != "" || len(res.World.Store().Objects()) != len(w.Store().Objects()) {
 			t.Errorf("%s: the saved world runs to %d objects (%s), not %d", f, len(res.World.Store().Objects()), res.InternalError, len(w.Store().Objects()))
 		}
@@ -188,4 +197,45 @@ func TestSaveHoldsOneObjectAtATime(t *testing.T) {
 		t.Errorf("saving a %d-byte world grew the heap by %d bytes", len(text), grew)
 	}
 	runtime.KeepAlive(im)
+}
+
+// TestParseSavedHoldsOneEntryAtATime: AsScenario reads a saved world of
+// 6,000 objects an entry at a time: the heap grows by about what the
+// scenario read holds, not by the YAML tree of the whole text (Parse's,
+// about 15 times the text's size here).
+func TestParseSavedHoldsOneEntryAtATime(t *testing.T) {
+	var gen bytes.Buffer
+	if err := dumpgen.Write(&gen, dumpgen.Options{ReplicaSets: 6, Pods: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseFile("gen.yaml", gen.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := Start(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := saveEntries(im.World, "saved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im = nil
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	out, err := parseSaved("saved.yaml", saved)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grew := int64(after.HeapSys) - int64(before.HeapSys)
+	t.Logf("reading %d saved objects: %d bytes of text, the heap grew by %d bytes", len(out.Objects), len(saved.text), grew)
+	if len(out.Objects) < 6000 {
+		t.Fatalf("read %d objects", len(out.Objects))
+	}
+	if grew > 6*int64(len(saved.text)) {
+		t.Errorf("reading a %d-byte saved world grew the heap by %d bytes", len(saved.text), grew)
+	}
+	runtime.KeepAlive(out)
 }

@@ -1,8 +1,11 @@
 package scenario
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/internal/lazyre"
@@ -164,13 +167,72 @@ func AsScenario(s *Scenario) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	saved, err := Save(im.World, name)
+	saved, err := saveEntries(im.World, name)
 	if err != nil {
 		return nil, err
 	}
-	out, err := Parse(file, saved)
+	out, err := parseSaved(file, saved)
 	if err != nil {
 		return nil, fmt.Errorf("the world gcplay saved does not parse: %w", err)
 	}
 	return out, nil
+}
+
+// parseSaved is Parse(file, saved.text), reading the objects and steps
+// one entry at a time: Parse holds the whole text's YAML tree at once
+// (about 40 nodes an object: 1.2 GB for a world of 100,000), where an
+// entry's tree is all that is needed at a time. Each entry is read as
+// Save wrote it (a sequence of one item, before its lines were indented
+// two spaces), its nodes moved to where they are in the text. Should any
+// entry not read as it does in the whole text, Parse reads the text.
+func parseSaved(file string, saved savedWorld) (*Scenario, error) {
+	s, err := Parse(file, saved.text[:saved.head])
+	if err != nil || len(saved.entries) == 0 {
+		return Parse(file, saved.text)
+	}
+	p := &parser{file: file, budget: len(saved.text) + maxAliasExpansion}
+	reg := fakeapi.NewRegistry()
+	for _, k := range s.Kinds {
+		if err := reg.Add(k); err != nil {
+			return Parse(file, saved.text)
+		}
+	}
+	var item []byte
+	objects, steps := 0, 0
+	for _, e := range saved.entries {
+		item = item[:0]
+		for line := range bytes.Lines(saved.text[e.start:e.end]) {
+			item = append(item, bytes.TrimPrefix(line, []byte("  "))...)
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(item, &doc); err != nil || len(doc.Content) != 1 || len(doc.Content[0].Content) != 1 {
+			return Parse(file, saved.text)
+		}
+		n := doc.Content[0].Content[0]
+		moveNodes(n, e.line-1, 2)
+		if e.step {
+			if st := p.step(n, steps, reg, s.Controllers); st != nil {
+				s.Steps = append(s.Steps, *st)
+			}
+			steps++
+			continue
+		}
+		if m := p.manifest(n, fmt.Sprintf("objects[%d]", objects), reg); m != nil {
+			s.Objects = append(s.Objects, *m)
+		}
+		objects++
+	}
+	if len(p.errs) > 0 {
+		return Parse(file, saved.text)
+	}
+	return s, nil
+}
+
+// moveNodes moves n and the nodes under it by lines and columns.
+func moveNodes(n *yaml.Node, lines, columns int) {
+	n.Line += lines
+	n.Column += columns
+	for _, c := range n.Content {
+		moveNodes(c, lines, columns)
+	}
 }
