@@ -31,8 +31,12 @@ import (
 // behind its target (behind), which the next steps back take over as they
 // are, with neither a clone nor a replay.
 type History struct {
-	actions     []Action
-	records     []Record
+	actions []Action
+	// records are kept in blocks of recordBlock, the way the store keeps
+	// its removals: a timeline of 700,000 steps appends to its records
+	// without ever copying them all to a larger array (which held the old
+	// and the new array at once, and left a quarter of the new one unused).
+	records     recordBlocks
 	checkpoints map[int]*World // state after that many actions; 0 is the start
 	lastCheck   int
 	// spacing is the least interval between checkpoints; it doubles each
@@ -100,14 +104,58 @@ func NewHistoryFrom(start *World) *History {
 func (h *History) World() *World { return h.live }
 
 // Len returns the number of records in the timeline.
-func (h *History) Len() int { return len(h.records) }
+func (h *History) Len() int { return h.records.n }
 
 // Pos returns how many records are applied at the current position.
 func (h *History) Pos() int { return h.pos }
 
-// Records returns the whole timeline (including records after Pos, when
-// the position was moved back).
-func (h *History) Records() []Record { return h.records }
+// Record returns record i of the timeline (0 ≤ i < Len; records after
+// Pos are kept when the position was moved back). It must not be
+// modified, and is valid until the timeline is cut there.
+func (h *History) Record(i int) *Record { return h.records.at(i) }
+
+// AppendRecords appends records from to to-1 of the timeline to dst.
+func (h *History) AppendRecords(dst []Record, from, to int) []Record {
+	for i := from; i < to; i++ {
+		dst = append(dst, *h.records.at(i))
+	}
+	return dst
+}
+
+// recordBlock is the size of a block of records.
+const recordBlock = 4096
+
+// recordBlocks is a list of records kept in blocks of recordBlock.
+type recordBlocks struct {
+	blocks [][]Record
+	n      int
+}
+
+func (r *recordBlocks) at(i int) *Record { return &r.blocks[i/recordBlock][i%recordBlock] }
+
+func (r *recordBlocks) append(rec Record) {
+	b := r.n / recordBlock
+	if b == len(r.blocks) {
+		r.blocks = append(r.blocks, make([]Record, 0, recordBlock))
+	}
+	r.blocks[b] = append(r.blocks[b], rec)
+	r.n++
+}
+
+// truncate keeps the first n records.
+func (r *recordBlocks) truncate(n int) {
+	if n >= r.n {
+		return
+	}
+	b := n / recordBlock
+	clear(r.blocks[b][n%recordBlock:]) // let go of what the dropped records hold
+	r.blocks[b] = r.blocks[b][:n%recordBlock]
+	for i := b + 1; i < len(r.blocks); i++ {
+		r.blocks[i] = nil
+	}
+	r.blocks = r.blocks[:b+1]
+	r.n = n
+}
 
 // Actions returns the actions of the timeline.
 func (h *History) Actions() []Action { return h.actions }
@@ -120,7 +168,7 @@ func (h *History) BranchedAt() int { return h.branchedAt }
 func (h *History) Do(a Action) (Record, error) {
 	if h.pos < len(h.actions) {
 		h.actions = h.actions[:h.pos]
-		h.records = h.records[:h.pos]
+		h.records.truncate(h.pos)
 		for k := range h.checkpoints {
 			if k > h.pos {
 				delete(h.checkpoints, k)
@@ -144,7 +192,7 @@ func (h *History) Do(a Action) (Record, error) {
 	}
 	rec, err := h.live.Do(a)
 	h.actions = append(h.actions, a)
-	h.records = append(h.records, rec)
+	h.records.append(rec)
 	h.pos++
 	if h.pos-h.lastCheck >= h.interval() {
 		h.checkpoints[h.pos] = h.live.Clone()
@@ -268,7 +316,7 @@ func (h *History) Forward() error { return h.Goto(h.pos + 1) }
 // skipping steps that changed nothing (no API write, no graph change).
 func (h *History) Undo() error {
 	p := h.pos
-	for p > 0 && len(h.records[p-1].Changed) == 0 && h.records[p-1].Actor != "user" {
+	for p > 0 && len(h.records.at(p-1).Changed) == 0 && h.records.at(p-1).Actor != "user" {
 		p--
 	}
 	if p == 0 {

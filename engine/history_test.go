@@ -329,3 +329,41 @@ func replayStates(t *testing.T, start *World, actions []Action, positions []int)
 		w.Do(actions[i]) //nolint:errcheck // the history kept the errors
 	}
 }
+
+// TestRecordBlocks: the timeline's records, kept in blocks, read back in
+// order across blocks, and a cut (a branch) inside a block, at a block's
+// edge and past the end keeps exactly the records before it, the new
+// ones after.
+func TestRecordBlocks(t *testing.T) {
+	var r recordBlocks
+	check := func(want []int) {
+		t.Helper()
+		if r.n != len(want) {
+			t.Fatalf("%d records, want %d", r.n, len(want))
+		}
+		for i, seq := range want {
+			if got := r.at(i).Seq; got != seq {
+				t.Fatalf("record %d has seq %d, want %d", i, got, seq)
+			}
+		}
+	}
+	var want []int
+	add := func(n, from int) {
+		for i := range n {
+			r.append(Record{Seq: from + i})
+			want = append(want, from+i)
+		}
+	}
+	add(2*recordBlock+100, 0)
+	check(want)
+	for _, cut := range []int{recordBlock + 7, recordBlock, 3 * recordBlock, 0} {
+		r.truncate(cut)
+		want = want[:min(cut, len(want))]
+		check(want)
+		add(recordBlock+3, 1_000_000*(cut+1))
+		check(want)
+	}
+	if len(r.blocks) != r.n/recordBlock+1 {
+		t.Errorf("%d records in %d blocks", r.n, len(r.blocks))
+	}
+}

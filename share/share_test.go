@@ -50,8 +50,8 @@ func link(t *testing.T, m *tui.Model) *share.Link {
 
 func records(h *engine.History) []string {
 	var out []string
-	for _, r := range h.Records() {
-		out = append(out, r.String())
+	for i := range h.Len() {
+		out = append(out, h.Record(i).String())
 	}
 	return out
 }

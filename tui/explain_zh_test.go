@@ -17,8 +17,7 @@ func TestExplainInChinese(t *testing.T) {
 	runLine(t, m, "scale deploy/web --replicas=1")
 	runLine(t, m, "run")
 	var all strings.Builder
-	recs := m.s.h.Records()
-	for i := range recs {
+	for i := range m.s.h.Len() {
 		m.overlays.explainIdx = i
 		for _, l := range m.overlays.explainLines(m, 200, nil).body {
 			all.WriteString(l + "\n")

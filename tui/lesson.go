@@ -339,8 +339,9 @@ func (m *LessonModel) after() {
 // the timeline.
 func (m *LessonModel) recordName(seq int) string {
 	if m.pg != nil {
-		for i, r := range m.pg.s.h.Records() {
-			if r.Seq == seq {
+		h := m.pg.s.h
+		for i := range h.Len() {
+			if h.Record(i).Seq == seq {
 				return m.say("tui-step-ref", "n", fmt.Sprint(i+1))
 			}
 		}
@@ -353,7 +354,7 @@ func (m *LessonModel) recordName(seq int) string {
 func (m *LessonModel) records() []engine.Record {
 	h := m.pg.s.h
 	recs := append([]engine.Record{}, m.startRecs...)
-	return append(recs, h.Records()[:h.Pos()]...)
+	return h.AppendRecords(recs, 0, h.Pos())
 }
 
 // regrade grades the world at the current position, when it changed.

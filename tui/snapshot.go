@@ -101,7 +101,7 @@ func newSnapshot(s *session, prev *snapshot) *snapshot {
 		sn.shown = prev.shown
 	}
 	if prev != nil && prev.h == s.h && prev.tree != nil &&
-		(!storageWritten(s.h.Records(), prev.pos, sn.pos) || sameShape(s.h.Records(), prev.pos, sn.pos, prev.tree, w.Store())) {
+		(!storageWritten(s.h, prev.pos, sn.pos) || sameShape(s.h, prev.pos, sn.pos, prev.tree, w.Store())) {
 		sn.tree = prev.tree
 	} else {
 		sn.tree = buildTree(w.Store().Objects(), sn.reg)
@@ -125,7 +125,7 @@ func newSnapshot(s *session, prev *snapshot) *snapshot {
 		}
 	}
 	if sn.pos > 0 {
-		r := s.h.Records()[sn.pos-1]
+		r := *s.h.Record(sn.pos - 1)
 		sn.cur = &r
 		for _, u := range r.Changed {
 			sn.changed[u] = true
@@ -230,13 +230,13 @@ func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 
 // historyOf returns the indexes of the records (the whole timeline,
 // including those after the current position) that changed uid.
-func (sn *snapshot) historyOf(recs []engine.Record, uid string) []int {
+func (sn *snapshot) historyOf(h *engine.History, uid string) []int {
 	if h, ok := sn.history[uid]; ok {
 		return h
 	}
 	var out []int
-	for i := range recs {
-		if _, found := slices.BinarySearch(recs[i].Changed, uid); found {
+	for i := range h.Len() {
+		if _, found := slices.BinarySearch(h.Record(i).Changed, uid); found {
 			out = append(out, i)
 		}
 	}
@@ -261,11 +261,11 @@ func (sn *snapshot) obj(r *row) *fakeapi.Object {
 // the tree's shape as it was: every object they touched still exists or
 // is still absent, with the same ownerReferences. Then only fields the
 // rows look up when drawn (finalizers, deletionTimestamp...) changed.
-func sameShape(recs []engine.Record, a, b int, t *tree, store *fakeapi.Store) bool {
+func sameShape(h *engine.History, a, b int, t *tree, store *fakeapi.Store) bool {
 	lo, hi := min(a, b), max(a, b)
 	seen := map[string]bool{}
-	for i := lo; i < hi && i < len(recs); i++ {
-		for _, uid := range recs[i].Changed {
+	for i := lo; i < hi && i < h.Len(); i++ {
+		for _, uid := range h.Record(i).Changed {
 			if seen[uid] {
 				continue
 			}
@@ -293,10 +293,10 @@ func sameShape(recs []engine.Record, a, b int, t *tree, store *fakeapi.Store) bo
 // the timeline wrote to storage (a successful create, update, patch or
 // delete). Moving between two positions with none in between leaves
 // storage as it was, so the tree can be kept.
-func storageWritten(recs []engine.Record, a, b int) bool {
+func storageWritten(h *engine.History, a, b int) bool {
 	lo, hi := min(a, b), max(a, b)
-	for i := lo; i < hi && i < len(recs); i++ {
-		for _, c := range recs[i].Calls() {
+	for i := lo; i < hi && i < h.Len(); i++ {
+		for _, c := range h.Record(i).Calls() {
 			switch c.Verb {
 			case "create", "update", "patch", "delete":
 				if c.Code >= 200 && c.Code < 300 {

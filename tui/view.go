@@ -562,8 +562,7 @@ func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 				add().add(&t.dim, w)
 			}
 		}
-		recs := m.s.h.Records()
-		hist := sn.historyOf(recs, sel.uid)
+		hist := sn.historyOf(m.s.h, sel.uid)
 		add().add(&t.queue, m.tr.N("inspector-history", len(hist)))
 		for _, i := range hist {
 			st := &t.text
@@ -573,7 +572,7 @@ func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 			if i == sn.pos-1 {
 				st = &t.changed
 			}
-			add().add(st, m.stepText(i+1, &recs[i]))
+			add().add(st, m.stepText(i+1, m.s.h.Record(i)))
 		}
 	} else {
 		add().add(&t.dim, m.tr.T("inspector-nothing"))
@@ -648,7 +647,6 @@ func (tl *timelineState) view(m *Model, r rect) []string {
 	sn := m.snap
 	inner := r.w - 3
 	h := r.h - 2
-	recs := m.s.h.Records()
 	body := make([]string, 0, h)
 	for p := tl.tlTop; p <= sn.len && len(body) < h; p++ {
 		var l line
@@ -669,7 +667,7 @@ func (tl *timelineState) view(m *Model, r rect) []string {
 			body = append(body, l.render(inner, over))
 			continue
 		}
-		rec := &recs[p-1]
+		rec := m.s.h.Record(p - 1)
 		var st *ink = &t.text
 		switch {
 		case p > sn.pos:
@@ -1139,12 +1137,11 @@ func (m *Model) explainDetailLine(s string) string {
 
 func (o *overlays) explainLines(m *Model, width int, keys []key.Binding) overlayText {
 	t := &m.th
-	recs := m.s.h.Records()
 	foot := footerLines(t, m.keyHints(keys...), width)
-	if o.explainIdx >= len(recs) {
+	if o.explainIdx >= m.s.h.Len() {
 		return overlayText{title: m.tr.T("explain-title"), body: []string{m.tr.T("explain-none")}, footer: foot}
 	}
-	rec := recs[o.explainIdx]
+	rec := m.s.h.Record(o.explainIdx)
 	var out []string
 	detail := strings.TrimRight(rec.Detail(), "\n")
 	if w := m.reasonText(rec.Reason); w != rec.Reason.Message {

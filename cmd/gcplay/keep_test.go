@@ -71,9 +71,9 @@ func TestKeepResume(t *testing.T) {
 			if h.Pos() != h2.Pos() || h.Len() != h2.Len() {
 				t.Errorf("timeline at %d of %d, want %d of %d", h2.Pos(), h2.Len(), h.Pos(), h.Len())
 			}
-			for i, r := range h.Records() {
-				if r.String() != h2.Records()[i].String() {
-					t.Errorf("record %d is %q, want %q", i, h2.Records()[i].String(), r.String())
+			for i := range h.Len() {
+				if r, r2 := h.Record(i), h2.Record(i); r.String() != r2.String() {
+					t.Errorf("record %d is %q, want %q", i, r2.String(), r.String())
 				}
 			}
 			if !m2.Resumed() {
