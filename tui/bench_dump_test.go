@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/scenario"
+)
+
+// BenchmarkPlayDumpTimeline is the playground's timeline on a cluster
+// dump as a learner makes it: r until settled, delete deploy/web, r until
+// the cascade rests (each r up to runCap steps), then a jump to the
+// middle and ten steps back. It logs the heap live after each r, and
+// reports it at the end and after the steps back. The dump is
+// GCPLAY_BENCH_DUMP (go run ./internal/dumpgen/gendump makes one); without
+// it the benchmark is skipped.
+//
+//	GCPLAY_BENCH_DUMP=/tmp/d100k.yaml go test ./tui -run '^$' -bench PlayDumpTimeline -benchtime 1x -v
+func BenchmarkPlayDumpTimeline(b *testing.B) {
+	file := os.Getenv("GCPLAY_BENCH_DUMP")
+	if file == "" {
+		b.Skip("GCPLAY_BENCH_DUMP names no dump")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Parsed once, as gcplay play -f does; the text is let go.
+	sc, err := scenario.ParseFile(file, data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data = nil
+	live := func() float64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.HeapAlloc) / 1e6
+	}
+	for range b.N {
+		s, _, _, err := openSession(file, nil, sc, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("open: %d objects, heap %.0f MB", s.world().Store().Len(), live())
+		r := func(label string) bool {
+			t0 := time.Now()
+			run := s.startSettle()
+			for {
+				over, err := s.settleChunk(run, runChunk)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if over {
+					break
+				}
+			}
+			b.Logf("%s: %d steps to %d in %v, heap %.0f MB", label, run.steps, s.h.Pos(), time.Since(t0).Round(time.Millisecond), live())
+			return run.r.unsettled == ""
+		}
+		for !r("r") {
+		}
+		if _, err := s.act(engine.Delete{Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web"}}); err != nil {
+			b.Fatal(err)
+		}
+		for !r("r after the delete") {
+		}
+		b.ReportMetric(live(), "heap-MB")
+		b.ReportMetric(float64(s.h.Len()), "steps")
+		t0 := time.Now()
+		if err := s.gotoPos(s.h.Len() / 2); err != nil {
+			b.Fatal(err)
+		}
+		for range 10 {
+			if err := s.gotoPos(s.h.Pos() - 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(time.Since(t0).Milliseconds()), "goto+10back-ms")
+		b.ReportMetric(live(), "heap-after-back-MB")
+		runtime.KeepAlive(s)
+	}
+}
