@@ -32,10 +32,7 @@ import (
 // are, with neither a clone nor a replay.
 type History struct {
 	actions []Action
-	// records are kept in blocks of recordBlock, the way the store keeps
-	// its removals: a timeline of 700,000 steps appends to its records
-	// without ever copying them all to a larger array (which held the old
-	// and the new array at once, and left a quarter of the new one unused).
+	// records are kept in blocks (see recordBlocks).
 	records     recordBlocks
 	checkpoints map[int]*World // state after that many actions; 0 is the start
 	lastCheck   int
@@ -110,9 +107,12 @@ func (h *History) Len() int { return h.records.n }
 func (h *History) Pos() int { return h.pos }
 
 // Record returns record i of the timeline (0 ≤ i < Len; records after
-// Pos are kept when the position was moved back). It must not be
-// modified, and is valid until the timeline is cut there.
+// Pos are kept when the position was moved back), rebuilt from the form
+// the history keeps: a copy, whose slices must not be modified.
 func (h *History) Record(i int) *Record { return h.records.at(i) }
+
+// Changed returns the Changed of record i, without the rest of it.
+func (h *History) Changed(i int) []string { return h.records.changed(i) }
 
 // AppendRecords appends records from to to-1 of the timeline to dst.
 func (h *History) AppendRecords(dst []Record, from, to int) []Record {
@@ -120,41 +120,6 @@ func (h *History) AppendRecords(dst []Record, from, to int) []Record {
 		dst = append(dst, *h.records.at(i))
 	}
 	return dst
-}
-
-// recordBlock is the size of a block of records.
-const recordBlock = 4096
-
-// recordBlocks is a list of records kept in blocks of recordBlock.
-type recordBlocks struct {
-	blocks [][]Record
-	n      int
-}
-
-func (r *recordBlocks) at(i int) *Record { return &r.blocks[i/recordBlock][i%recordBlock] }
-
-func (r *recordBlocks) append(rec Record) {
-	b := r.n / recordBlock
-	if b == len(r.blocks) {
-		r.blocks = append(r.blocks, make([]Record, 0, recordBlock))
-	}
-	r.blocks[b] = append(r.blocks[b], rec)
-	r.n++
-}
-
-// truncate keeps the first n records.
-func (r *recordBlocks) truncate(n int) {
-	if n >= r.n {
-		return
-	}
-	b := n / recordBlock
-	clear(r.blocks[b][n%recordBlock:]) // let go of what the dropped records hold
-	r.blocks[b] = r.blocks[b][:n%recordBlock]
-	for i := b + 1; i < len(r.blocks); i++ {
-		r.blocks[i] = nil
-	}
-	r.blocks = r.blocks[:b+1]
-	r.n = n
 }
 
 // Actions returns the actions of the timeline.
@@ -316,7 +281,7 @@ func (h *History) Forward() error { return h.Goto(h.pos + 1) }
 // skipping steps that changed nothing (no API write, no graph change).
 func (h *History) Undo() error {
 	p := h.pos
-	for p > 0 && len(h.records.at(p-1).Changed) == 0 && h.records.at(p-1).Actor != "user" {
+	for p > 0 && len(h.records.changed(p-1)) == 0 && h.records.at(p-1).Actor != "user" {
 		p--
 	}
 	if p == 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -365,5 +366,68 @@ func TestRecordBlocks(t *testing.T) {
 	}
 	if len(r.blocks) != r.n/recordBlock+1 {
 		t.Errorf("%d records in %d blocks", r.n, len(r.blocks))
+	}
+}
+
+// TestHistory_RecordsKeptWhole: every record a History gives back is the
+// one its action returned, field for field, though it keeps them in a
+// shorter form: steps of every controller, user requests, a refused one
+// (Err), steps with notes, and records after a branch.
+func TestHistory_RecordsKeptWhole(t *testing.T) {
+	// keptRecord holds every field of a Record; one added to Record (or
+	// Reason) must be added there too.
+	if n := reflect.TypeFor[Record]().NumField(); n != 11 {
+		t.Fatalf("Record has %d fields: keep the new one in keptRecord, then count it here", n)
+	}
+	if n := reflect.TypeFor[Reason]().NumField(); n != 5 {
+		t.Fatalf("Reason has %d fields: keep the new one in keptRecord, then count it here", n)
+	}
+	h := NewHistory(newTestWorld(t))
+	var want []Record
+	do := func(a Action) {
+		t.Helper()
+		rec, _ := h.Do(a)
+		want = append(want, rec)
+	}
+	settle := func() {
+		for !h.World().Idle() {
+			do(Step{})
+		}
+	}
+	do(Create{Object: manifest(t, deploymentYAML("web", 5, ""))})
+	settle()
+	do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "missing"}})
+	do(Create{Object: cm("owner", "owner-uid")})
+	do(Create{Object: cm("d", "d-uid", ref("ConfigMap", "owner", "owner-uid"))})
+	settle()
+	do(Delete{Ref: deployRef("web"), Options: &fakeapi.DeleteOptions{PropagationPolicy: policyOf(fakeapi.DeletePropagationForeground)}})
+	settle()
+	cut := len(want) / 2
+	if err := h.Goto(cut); err != nil {
+		t.Fatal(err)
+	}
+	want = want[:cut]
+	do(Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "owner"}})
+	settle()
+	if h.Len() != len(want) {
+		t.Fatalf("%d records kept, want %d", h.Len(), len(want))
+	}
+	errs, notes := 0, 0
+	for i, w := range want {
+		if w.Err != "" {
+			errs++
+		}
+		if len(w.Notes) > 0 {
+			notes++
+		}
+		if got := h.Record(i); !reflect.DeepEqual(*got, w) {
+			t.Fatalf("record %d:\n%#v\nwant\n%#v", i, *got, w)
+		}
+		if !reflect.DeepEqual(h.Changed(i), w.Changed) {
+			t.Fatalf("record %d changed %v, want %v", i, h.Changed(i), w.Changed)
+		}
+	}
+	if errs == 0 || notes == 0 {
+		t.Fatalf("%d records with an error and %d with notes: the test does not exercise the rare fields", errs, notes)
 	}
 }

@@ -236,7 +236,7 @@ func (sn *snapshot) historyOf(h *engine.History, uid string) []int {
 	}
 	var out []int
 	for i := range h.Len() {
-		if _, found := slices.BinarySearch(h.Record(i).Changed, uid); found {
+		if _, found := slices.BinarySearch(h.Changed(i), uid); found {
 			out = append(out, i)
 		}
 	}
@@ -265,7 +265,7 @@ func sameShape(h *engine.History, a, b int, t *tree, store *fakeapi.Store) bool 
 	lo, hi := min(a, b), max(a, b)
 	seen := map[string]bool{}
 	for i := lo; i < hi && i < h.Len(); i++ {
-		for _, uid := range h.Record(i).Changed {
+		for _, uid := range h.Changed(i) {
 			if seen[uid] {
 				continue
 			}
