@@ -167,9 +167,13 @@ func main() {
 		tea.WithFPS(60),
 	)
 
-	// A key's frame is parsed into the renderer's cells only where its
-	// lines changed (docs/BENCHMARKS.md, "Issue 19, twelfth session").
-	p.DrawFramesWith(&framelines.Lines{})
+	// A key's frame is written to the terminal by its changed lines, or,
+	// when it cannot be (characters the width models may disagree on),
+	// parsed into the renderer's cells only where its lines changed
+	// (docs/BENCHMARKS.md, "Issue 19, twelfth session" and "thirteenth
+	// session").
+	lines := &framelines.Lines{}
+	p.DrawFramesWith(lines)
 
 	send := func(msg tea.Msg) { go p.Send(msg) } // Send blocks until the loop takes it
 	funcs := map[string]js.Func{
@@ -227,6 +231,11 @@ func main() {
 				return nil
 			}
 			return string(b)
+		}),
+		// goFramesWritten says how many frames went to the terminal as
+		// lines (framelines.Lines.Write), for the page's tests.
+		"goFramesWritten": js.FuncOf(func(js.Value, []js.Value) any {
+			return lines.Written
 		}),
 		"goStarted": js.FuncOf(func(js.Value, []js.Value) any {
 			restoreGC()

@@ -7,7 +7,7 @@
 // onGoLinkOpened(ok), onGoExit(reason), gcplayDownload(name, bytes), gcplayStore.get/set.
 // The page calls: goTermInput(data), goFlush(), goStarted(), goTermResize(cols, rows),
 // goCommand(line), goOpenLink(text), goOpenLesson(name), goOpenCourse(), goNextLesson(),
-// goRestartLesson(), goCourse(), goLink().
+// goRestartLesson(), goCourse(), goLink(); the tests also call goFramesWritten().
 import { Terminal } from './xterm/xterm.mjs';
 import { FitAddon } from './xterm/addon-fit.mjs';
 

@@ -198,3 +198,130 @@ func TestKeyFramesRewriteRows(t *testing.T) {
 	}
 	p.checkExceptions()
 }
+
+// cellsJS is every screen cell as xterm.js holds it: its character (a blank
+// one, erased or written, as a space: the two look alike), width, colours
+// and attributes, a row a string.
+const cellsJS = `(() => {
+	const b = term.buffer.active, cell = b.getNullCell(), rows = [];
+	for (let y = 0; y < term.rows; y++) {
+		const line = b.getLine(b.viewportY + y);
+		let s = '';
+		for (let x = 0; x < term.cols; x++) {
+			line.getCell(x, cell);
+			const ch = cell.getChars() || ' ';
+			// A blank's colour and weight do not show (unless inverted):
+			// the renderer erases a run of them (EL) where it can, which
+			// leaves only the background.
+			s += (ch === ' ' && !cell.isInverse()
+				? [ch, cell.getWidth(), cell.getBgColorMode(), cell.getBgColor(), cell.isUnderline(), cell.isStrikethrough()]
+				: [ch, cell.getWidth(), cell.getFgColorMode(), cell.getFgColor(), cell.getBgColorMode(), cell.getBgColor(),
+					cell.isBold(), cell.isItalic(), cell.isDim(), cell.isUnderline(), cell.isInverse(), cell.isInvisible(), cell.isStrikethrough()]).join(',') + ';';
+		}
+		rows.push(s);
+	}
+	return rows;
+})()`
+
+// TestKeyFramesAsRepainted: the browser build writes a key's frame to the
+// terminal line by line (internal/framelines's Write: each changed line's
+// own text from where it differs, no cell buffer); xterm.js then holds,
+// cell for cell, what it holds after Bubble Tea's renderer repaints the
+// same frame whole onto a cleared screen. Through steps, steps back, the
+// command line (the cursor shown and moving), selection moves, the focus
+// round the panes, help, and lesson 1 (its own panes and text); the
+// repaint comes from a resize away and back, which the renderer draws
+// whole. The test fails if no frame was written by lines.
+func TestKeyFramesAsRepainted(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	srv := serve(t, site(t))
+	p.load(srv.URL)
+	settle := func() {
+		p.do(chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
+	}
+	cols, rows := eval[int](p, `term.cols`), eval[int](p, `term.rows`)
+	written := 0
+	compare := func(what string) {
+		t.Helper()
+		settle()
+		byLines := eval[[]string](p, cellsJS)
+		text := func() string { // erased cells and written blanks alike
+			lines := strings.Split(p.screen(), "\n")
+			for i, l := range lines {
+				lines[i] = strings.TrimRight(l, " ")
+			}
+			return strings.Join(lines, "\n")
+		}
+		textBefore := text()
+		n := eval[int](p, `window.goFramesWritten()`)
+		if n > written {
+			written = n
+		}
+		// The renderer draws a resized frame whole, on a cleared screen.
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.goTermResize(%d, %d); window.goFlush(); window.goTermResize(%d, %d); window.goFlush()`, cols-1, rows, cols, rows)))
+		settle()
+		whole := eval[[]string](p, cellsJS)
+		if textAfter := text(); textAfter != textBefore {
+			b, a := strings.Split(textBefore, "\n"), strings.Split(textAfter, "\n")
+			for y := range min(len(a), len(b)) {
+				if a[y] != b[y] {
+					t.Errorf("%s: row %d as written by lines:\n%q\nrepainted whole:\n%q", what, y, b[y], a[y])
+				}
+			}
+			return
+		}
+		if eval[int](p, `window.goFramesWritten()`) != n {
+			t.Fatalf("%s: a resize was written by lines", what)
+		}
+		for y := range whole {
+			if y < len(byLines) && byLines[y] != whole[y] {
+				t.Errorf("%s: row %d's cells as written by lines:\n%s\nrepainted whole:\n%s", what, y, byLines[y], whole[y])
+			}
+		}
+	}
+	keys := func(expect string, ks ...string) {
+		t.Helper()
+		for _, k := range ks {
+			p.press(k)
+			if expect != "" {
+				p.waitText(expect)
+			}
+			compare(k)
+		}
+	}
+	p.press(":")
+	for _, r := range "delete deploy/web --cascade=foreground" {
+		keys("", string(r))
+	}
+	p.press("Enter")
+	p.waitText("Deployment/web terminating")
+	compare("the delete")
+	first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
+	for i := 1; i <= 4; i++ {
+		keys(fmt.Sprintf(" gcplay │ step %d │", first+i), "s")
+	}
+	for i := 1; i <= 3; i++ {
+		keys(fmt.Sprintf("step %d of %d (rewound)", first+4-i, first+4), "ArrowLeft")
+	}
+	keys("", "ArrowDown", "ArrowDown", "ArrowUp", "s", "Tab", "ArrowDown", "ArrowDown", "s", "Tab", "ArrowDown", "ArrowLeft", "Tab", "Tab")
+	keys("─ Help ─", "?")
+	// Escape reaches the program once the input reader has waited for
+	// more of a sequence.
+	p.press("Escape")
+	p.waitJS(`!window.bufferText().includes('─ Help ─')`, 5*time.Second)
+	compare("Escape")
+	keys("", "ArrowLeft", "ArrowRight")
+	before := written
+	if before == 0 {
+		t.Fatalf("no frame of the playground was written by lines")
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#lesson=owners-and-dependents'`))
+	p.waitText("Lesson 1")
+	compare("lesson 1")
+	keys("", "Enter", "s", "s", "ArrowLeft", "ArrowDown", "ArrowUp")
+	if written == before {
+		t.Errorf("no frame of lesson 1 was written by lines")
+	}
+	t.Logf("%d frames written by lines", written)
+	p.checkExceptions()
+}

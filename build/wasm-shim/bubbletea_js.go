@@ -13,8 +13,9 @@
 // its own input reader and sends tea.WindowSizeMsg itself.
 //
 // It also adds Program.FlushFrame, which the page uses to draw a key's
-// frame at once, and Program.DrawFramesWith, a renderer that parses only
-// the frame's changed lines into its cells (at the end). Once the pinned
+// frame at once, and Program.DrawFramesWith, a renderer that writes a
+// frame's changed lines to the terminal itself when it can (FrameWriter),
+// or else parses only those lines into its cells (at the end). Once the pinned
 // version compiles for js on its own, the platform functions go; FlushFrame
 // and DrawFramesWith would then need another home (or the page goes back to
 // waiting for the renderer's tick and parsing whole frames).
@@ -90,12 +91,25 @@ type FrameDrawer interface {
 	Forget()
 }
 
+// FrameWriter is a FrameDrawer that can also write a frame's changed lines
+// to the terminal itself, without the cell buffer (internal/framelines):
+// Write appends the bytes that bring a terminal w×h showing the frame last
+// drawn or written to content, leaving the cursor home, or reports false,
+// having written nothing. After a frame so written, the cell buffer and the
+// screen writer's model of the screen are behind the terminal: the next
+// frame Write does not take is drawn whole onto an erased screen.
+type FrameWriter interface {
+	FrameDrawer
+	Write(dst []byte, content string, w, h int, m uv.WidthMethod) ([]byte, bool)
+}
+
 // DrawFramesWith makes the program's renderer Bubble Tea's own with one
 // change: a frame that differs from the last only in its content (and the
-// cursor's place), on the alternate screen, is drawn into the cell buffer
-// by d instead of by clearing the buffer and parsing the whole frame into
-// it; the cell diff, the cursor and the bytes written are then the same
-// code's. Any other frame (the first, a resize, a clear, a change of mode,
+// cursor's place), on the alternate screen, is written to the terminal by
+// d's changed lines when d is a FrameWriter that takes it, or else drawn
+// into the cell buffer by d instead of by clearing the buffer and parsing
+// the whole frame into it; the cell diff, the cursor and the bytes written
+// are then the same code's. Any other frame (the first, a resize, a clear, a change of mode,
 // title, colours or cursor shape, the last one) goes through Bubble Tea's
 // flush unchanged. Call it after NewProgram, before Run; it builds the
 // renderer as Run would for a program whose input is not a terminal.
@@ -112,6 +126,10 @@ func (p *Program) DrawFramesWith(d FrameDrawer) {
 type lineRenderer struct {
 	*cursedRenderer
 	d FrameDrawer
+	// written: a frame went to the terminal through FrameWriter, so the
+	// cell buffer and the screen writer's model are behind the screen.
+	written bool
+	lines   []byte // FrameWriter's output, reused
 }
 
 var _ renderer = &lineRenderer{}
@@ -125,6 +143,14 @@ func (l *lineRenderer) flush(closing bool) error {
 	if done {
 		return err
 	}
+	s.mu.Lock()
+	if l.written {
+		// The screen writer's model is behind the screen: it repaints
+		// the whole screen from its cleared state.
+		s.scr.Erase()
+		l.written = false
+	}
+	s.mu.Unlock()
 	err = s.flush(closing)
 	s.mu.Lock()
 	if lv := s.lastView; err == nil && lv != nil && lv.AltScreen && len(lv.Content) > 0 &&
@@ -163,11 +189,29 @@ func (l *lineRenderer) flushLines(closing bool) (bool, error) {
 	if viewEquals(&view, last) {
 		return true, nil // no changes, as flush
 	}
-	if view.Content != last.Content && !l.d.Draw(s.cellbuf, view.Content) {
-		return false, nil
+	wrote := false
+	if view.Content != last.Content {
+		if fw, ok := l.d.(FrameWriter); ok {
+			if err := s.scr.Flush(); err != nil { // what the screen writer holds goes first
+				l.d.Forget()
+				return true, fmt.Errorf("bubbletea: error flushing screen writer: %w", err)
+			}
+			l.lines, wrote = fw.Write(l.lines[:0], view.Content, s.width, s.height, s.cellbuf.WidthMethod())
+		}
+		if wrote {
+			// The lines leave the cursor home (and the style reset, as
+			// the renderer leaves it).
+			s.buf.Write(l.lines)
+			s.scr.SetPosition(0, 0)
+			l.written = true
+		} else if l.written || !l.d.Draw(s.cellbuf, view.Content) {
+			return false, nil
+		}
 	}
 
-	s.scr.Render(s.cellbuf.RenderBuffer)
+	if !wrote {
+		s.scr.Render(s.cellbuf.RenderBuffer)
+	}
 	if cur := view.Cursor; cur != nil {
 		s.scr.MoveTo(cur.X, cur.Y)
 	}
@@ -211,6 +255,7 @@ func (l *lineRenderer) flushLines(closing bool) (bool, error) {
 func (l *lineRenderer) reset() {
 	l.cursedRenderer.reset()
 	l.mu.Lock()
+	l.written = false // a new screen writer, which knows nothing drawn
 	l.d.Forget()
 	l.mu.Unlock()
 }
@@ -219,6 +264,7 @@ func (l *lineRenderer) reset() {
 func (l *lineRenderer) close() error {
 	err := l.cursedRenderer.close()
 	l.mu.Lock()
+	l.written = false // close resets the screen writer
 	l.d.Forget()
 	l.mu.Unlock()
 	return err

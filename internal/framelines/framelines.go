@@ -23,16 +23,26 @@
 package framelines
 
 import (
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// Lines remembers the lines of the frame last drawn into a buffer.
+// Lines remembers the lines of the frame last drawn into a buffer, or
+// written to the terminal.
 type Lines struct {
 	prev []string // nil: unknown, the next frame is drawn whole
 	cur  []string // reused for the split of the next frame
+	// behind: the frame in prev was written to the terminal by Write, not
+	// drawn into the cell buffer, which holds an older frame.
+	behind bool
+	narrow map[rune]bool // Write: whether a rune is one column in every width model
+	// Written counts the frames Write took (for the page's tests).
+	Written int
 }
 
 // Draw draws content into buf, which must hold the frame last given to
@@ -41,7 +51,7 @@ type Lines struct {
 // caller then draws the whole frame and calls Drawn.
 func (l *Lines) Draw(buf uv.ScreenBuffer, content string) bool {
 	h := buf.Height()
-	if l.prev == nil || len(l.prev) != h || !independent(content) {
+	if l.prev == nil || l.behind || len(l.prev) != h || !independent(content) {
 		return false
 	}
 	cur := splitInto(l.cur[:0], content)
@@ -75,6 +85,7 @@ func (l *Lines) Draw(buf uv.ScreenBuffer, content string) bool {
 // Drawn records that content was drawn whole into a buffer height lines
 // high: the next Draw compares with it.
 func (l *Lines) Drawn(content string, height int) {
+	l.behind = false
 	l.prev = splitInto(l.prev[:0], content)
 	if len(l.prev) != height || !independent(content) {
 		l.prev = nil
@@ -83,7 +94,127 @@ func (l *Lines) Drawn(content string, height int) {
 
 // Forget makes the next frame be drawn whole (the buffer was resized or
 // cleared, or holds something else).
-func (l *Lines) Forget() { l.prev = nil }
+func (l *Lines) Forget() { l.prev, l.behind = nil, false }
+
+// Write appends to dst the bytes that bring a terminal w columns wide and h
+// lines high, showing the frame last given to Draw, Drawn or Write, to
+// content, without the cell buffer: each changed line's own text from the
+// start it shares with the line before (as Draw parses it), at its place
+// (CUP), then an erase of the rest of the line (EL) when the line is
+// narrower than the screen; the cursor is then put home. A frame so written
+// is what the terminal shows after Bubble Tea's renderer writes the cells
+// Draw would draw, when the terminal measures every character as the
+// renderer does; Write therefore takes only frames whose changed lines hold
+// printable ASCII and characters one column wide by every width model
+// (box drawing, arrows: the renderer's diff too trusts its column for
+// those, where it repaints a line holding any other from its start), and
+// no sequence but SGR (a CSI ending in m). It reports false, having
+// written and remembered nothing, for any other frame, and for any frame
+// Draw would refuse.
+//
+// After a Write the cell buffer and the renderer's model of the screen
+// are behind what the terminal shows: Draw refuses until Drawn (the caller
+// draws the next frame whole, with the screen erased and repainted).
+func (l *Lines) Write(dst []byte, content string, w, h int, m uv.WidthMethod) ([]byte, bool) {
+	if l.prev == nil || len(l.prev) != h || !independent(content) {
+		return dst, false
+	}
+	cur := splitInto(l.cur[:0], content)
+	l.cur = cur
+	if len(cur) != h {
+		return dst, false
+	}
+	start := len(dst)
+	for y, line := range cur {
+		old := l.prev[y]
+		if line == old {
+			continue
+		}
+		if !closed(line) {
+			return dst[:start], false
+		}
+		width, ok := l.plainWidth(line, m)
+		if !ok || width > w {
+			return dst[:start], false
+		}
+		from := unchanged(old, line)
+		x := 0
+		if from > 0 {
+			x, _ = l.plainWidth(line[:from], m)
+		}
+		dst = append(dst, "\x1b["...)
+		dst = strconv.AppendInt(dst, int64(y+1), 10)
+		if x > 0 {
+			dst = append(dst, ';')
+			dst = strconv.AppendInt(dst, int64(x+1), 10)
+		}
+		dst = append(dst, 'H')
+		dst = append(dst, line[from:]...)
+		if width < w {
+			dst = append(dst, ansi.EraseLineRight...)
+		}
+	}
+	if len(dst) > start {
+		dst = append(dst, ansi.CursorHomePosition...)
+	}
+	l.prev, l.cur = cur, l.prev
+	l.behind = true
+	l.Written++
+	return dst, true
+}
+
+// plainWidth returns a line's width in columns, and false when it holds
+// anything but printable ASCII, characters one column wide by every width
+// model, and SGR sequences.
+func (l *Lines) plainWidth(line string, m uv.WidthMethod) (int, bool) {
+	n := 0
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c == 0x1b:
+			// A CSI sequence (independent checked there are no others):
+			// parameters and intermediates, then its final byte.
+			j := i + 2
+			for j < len(line) && line[j] >= 0x20 && line[j] < 0x40 {
+				j++
+			}
+			if j >= len(line) || line[j] != 'm' {
+				return 0, false
+			}
+			i = j + 1
+		case c < 0x80:
+			return 0, false // a control character
+		default:
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if !l.isNarrow(r, m) {
+				return 0, false
+			}
+			n++
+			i += size
+		}
+	}
+	return n, true
+}
+
+// isNarrow reports whether r is a character of its own (nothing that
+// joins the one before it or the one after it) that every width model
+// measures one column wide.
+func (l *Lines) isNarrow(r rune, m uv.WidthMethod) bool {
+	if v, ok := l.narrow[r]; ok {
+		return v
+	}
+	v := r != utf8.RuneError && !unicode.In(r, unicode.M, unicode.C, unicode.Zl, unicode.Zp) &&
+		!(r >= 0x1f1e6 && r <= 0x1f1ff) && // regional indicators pair into flags
+		m.StringWidth(string(r)) == 1 && ansi.StringWidth(string(r)) == 1 && ansi.WcWidth.StringWidth(string(r)) == 1
+	if l.narrow == nil {
+		l.narrow = map[rune]bool{}
+	}
+	l.narrow[r] = v
+	return v
+}
 
 // unchanged returns how much of line, which differs from old, need not be
 // parsed again: the two lines' common start up to its last style reset,
