@@ -15,6 +15,7 @@ import (
 // rowsJS is what each screen row holds, cell by cell (characters, colours
 // and attributes, through xterm's public buffer API), and what its element
 // in the page shows: the page draws a row when, and only when, these change.
+// The text's trailing blanks go (written spaces and erased cells alike).
 const rowsJS = `(() => {
 	const b = term.buffer.active, cell = b.getNullCell(), held = [], shown = [];
 	const els = document.querySelectorAll('.xterm-rows > div');
@@ -27,7 +28,7 @@ const rowsJS = `(() => {
 				cell.isBold(), cell.isItalic(), cell.isDim(), cell.isUnderline(), cell.isInverse(), cell.isInvisible(), cell.isStrikethrough()].join(',') + ';';
 		}
 		held.push(s);
-		shown.push([line.translateToString(true), (els[y]?.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()]);
+		shown.push([line.translateToString(true).trimEnd(), (els[y]?.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()]);
 	}
 	return { Held: held, Shown: shown };
 })()`
