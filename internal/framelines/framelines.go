@@ -104,13 +104,14 @@ func (l *Lines) Forget() { l.prev, l.behind = nil, false }
 // narrower than the screen; the cursor is then put home. A frame so written
 // is what the terminal shows after Bubble Tea's renderer writes the cells
 // Draw would draw, when the terminal measures every character as the
-// renderer does; Write therefore takes only frames whose changed lines hold
+// renderer does; Write therefore takes only frames whose lines hold
 // printable ASCII and characters one column wide by every width model
 // (box drawing, arrows: the renderer's diff too trusts its column for
 // those, where it repaints a line holding any other from its start), and
-// no sequence but SGR (a CSI ending in m). It reports false, having
-// written and remembered nothing, for any other frame, and for any frame
-// Draw would refuse.
+// no sequence but SGR (a CSI ending in m), the unchanged lines too (a
+// frame with a Chinese word goes through the cells, as every frame like it
+// does, not by turns with frames written, each turn a whole repaint). It reports false, having written and remembered nothing, for any
+// other frame, and for any frame Draw would refuse.
 //
 // After a Write the cell buffer and the renderer's model of the screen
 // are behind what the terminal shows: Draw refuses until Drawn (the caller
@@ -124,19 +125,22 @@ func (l *Lines) Write(dst []byte, content string, w, h int, m uv.WidthMethod) ([
 	if len(cur) != h {
 		return dst, false
 	}
+	for y, line := range cur {
+		changed := line != l.prev[y]
+		if changed && !closed(line) {
+			return dst, false
+		}
+		if width, ok := l.plainWidth(line, m); !ok || changed && width > w {
+			return dst, false
+		}
+	}
 	start := len(dst)
 	for y, line := range cur {
 		old := l.prev[y]
 		if line == old {
 			continue
 		}
-		if !closed(line) {
-			return dst[:start], false
-		}
-		width, ok := l.plainWidth(line, m)
-		if !ok || width > w {
-			return dst[:start], false
-		}
+		width, _ := l.plainWidth(line, m)
 		from := unchanged(old, line)
 		x := 0
 		if from > 0 {

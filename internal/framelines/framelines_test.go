@@ -268,3 +268,14 @@ func TestWriteColumn(t *testing.T) {
 		t.Fatalf("Write = %q, %v; want %q", out, ok, want)
 	}
 }
+
+// TestWriteRefusesFrameWithWide: a frame holding a wide character, even in
+// a line that did not change, is not written (it goes through the cells,
+// as every frame of a Chinese screen).
+func TestWriteRefusesFrameWithWide(t *testing.T) {
+	var l Lines
+	l.Drawn("ab\n世界", 2)
+	if out, ok := l.Write(nil, "ac\n世界", 8, 2, ansi.WcWidth); ok || len(out) > 0 {
+		t.Fatalf("Write = %q, %v for a frame with a wide character", out, ok)
+	}
+}
