@@ -74,7 +74,7 @@ func TestOpenParsedDump(t *testing.T) {
 }
 
 // TestRunFramesLargeDump: in a dump of 20,000 objects a run shows a frame
-// every 1,000 steps (objects/runChunkObjects), not every runChunk: a frame
+// every objects/runChunkObjects steps, not every runChunk: a frame
 // lists every queue's items, and in a large world frames every 500 steps
 // were most of a run's time. The run goes on to the same end.
 func TestRunFramesLargeDump(t *testing.T) {

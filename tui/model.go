@@ -107,10 +107,13 @@ var speeds = []time.Duration{2 * time.Second, time.Second, 500 * time.Millisecon
 const runChunk = 500
 
 // runChunkObjects: a larger world takes a frame every objects/runChunkObjects
-// steps. A frame lists every queue's items and may sort the tree, work for
-// each object, and in a cluster dump of 100,000 objects a frame every 500
-// steps was most of a run's time (docs/BENCHMARKS.md, "History").
-const runChunkObjects = 20
+// steps. A frame lists every queue's items and, once objects come or go,
+// sorts them all into the tree: work for each object, which in a cluster
+// dump of 100,000 objects costs more than a step does, so that frames
+// every 500 steps were most of a run's time, and every objects/20 steps
+// still more than half of it while a cascade removes objects
+// (docs/BENCHMARKS.md, "History").
+const runChunkObjects = 5
 
 // runChunkFor is how many steps a run takes between two frames in a world
 // of n objects.
