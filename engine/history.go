@@ -109,7 +109,7 @@ func (h *History) Pos() int { return h.pos }
 // Record returns record i of the timeline (0 ≤ i < Len; records after
 // Pos are kept when the position was moved back), rebuilt from the form
 // the history keeps: a copy, whose slices must not be modified.
-func (h *History) Record(i int) *Record { return h.records.at(i) }
+func (h *History) Record(i int) Record { return h.records.at(i) }
 
 // Changed returns the Changed of record i, without the rest of it.
 func (h *History) Changed(i int) []string { return h.records.changed(i) }
@@ -117,7 +117,7 @@ func (h *History) Changed(i int) []string { return h.records.changed(i) }
 // AppendRecords appends records from to to-1 of the timeline to dst.
 func (h *History) AppendRecords(dst []Record, from, to int) []Record {
 	for i := from; i < to; i++ {
-		dst = append(dst, *h.records.at(i))
+		dst = append(dst, h.records.at(i))
 	}
 	return dst
 }

@@ -4,9 +4,9 @@ import "time"
 
 // recordBlocks is the timeline's records as a History keeps them: in
 // blocks of recordBlock, the way the store keeps its removals, so that a
-// timeline of 700,000 steps appends without ever copying its records to
-// a larger array (which held the old and the new array at once, and left
-// a quarter of the new one unused); and each in the shorter form of a
+// long timeline appends without ever copying its records to a larger
+// array (which held the old and the new array at once, and left a
+// quarter of the new one unused); and each in the shorter form of a
 // keptRecord, a Record being rebuilt when asked for.
 type recordBlocks struct {
 	blocks [][]keptRecord
@@ -22,8 +22,8 @@ const recordBlock = 4096
 
 // keptRecord is a Record without what most records leave empty (Notes,
 // Err: in rare) and with the words a timeline repeats (Actor and
-// Reason.Code, Rule and Func) as their places in recordBlocks.words: 168
-// bytes instead of a Record's 256.
+// Reason.Code, Rule and Func) as their places in recordBlocks.words
+// (docs/BENCHMARKS.md, "History").
 type keptRecord struct {
 	seq      int
 	at       time.Duration
@@ -74,9 +74,9 @@ func (r *recordBlocks) keep(rec *Record) keptRecord {
 func (r *recordBlocks) kept(i int) *keptRecord { return &r.blocks[i/recordBlock][i%recordBlock] }
 
 // at returns record i, rebuilt.
-func (r *recordBlocks) at(i int) *Record {
+func (r *recordBlocks) at(i int) Record {
 	k := r.kept(i)
-	rec := &Record{
+	rec := Record{
 		Seq: k.seq, At: k.at, Actor: r.words[k.words[0]], Item: k.item,
 		Reason: Reason{Code: r.words[k.words[1]], Message: k.message, Rule: r.words[k.words[2]], Func: r.words[k.words[3]], Texts: k.texts},
 		calls:  k.calls, enqueued: k.enqueued, Changed: k.changed,

@@ -420,8 +420,8 @@ func TestHistory_RecordsKeptWhole(t *testing.T) {
 		if len(w.Notes) > 0 {
 			notes++
 		}
-		if got := h.Record(i); !reflect.DeepEqual(*got, w) {
-			t.Fatalf("record %d:\n%#v\nwant\n%#v", i, *got, w)
+		if got := h.Record(i); !reflect.DeepEqual(got, w) {
+			t.Fatalf("record %d:\n%#v\nwant\n%#v", i, got, w)
 		}
 		if !reflect.DeepEqual(h.Changed(i), w.Changed) {
 			t.Fatalf("record %d changed %v, want %v", i, h.Changed(i), w.Changed)

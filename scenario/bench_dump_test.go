@@ -25,6 +25,20 @@ func dumpOf(b testing.TB, o dumpgen.Options) []byte {
 	return buf.Bytes()
 }
 
+// startedDump is the world of a generated dump, restored and settled.
+func startedDump(b testing.TB, o dumpgen.Options) *Imported {
+	b.Helper()
+	s, err := ParseFile("gen.yaml", dumpOf(b, o))
+	if err != nil {
+		b.Fatal(err)
+	}
+	im, err := Start(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return im
+}
+
 // BenchmarkParseDump reads kubectl-shaped dumps of 1k and 10k objects
 // (100k: -bench ParseDump/100k, it takes seconds).
 func BenchmarkParseDump(b *testing.B) {

@@ -90,8 +90,9 @@ func saveEntries(w *engine.World, name string) (savedWorld, error) {
 	// The objects are written one at a time, each as the one item of a
 	// sequence of its own, indented as the document's objects list: the
 	// same bytes as one document, but yaml.v3's emitter keeps every event
-	// of a document to its end (over a GB for 10,000 objects), and the
-	// nodes of one object at a time are all that is held.
+	// of a document to its end, and the nodes of one object at a time are
+	// all that is held (docs/BENCHMARKS.md, "Thirteenth session
+	// (2026-11-26): what run, what-if and export hold after the work").
 	items := sequenceWriter{buf: &buf, key: "objects", lines: &lines, entries: &saved.entries}
 	var steps []*yaml.Node
 	for _, o := range store.ObjectsInCreationOrder() {

@@ -169,18 +169,7 @@ func TestSaveWritesOneDocument(t *testing.T) {
 // about 70 KB an object here): the heap the process needs grows by a few
 // times the text, not by the events of all the objects at once.
 func TestSaveHoldsOneObjectAtATime(t *testing.T) {
-	var gen bytes.Buffer
-	if err := dumpgen.Write(&gen, dumpgen.Options{ReplicaSets: 6, Pods: 1000}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseFile("gen.yaml", gen.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	im, err := Start(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	im := startedDump(t, dumpgen.Options{ReplicaSets: 6, Pods: 1000})
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -204,18 +193,7 @@ func TestSaveHoldsOneObjectAtATime(t *testing.T) {
 // scenario read holds, not by the YAML tree of the whole text (Parse's,
 // about 15 times the text's size here).
 func TestParseSavedHoldsOneEntryAtATime(t *testing.T) {
-	var gen bytes.Buffer
-	if err := dumpgen.Write(&gen, dumpgen.Options{ReplicaSets: 6, Pods: 1000}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseFile("gen.yaml", gen.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	im, err := Start(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	im := startedDump(t, dumpgen.Options{ReplicaSets: 6, Pods: 1000})
 	saved, err := saveEntries(im.World, "saved")
 	if err != nil {
 		t.Fatal(err)

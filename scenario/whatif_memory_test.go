@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"runtime"
 	"testing"
 	"weak"
@@ -16,18 +15,7 @@ import (
 // objects, which would hold a large dump's whole settled world beside
 // the new one to the delete's end.
 func TestWhatIfDeleteLetsGoOfRemovedObjects(t *testing.T) {
-	var buf bytes.Buffer
-	if err := dumpgen.Write(&buf, dumpgen.Options{ReplicaSets: 2, Pods: 100}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseFile("gen.yaml", buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	im, err := Start(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	im := startedDump(t, dumpgen.Options{ReplicaSets: 2, Pods: 100})
 	store := im.World.Store()
 	var pods []weak.Pointer[fakeapi.Object]
 	for _, o := range store.Objects() {

@@ -179,9 +179,9 @@ func AsScenario(s *Scenario) (*Scenario, error) {
 }
 
 // parseSaved is Parse(file, saved.text), reading the objects and steps
-// one entry at a time: Parse holds the whole text's YAML tree at once
-// (about 40 nodes an object: 1.2 GB for a world of 100,000), where an
-// entry's tree is all that is needed at a time. Each entry is read as
+// one entry at a time: Parse holds the whole text's YAML tree at once,
+// tens of nodes an object, where an entry's tree is all that is needed
+// at a time. Each entry is read as
 // Save wrote it (a sequence of one item, before its lines were indented
 // two spaces), its nodes moved to where they are in the text. Should any
 // entry not read as it does in the whole text, Parse reads the text.

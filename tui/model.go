@@ -108,11 +108,9 @@ const runChunk = 500
 
 // runChunkObjects: a larger world takes a frame every objects/runChunkObjects
 // steps. A frame lists every queue's items and, once objects come or go,
-// sorts them all into the tree: work for each object, which in a cluster
-// dump of 100,000 objects costs more than a step does, so that frames
-// every 500 steps were most of a run's time, and every objects/20 steps
-// still more than half of it while a cascade removes objects
-// (docs/BENCHMARKS.md, "History").
+// sorts them all into the tree: work for each object, which in a large
+// cluster dump costs more than a step does, so that frequent frames take
+// most of a run's time (docs/BENCHMARKS.md, "History").
 const runChunkObjects = 5
 
 // runChunkFor is how many steps a run takes between two frames in a world

@@ -150,7 +150,7 @@ func (s *session) replay() (result, error) {
 	if err := s.gotoPos(p + 1); err != nil {
 		return result{branchedFrom: -1}, err
 	}
-	rec := *s.h.Record(p)
+	rec := s.h.Record(p)
 	return result{branchedFrom: -1, recs: []engine.Record{rec}, hit: s.breakpoint(rec), replayed: true}, nil
 }
 

@@ -125,7 +125,7 @@ func newSnapshot(s *session, prev *snapshot) *snapshot {
 		}
 	}
 	if sn.pos > 0 {
-		r := *s.h.Record(sn.pos - 1)
+		r := s.h.Record(sn.pos - 1)
 		sn.cur = &r
 		for _, u := range r.Changed {
 			sn.changed[u] = true

@@ -572,7 +572,8 @@ func (ip *inspectorState) lines(m *Model, r rect) ([]string, int) {
 			if i == sn.pos-1 {
 				st = &t.changed
 			}
-			add().add(st, m.stepText(i+1, m.s.h.Record(i)))
+			rec := m.s.h.Record(i)
+			add().add(st, m.stepText(i+1, &rec))
 		}
 	} else {
 		add().add(&t.dim, m.tr.T("inspector-nothing"))
@@ -677,7 +678,7 @@ func (tl *timelineState) view(m *Model, r rect) []string {
 		case rec.Actor == "user":
 			st = &t.bold
 		}
-		body = append(body, m.stepRow(p, rec, stepHow{cursor: cursor, st: st, over: over, width: inner}))
+		body = append(body, m.stepRow(p, &rec, stepHow{cursor: cursor, st: st, over: over, width: inner}))
 	}
 	title := m.tr.T("timeline-title", "n", fmt.Sprint(sn.pos), "of", fmt.Sprint(sn.len))
 	if sn.pos < sn.len {
