@@ -90,8 +90,9 @@ type controller interface {
 	// step takes the next item from queue and processes it, writing what
 	// it did into rec.
 	step(queue string, rec *Record)
-	// items returns queue's contents: ready items first, then delayed ones.
-	items(queue string) []QueueItem
+	// items returns the parts queue's contents are listed from, in
+	// order: ready items first, then delayed ones.
+	items(queue string) []queuePart
 	// describeNext says in one line what its next step on queue will do.
 	describeNext(queue string) string
 	// restart throws away its in-memory state and relists. It may set

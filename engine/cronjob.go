@@ -157,12 +157,8 @@ func (c *cronJobController) describeNext(string) string {
 	return ""
 }
 
-func (c *cronJobController) items(string) []QueueItem {
-	out := keyQueueItems(c.q, "CronJob")
-	for _, w := range c.timers.Waiting() {
-		out = append(out, QueueItem{Item: keyRef("CronJob", w.item) + " (next schedule)", Due: w.due, Waiting: true})
-	}
-	return out
+func (c *cronJobController) items(string) []queuePart {
+	return []queuePart{keyQueueItems(c.q, "CronJob"), timerItems(c.timers, "CronJob", " (next schedule)")}
 }
 
 func (c *cronJobController) step(_ string, rec *Record) {

@@ -323,7 +323,9 @@ func (c *daemonSetController) syncNodeUpdate(node *fakeapi.Object) {
 func (c *daemonSetController) promote(now time.Duration)      { c.q.Promote(now) }
 func (c *daemonSetController) ready(string) bool              { return c.q.Len() > 0 }
 func (c *daemonSetController) nextDue() (time.Duration, bool) { return c.q.NextDue() }
-func (c *daemonSetController) items(string) []QueueItem       { return keyQueueItems(c.q, "DaemonSet") }
+func (c *daemonSetController) items(string) []queuePart {
+	return []queuePart{keyQueueItems(c.q, "DaemonSet")}
+}
 
 func (c *daemonSetController) describeNext(string) string {
 	if items := c.q.Items(); len(items) > 0 {

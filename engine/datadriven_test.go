@@ -31,6 +31,9 @@ func TestDataDriven(t *testing.T) {
 				if ierr := w.CheckGraphInvariants(); ierr != nil {
 					d.Fatalf(t, "graph invariant broken after %s: %v", d.Cmd, ierr)
 				}
+				if qerr := checkQueueHeads(w); qerr != nil {
+					d.Fatalf(t, "after %s: %v", d.Cmd, qerr)
+				}
 			}
 			return out
 		})

@@ -301,12 +301,8 @@ func (c *deploymentController) ready(string) bool                { return c.q.Le
 func (c *deploymentController) nextDue() (time.Duration, bool)   { return c.q.NextDue() }
 func (c *deploymentController) nextTimer() (time.Duration, bool) { return c.timers.NextDue() }
 
-func (c *deploymentController) items(string) []QueueItem {
-	out := keyQueueItems(c.q, "Deployment")
-	for _, w := range c.timers.Waiting() {
-		out = append(out, QueueItem{Item: keyRef("Deployment", w.item) + " (clock)", Due: w.due, Waiting: true})
-	}
-	return out
+func (c *deploymentController) items(string) []queuePart {
+	return []queuePart{keyQueueItems(c.q, "Deployment"), timerItems(c.timers, "Deployment", " (clock)")}
 }
 
 func (c *deploymentController) describeNext(string) string {

@@ -391,3 +391,64 @@ func TestCollectorInformersAfterAFailedList(t *testing.T) {
 		t.Fatalf("the informers hold an Event: %s", o)
 	}
 }
+
+// TestWorkqueue_WaitingHead checks that the first n waiting items, found
+// by walking the heap, are the first n of Waiting (every item sorted)
+// for every n, as items are added, moved earlier (leaving stale entries
+// in the heap) and promoted.
+func TestWorkqueue_WaitingHead(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 26))
+	q := newWorkqueue[string]("q")
+	now := time.Duration(0)
+	for round := range 400 {
+		switch r.IntN(5) {
+		case 0, 1, 2:
+			q.AddAfter(fmt.Sprint("i", r.IntN(60)), time.Duration(1+r.IntN(50))*time.Second, now)
+		case 3:
+			now += time.Duration(r.IntN(3)) * time.Second
+			q.Promote(now)
+		case 4:
+			for q.Len() > 0 {
+				it, _ := q.Get()
+				q.Done(it)
+			}
+		}
+		all := q.Waiting()
+		if len(all) != q.NumWaiting() {
+			t.Fatalf("round %d: %d waiting listed, NumWaiting %d", round, len(all), q.NumWaiting())
+		}
+		for n := 0; n <= len(all)+1; n++ {
+			got := q.WaitingHead(n)
+			want := all[:min(n, len(all))]
+			if !slices.EqualFunc(got, want, func(a, b waitingItem[string]) bool {
+				return a.item == b.item && a.due == b.due && a.seq == b.seq
+			}) {
+				t.Fatalf("round %d: WaitingHead(%d) = %v, want %v", round, n, got, want)
+			}
+		}
+	}
+}
+
+// checkQueueHeads checks, for every queue of w, that QueueHead(n) is the
+// first n items of Queue and that QueueCount counts Queue's items and
+// its ready ones.
+func checkQueueHeads(w *World) error {
+	for _, name := range w.QueueNames() {
+		all := w.Queue(name)
+		ready := 0
+		for _, it := range all {
+			if !it.Waiting {
+				ready++
+			}
+		}
+		if gt, gr := w.QueueCount(name); gt != len(all) || gr != ready {
+			return fmt.Errorf("queue %s: QueueCount = %d, %d; Queue lists %d, %d ready", name, gt, gr, len(all), ready)
+		}
+		for n := 0; n <= len(all)+1; n++ {
+			if got := w.QueueHead(name, n); !slices.Equal(got, all[:min(n, len(all))]) {
+				return fmt.Errorf("queue %s: QueueHead(%d) = %v, want the first of %v", name, n, got, all)
+			}
+		}
+	}
+	return nil
+}

@@ -86,20 +86,31 @@ func (g *garbageCollector) step(queue string, rec *Record) {
 	}
 }
 
-func (g *garbageCollector) items(queue string) []QueueItem {
-	var out []QueueItem
+func (g *garbageCollector) items(queue string) []queuePart {
 	if queue == QueueGraphChanges {
-		for _, e := range g.graphChanges.Items() {
-			out = append(out, QueueItem{Item: e.String(), UID: e.obj.Metadata.UID})
-		}
-		return out
+		// Its waiting items were never listed.
+		return []queuePart{graphChangesReady{g.graphChanges}}
 	}
 	q := g.nodeQueue(queue)
-	for _, n := range q.Items() {
-		out = append(out, QueueItem{Item: n.identity.ref(), UID: n.identity.UID, Failures: q.NumRequeues(n)})
-	}
-	for _, wi := range q.Waiting() {
-		out = append(out, QueueItem{Item: wi.item.identity.ref(), UID: wi.item.identity.UID, Due: wi.due, Waiting: true, Failures: q.NumRequeues(wi.item)})
+	return []queuePart{shownQueue[*node]{q: q,
+		ready: func(n *node) QueueItem {
+			return QueueItem{Item: n.identity.ref(), UID: n.identity.UID, Failures: q.NumRequeues(n)}
+		},
+		waiting: func(wi waitingItem[*node]) QueueItem {
+			return QueueItem{Item: wi.item.identity.ref(), UID: wi.item.identity.UID, Due: wi.due, Waiting: true, Failures: q.NumRequeues(wi.item)}
+		},
+	}}
+}
+
+// graphChangesReady lists graphChanges' ready events.
+type graphChangesReady struct{ q *workqueue[*graphEvent] }
+
+func (p graphChangesReady) count() (ready, waiting int) { return p.q.Len(), 0 }
+
+func (p graphChangesReady) head(out []QueueItem, n int) []QueueItem {
+	items := p.q.Items()
+	for _, e := range items[:min(n, len(items))] {
+		out = append(out, QueueItem{Item: e.String(), UID: e.obj.Metadata.UID})
 	}
 	return out
 }

@@ -405,22 +405,18 @@ func (c *jobController) describeNext(queue string) string {
 
 // items lists a queue; the Job keys that wait for time passing in the
 // cluster are listed last in the job queue, marked "(clock)".
-func (c *jobController) items(queue string) []QueueItem {
+func (c *jobController) items(queue string) []queuePart {
 	if queue == QueueOrphanPod {
-		var out []QueueItem
-		for _, it := range c.orphans.Items() {
-			out = append(out, QueueItem{Item: c.orphanItem(it), Failures: c.orphans.NumRequeues(it)})
-		}
-		for _, w := range c.orphans.Waiting() {
-			out = append(out, QueueItem{Item: c.orphanItem(w.item), Due: w.due, Waiting: true})
-		}
-		return out
+		return []queuePart{shownQueue[string]{q: c.orphans,
+			ready: func(it string) QueueItem {
+				return QueueItem{Item: c.orphanItem(it), Failures: c.orphans.NumRequeues(it)}
+			},
+			waiting: func(w waitingItem[string]) QueueItem {
+				return QueueItem{Item: c.orphanItem(w.item), Due: w.due, Waiting: true}
+			},
+		}}
 	}
-	out := keyQueueItems(c.q, "Job")
-	for _, w := range c.timers.Waiting() {
-		out = append(out, QueueItem{Item: keyRef("Job", w.item) + " (clock)", Due: w.due, Waiting: true})
-	}
-	return out
+	return []queuePart{keyQueueItems(c.q, "Job"), timerItems(c.timers, "Job", " (clock)")}
 }
 
 func (c *jobController) step(queue string, rec *Record) {

@@ -111,15 +111,13 @@ func (k *kubelet) describeNext(string) string {
 	return ""
 }
 
-func (k *kubelet) items(string) []QueueItem {
-	var out []QueueItem
-	for _, it := range k.q.Items() {
-		out = append(out, QueueItem{Item: podRef(it)})
-	}
-	for _, w := range k.q.Waiting() {
-		out = append(out, QueueItem{Item: podRef(w.item), Due: w.due, Waiting: true})
-	}
-	return out
+func (k *kubelet) items(string) []queuePart {
+	return []queuePart{shownQueue[string]{q: k.q,
+		ready: func(it string) QueueItem { return QueueItem{Item: podRef(it)} },
+		waiting: func(w waitingItem[string]) QueueItem {
+			return QueueItem{Item: podRef(w.item), Due: w.due, Waiting: true}
+		},
+	}}
 }
 
 func podRef(key string) string {

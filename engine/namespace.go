@@ -118,7 +118,9 @@ func (c *namespaceController) promote(now time.Duration)      { c.q.Promote(now)
 func (c *namespaceController) ready(string) bool              { return c.q.Len() > 0 }
 func (c *namespaceController) nextDue() (time.Duration, bool) { return c.q.NextDue() }
 
-func (c *namespaceController) items(string) []QueueItem { return keyQueueItems(c.q, "Namespace") }
+func (c *namespaceController) items(string) []queuePart {
+	return []queuePart{keyQueueItems(c.q, "Namespace")}
+}
 
 func (c *namespaceController) describeNext(string) string {
 	if items := c.q.Items(); len(items) > 0 {

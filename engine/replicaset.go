@@ -238,17 +238,24 @@ func (c *replicaSetController) describeNext(string) string {
 	return ""
 }
 
-func (c *replicaSetController) items(string) []QueueItem { return keyQueueItems(c.q, "ReplicaSet") }
+func (c *replicaSetController) items(string) []queuePart {
+	return []queuePart{keyQueueItems(c.q, "ReplicaSet")}
+}
 
-func keyQueueItems(q *workqueue[string], kind string) []QueueItem {
-	var out []QueueItem
-	for _, it := range q.Items() {
-		out = append(out, QueueItem{Item: keyRef(kind, it), Failures: q.NumRequeues(it)})
+func keyQueueItems(q *workqueue[string], kind string) queuePart {
+	return shownQueue[string]{q: q,
+		ready: func(it string) QueueItem { return QueueItem{Item: keyRef(kind, it), Failures: q.NumRequeues(it)} },
+		waiting: func(w waitingItem[string]) QueueItem {
+			return QueueItem{Item: keyRef(kind, w.item), Due: w.due, Waiting: true, Failures: q.NumRequeues(w.item)}
+		},
 	}
-	for _, w := range q.Waiting() {
-		out = append(out, QueueItem{Item: keyRef(kind, w.item), Due: w.due, Waiting: true, Failures: q.NumRequeues(w.item)})
-	}
-	return out
+}
+
+// timerItems lists a timers queue's waiting keys, each with its note.
+func timerItems(q *workqueue[string], kind, note string) queuePart {
+	return shownQueue[string]{q: q, waiting: func(w waitingItem[string]) QueueItem {
+		return QueueItem{Item: keyRef(kind, w.item) + note, Due: w.due, Waiting: true}
+	}}
 }
 
 func (c *replicaSetController) step(_ string, rec *Record) {

@@ -203,8 +203,8 @@ func (c *statefulSetController) retriesCapped() (pending, capped bool) {
 	return pending, pending
 }
 
-func (c *statefulSetController) items(string) []QueueItem {
-	return keyQueueItems(c.q, "StatefulSet")
+func (c *statefulSetController) items(string) []queuePart {
+	return []queuePart{keyQueueItems(c.q, "StatefulSet")}
 }
 
 func (c *statefulSetController) describeNext(string) string {

@@ -91,12 +91,8 @@ func (c *ttlController) describeNext(string) string {
 	return ""
 }
 
-func (c *ttlController) items(string) []QueueItem {
-	out := keyQueueItems(c.q, "Job")
-	for _, w := range c.timers.Waiting() {
-		out = append(out, QueueItem{Item: keyRef("Job", w.item) + " (clock)", Due: w.due, Waiting: true})
-	}
-	return out
+func (c *ttlController) items(string) []queuePart {
+	return []queuePart{keyQueueItems(c.q, "Job"), timerItems(c.timers, "Job", " (clock)")}
 }
 
 func (c *ttlController) step(_ string, rec *Record) {

@@ -606,3 +606,119 @@ func moveDueTimers[T comparable](timers, q *workqueue[T], now time.Duration) {
 		q.add(k)
 	}
 }
+
+// WaitingHead returns the first n waiting items in due order, as the
+// first n of Waiting, without copying and sorting the rest: a view shows
+// a screenful of a heap that holds 100,000 Pods as a large world is
+// deleted. It walks the heap from the top, keeping the entries next in
+// order in a small heap of their places, so it reads about n entries
+// (and the stale ones among them) whatever the heap's size.
+func (q *workqueue[T]) WaitingHead(n int) []waitingItem[T] {
+	if n >= q.nwaiting {
+		return q.Waiting()
+	}
+	out := make([]waitingItem[T], 0, n)
+	h := q.waiting
+	// next is a min-heap of places in h, ordered as h's entries are.
+	var next []int
+	less := func(i, j int) bool { return h[next[i]].before(h[next[j]]) }
+	push := func(p int) {
+		if p >= len(h) {
+			return
+		}
+		next = append(next, p)
+		for i := len(next) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !less(i, parent) {
+				break
+			}
+			next[i], next[parent] = next[parent], next[i]
+			i = parent
+		}
+	}
+	pop := func() int {
+		top := next[0]
+		last := len(next) - 1
+		next[0] = next[last]
+		next = next[:last]
+		for i := 0; ; {
+			least := i
+			if l := 2*i + 1; l < len(next) && less(l, least) {
+				least = l
+			}
+			if r := 2*i + 2; r < len(next) && less(r, least) {
+				least = r
+			}
+			if least == i {
+				break
+			}
+			next[i], next[least] = next[least], next[i]
+			i = least
+		}
+		return top
+	}
+	push(0)
+	for len(out) < n && len(next) > 0 {
+		p := pop()
+		if h[p].live() {
+			out = append(out, *h[p].e)
+		}
+		push(2*p + 1)
+		push(2*p + 2)
+	}
+	return out
+}
+
+// shownQueue is a workqueue as a view lists it: its ready items front
+// first (unless ready is nil: a timers queue shows only what waits),
+// then its waiting items in due order, each made into a QueueItem.
+type shownQueue[T comparable] struct {
+	q       *workqueue[T]
+	ready   func(T) QueueItem
+	waiting func(waitingItem[T]) QueueItem
+}
+
+// queuePart is one shownQueue of the parts a controller lists for a
+// queue (a controller with timers lists its queue, then its timers).
+type queuePart interface {
+	// count returns how many ready and waiting items the part lists.
+	count() (ready, waiting int)
+	// head appends the first n items the part lists to out.
+	head(out []QueueItem, n int) []QueueItem
+}
+
+func (s shownQueue[T]) count() (ready, waiting int) {
+	if s.ready != nil {
+		ready = s.q.Len()
+	}
+	return ready, s.q.NumWaiting()
+}
+
+func (s shownQueue[T]) head(out []QueueItem, n int) []QueueItem {
+	if s.ready != nil {
+		items := s.q.Items()
+		for _, it := range items[:min(n, len(items))] {
+			out = append(out, s.ready(it))
+		}
+		n -= min(n, len(items))
+	}
+	if n > 0 {
+		for _, w := range s.q.WaitingHead(n) {
+			out = append(out, s.waiting(w))
+		}
+	}
+	return out
+}
+
+// listHead appends the first n items parts list, in order, to out.
+func listHead(out []QueueItem, parts []queuePart, n int) []QueueItem {
+	for _, p := range parts {
+		before := len(out)
+		out = p.head(out, n)
+		n -= len(out) - before
+		if n <= 0 {
+			break
+		}
+	}
+	return out
+}

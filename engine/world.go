@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -535,11 +536,29 @@ func (w *World) Nodes() []NodeView {
 }
 
 // Queue returns a queue's contents, front first, then waiting items by due time.
-func (w *World) Queue(name string) []QueueItem {
-	if c := w.queueOwner(name); c != nil {
-		return c.items(name)
+func (w *World) Queue(name string) []QueueItem { return w.QueueHead(name, math.MaxInt) }
+
+// QueueHead returns the first n items of Queue(name), reading about n
+// items however long the queue is: a frame shows a screenful of queues
+// that hold tens of thousands of items as a large world is deleted.
+func (w *World) QueueHead(name string, n int) []QueueItem {
+	if c := w.queueOwner(name); c != nil && n > 0 {
+		return listHead(nil, c.items(name), n)
 	}
 	return nil
+}
+
+// QueueCount returns how many items Queue(name) lists, and how many of
+// them are ready (not Waiting), without listing them.
+func (w *World) QueueCount(name string) (total, ready int) {
+	if c := w.queueOwner(name); c != nil {
+		for _, p := range c.items(name) {
+			r, wt := p.count()
+			total += r + wt
+			ready += r
+		}
+	}
+	return total, ready
 }
 
 // AbsentOwners returns the absentOwnerCache entries, most recent first.

@@ -357,8 +357,8 @@ func (m *Model) Init() tea.Cmd {
 // refresh rebuilds the snapshot if the world changed, and keeps the
 // selection on the same object.
 func (m *Model) refresh() {
-	if m.snap == nil || m.snap.version != m.s.version {
-		m.snap = newSnapshot(m.s, m.snap)
+	if m.snap == nil || m.snap.version != m.s.version || m.snap.queueShown < m.queueShown() {
+		m.snap = newSnapshot(m.s, m.snap, m.queueShown())
 		m.tlCur = m.snap.pos
 		m.inspTop = 0
 	}
@@ -375,6 +375,10 @@ func (m *Model) refresh() {
 	}
 	m.ensureVisible()
 }
+
+// queueShown is how many items of a queue the collector pane can show:
+// no more than its height, or 50 while it has the focus.
+func (m *Model) queueShown() int { return max(m.height, 50) }
 
 // setMsg puts s on the message line, said as k.
 func (sb *statusBar) setMsg(k msgKind, s string) { sb.msgKind, sb.msg = k, s }

@@ -24,16 +24,18 @@ type snapshot struct {
 	store   *fakeapi.Store
 	// tree is rebuilt only when storage changed since the last snapshot:
 	// most steps change only the collector's graph and queues.
-	tree     *tree
-	reg      *fakeapi.Registry
-	queues   []queueView
-	absent   []string
-	absentID map[string]bool // UIDs in the absentOwnerCache
-	describe string
-	elapsed  time.Duration
-	pos, len int
-	branched int
-	gcRuns   bool
+	tree   *tree
+	reg    *fakeapi.Registry
+	queues []queueView
+	// queueShown is how many items of each queue queues holds.
+	queueShown int
+	absent     []string
+	absentID   map[string]bool // UIDs in the absentOwnerCache
+	describe   string
+	elapsed    time.Duration
+	pos, len   int
+	branched   int
+	gcRuns     bool
 	// cur is the current record (the last one applied), if any; changed
 	// holds the UIDs it changed.
 	cur     *engine.Record
@@ -58,10 +60,15 @@ type snapshot struct {
 // maxYAMLKept bounds the manifests a snapshot hands on.
 const maxYAMLKept = 256
 
+// queueView is a queue as the collector pane shows it: its first items
+// (as many as the pane can show) and its counts. A queue holds tens of
+// thousands of items as a large world is deleted, and a frame lists a
+// screenful of them.
 type queueView struct {
-	name  string
-	items []engine.QueueItem
-	ready int
+	name string
+	// items are the queue's first items, at most queueShown of them.
+	items        []engine.QueueItem
+	total, ready int
 }
 
 // nodeFlags is the collector's view of one UID.
@@ -73,7 +80,9 @@ type nodeFlags struct {
 	owners, dependents int
 }
 
-func newSnapshot(s *session, prev *snapshot) *snapshot {
+// newSnapshot builds the snapshot of the session's world, listing at
+// most queueShown items of each queue.
+func newSnapshot(s *session, prev *snapshot, queueShown int) *snapshot {
 	w := s.world()
 	desc := w.Describe() // promotes what is due, before the queues are read
 	sn := &snapshot{
@@ -107,14 +116,10 @@ func newSnapshot(s *session, prev *snapshot) *snapshot {
 		sn.tree = buildTree(w.Store().Objects(), sn.reg)
 	}
 	sn.store = w.Store()
+	sn.queueShown = queueShown
 	for _, q := range w.QueueNames() {
-		items := w.Queue(q)
-		qv := queueView{name: q, items: items}
-		for _, it := range items {
-			if !it.Waiting {
-				qv.ready++
-			}
-		}
+		qv := queueView{name: q, items: w.QueueHead(q, queueShown)}
+		qv.total, qv.ready = w.QueueCount(q)
 		sn.queues = append(sn.queues, qv)
 	}
 	sn.absent = w.AbsentOwners()
@@ -317,7 +322,7 @@ func (sn *snapshot) namespaceWhy(o *fakeapi.Object) []string {
 	var queue []engine.QueueItem
 	for _, q := range sn.queues {
 		if q.name == engine.ControllerNamespace {
-			queue = q.items
+			queue = sn.h.World().Queue(q.name)
 		}
 	}
 	return engine.NamespaceWhy(sn.store, o, queue, sn.h.World().Controllers())

@@ -332,7 +332,7 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 	// many controllers run.
 	var shown, idle []int
 	for qi, q := range sn.queues {
-		if len(q.items) > 0 || isCollectorQueue(q.name) {
+		if q.total > 0 || isCollectorQueue(q.name) {
 			shown = append(shown, qi)
 		} else {
 			idle = append(idle, qi)
@@ -342,7 +342,7 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 	// items past it are counted.
 	needs := make([]int, 0, len(shown)+1)
 	for _, qi := range shown {
-		needs = append(needs, len(sn.queues[qi].items))
+		needs = append(needs, sn.queues[qi].total)
 	}
 	needs = append(needs, len(sn.absent))
 	idleLines := min(len(idle), 2)
@@ -363,14 +363,14 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 			label = n + " " + q.name
 		}
 		l.add(&t.queue, label)
-		waiting := len(q.items) - q.ready
+		waiting := q.total - q.ready
 		switch {
-		case len(q.items) == 0:
+		case q.total == 0:
 			l.add(&t.dim, " "+m.tr.T("collector-empty"))
 		case waiting > 0:
 			l.add(&t.dim, m.tr.T("collector-ready-waiting", "ready", fmt.Sprint(q.ready), "waiting", fmt.Sprint(waiting)))
 		default:
-			l.add(&t.dim, fmt.Sprintf(" %d", len(q.items)))
+			l.add(&t.dim, fmt.Sprintf(" %d", q.total))
 		}
 		for i, it := range q.items {
 			if i == per[si] {
@@ -392,8 +392,8 @@ func (c *collectorState) lines(m *Model, r rect) ([]string, int) {
 			if it.Failures > 0 {
 				il.add(&t.warn, m.tr.T("collector-retry", "n", fmt.Sprint(it.Failures)))
 			}
-			if i == per[si]-1 && len(q.items) > per[si] {
-				il.add(&t.dim, m.tr.T("collector-more", "n", fmt.Sprint(len(q.items)-per[si])))
+			if i == per[si]-1 && q.total > per[si] {
+				il.add(&t.dim, m.tr.T("collector-more", "n", fmt.Sprint(q.total-per[si])))
 			}
 		}
 	}
