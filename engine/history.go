@@ -54,6 +54,8 @@ type History struct {
 	// branchedAt is where the last action in the past cut the timeline,
 	// or -1.
 	branchedAt int
+	// branches counts the cuts.
+	branches int
 }
 
 const (
@@ -128,6 +130,12 @@ func (h *History) Actions() []Action { return h.actions }
 // BranchedAt returns the position at which the last branch started, or -1.
 func (h *History) BranchedAt() int { return h.branchedAt }
 
+// Branches returns how many times an action in the past cut the
+// timeline: while it stays the same, the records of the timeline are
+// only ever added to, so what a view found scanning them stays true of
+// those it scanned.
+func (h *History) Branches() int { return h.branches }
+
 // Do applies a at the current position. If the position is in the past,
 // the records after it are dropped first: a new branch starts.
 func (h *History) Do(a Action) (Record, error) {
@@ -154,6 +162,7 @@ func (h *History) Do(a Action) (Record, error) {
 			h.lastCheck = max(h.lastCheck, k)
 		}
 		h.branchedAt = h.pos
+		h.branches++
 	}
 	rec, err := h.live.Do(a)
 	h.actions = append(h.actions, a)

@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
@@ -83,5 +86,78 @@ func BenchmarkPlayDumpTimeline(b *testing.B) {
 		b.ReportMetric(float64(time.Since(t0).Milliseconds()), "goto+10back-ms")
 		b.ReportMetric(live(), "heap-after-back-MB")
 		runtime.KeepAlive(s)
+	}
+}
+
+// BenchmarkPlayDumpKeys is BenchmarkPlayDumpTimeline through the Model,
+// at 160x50, a frame drawn after every message as the terminal program
+// draws them: the keys r until settled, :delete deploy/web, r until the
+// cascade rests, :goto to the middle and ten ←. It logs the time of each.
+//
+//	GCPLAY_BENCH_DUMP=/tmp/d100k.yaml go test ./tui -run '^$' -bench PlayDumpKeys -benchtime 1x -v
+func BenchmarkPlayDumpKeys(b *testing.B) {
+	file := os.Getenv("GCPLAY_BENCH_DUMP")
+	if file == "" {
+		b.Skip("GCPLAY_BENCH_DUMP names no dump")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := scenario.ParseFile(file, data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data = nil
+	for range b.N {
+		m, err := New(Options{Width: 160, Height: 50, NoColor: true, Theme: ThemeDark, Files: NewMemFiles(nil), File: file, Parsed: sc})
+		if err != nil {
+			b.Fatal(err)
+		}
+		frames := 0
+		do := func(msg tea.Msg) {
+			_, cmd := m.Update(msg)
+			m.View()
+			frames++
+			for cmd != nil {
+				next, ok := cmd().(runMsg)
+				if !ok {
+					break
+				}
+				_, cmd = m.Update(next)
+				m.View()
+				frames++
+			}
+		}
+		act := func(label string, keys ...string) {
+			t0 := time.Now()
+			frames = 0
+			for _, k := range keys {
+				if k == " " {
+					k = "space"
+				}
+				do(keyMsg(k))
+			}
+			b.Logf("%s: to %d in %v, %d frames", label, m.s.h.Pos(), time.Since(t0).Round(time.Millisecond), frames)
+		}
+		spell := func(s string) []string {
+			var ks []string
+			for _, r := range s {
+				ks = append(ks, string(r))
+			}
+			return ks
+		}
+		act("r", "r")
+		act("r", "r")
+		act(":delete deploy/web", append(append([]string{":"}, spell("delete deploy/web")...), "enter")...)
+		for i := 1; ; i++ {
+			pos := m.s.h.Pos()
+			act(fmt.Sprintf("r ×%d", i), "r")
+			if m.s.h.Pos()-pos < 100_000 {
+				break
+			}
+		}
+		act(":goto", append(append([]string{":"}, spell(fmt.Sprintf("goto %d", m.s.h.Len()/2))...), "enter")...)
+		act("ten ←", "left", "left", "left", "left", "left", "left", "left", "left", "left", "left")
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"image/color"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -532,4 +533,62 @@ func TestRunPausesAtItsStepCap(t *testing.T) {
 	if n := len(m.s.world().Store().Objects()); n < 22 {
 		t.Fatalf("%d objects after settling, want the Deployment, its ReplicaSet and 20 Pods at least", n)
 	}
+}
+
+// TestHistoryOfCarried: the inspector's list of the records that changed
+// the selected object, carried from snapshot to snapshot and extended by
+// the records added since, is the list a scan of the whole timeline
+// gives, step after step, and after a branch cuts the timeline.
+func TestHistoryOfCarried(t *testing.T) {
+	m, _ := newTest(t, 120, 40)
+	selectRef(t, m, "Deployment/web")
+	uid := m.selUID
+	scan := func() []int {
+		out := []int{}
+		for i := range m.s.h.Len() {
+			if slices.Contains(m.s.h.Changed(i), uid) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	check := func(when string) {
+		t.Helper()
+		screen(m) // draws the inspector, which asks for the history
+		c, ok := m.snap.history[uid]
+		if !ok {
+			t.Fatalf("%s: the inspector did not ask for web's history", when)
+		}
+		if want := scan(); !slices.Equal(c.at, want) || c.upto != m.s.h.Len() {
+			t.Fatalf("%s: history %v (of %d records), want %v (of %d)", when, c.at, c.upto, want, m.s.h.Len())
+		}
+	}
+	check("start")
+	press(t, m, "d", "1") // foreground: web stays until its dependents are gone
+	check("after the delete")
+	carried := 0
+	for range 12 {
+		before := m.snap.history[uid]
+		press(t, m, "s")
+		check("after a step")
+		if c := m.snap.history[uid]; before.upto > 0 && c.upto > before.upto && len(c.at) >= len(before.at) {
+			carried++
+		}
+	}
+	if carried == 0 {
+		t.Error("no step carried the history over")
+	}
+	press(t, m, "r") // web's dependents go, then web: its history reaches the end
+	selectRef(t, m, "StatefulSet/db")
+	runLine(t, m, "goto 1")
+	selectRef(t, m, "Deployment/web")
+	check("back at 1")
+	if last := m.snap.history[uid].at; last[len(last)-1] < 2 {
+		t.Fatalf("web's history %v ends before 2: the branch below would cut none of it", last)
+	}
+	runLine(t, m, "delete statefulset/db") // acting in the past cuts the timeline
+	check("after the branch")
+	press(t, m, "r")
+	uid = m.selUID // the inspector may show another object now
+	check("after a run on the branch")
 }

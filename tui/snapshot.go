@@ -43,7 +43,10 @@ type snapshot struct {
 
 	nodes    map[string]nodeFlags
 	manifest map[string][]string
-	history  map[string][]int
+	// history holds what historyOf found, handed from snapshot to
+	// snapshot while the timeline is only added to.
+	history  map[string]changedAt
+	branches int
 	// yaml holds manifests as YAML lines by their JSON, handed from
 	// snapshot to snapshot: most steps (and steps back) leave the object
 	// the inspector shows as it was, and turning it into YAML is most of
@@ -99,7 +102,8 @@ func newSnapshot(s *session, prev *snapshot, queueShown int) *snapshot {
 		changed:  map[string]bool{},
 		nodes:    map[string]nodeFlags{},
 		manifest: map[string][]string{},
-		history:  map[string][]int{},
+		history:  map[string]changedAt{},
+		branches: s.h.Branches(),
 		yaml:     map[string][]string{},
 		shown:    map[*fakeapi.Object][]string{},
 	}
@@ -108,6 +112,9 @@ func newSnapshot(s *session, prev *snapshot, queueShown int) *snapshot {
 	}
 	if prev != nil && len(prev.shown) < maxYAMLKept {
 		sn.shown = prev.shown
+	}
+	if prev != nil && prev.h == s.h && prev.branches == sn.branches && len(prev.history) < maxYAMLKept {
+		sn.history = prev.history
 	}
 	if prev != nil && prev.h == s.h && prev.tree != nil &&
 		(!storageWritten(s.h, prev.pos, sn.pos) || sameShape(s.h, prev.pos, sn.pos, prev.tree, w.Store())) {
@@ -233,19 +240,32 @@ func (sn *snapshot) manifestOf(obj *fakeapi.Object) []string {
 	return lines
 }
 
+// changedAt is the records that changed an object, among the first
+// upto of the timeline.
+type changedAt struct {
+	at   []int
+	upto int
+}
+
 // historyOf returns the indexes of the records (the whole timeline,
-// including those after the current position) that changed uid.
+// including those after the current position) that changed uid. It scans
+// only the records added since an earlier snapshot scanned for uid: a
+// run draws hundreds of frames of a timeline of 700,000 records.
 func (sn *snapshot) historyOf(h *engine.History, uid string) []int {
-	if h, ok := sn.history[uid]; ok {
-		return h
+	c := sn.history[uid]
+	if c.upto == h.Len() && c.at != nil {
+		return c.at
 	}
-	var out []int
-	for i := range h.Len() {
+	out := slices.Clip(c.at) // an earlier snapshot's slice is not appended to in place
+	for i := c.upto; i < h.Len(); i++ {
 		if _, found := slices.BinarySearch(h.Changed(i), uid); found {
 			out = append(out, i)
 		}
 	}
-	sn.history[uid] = out
+	if out == nil {
+		out = []int{}
+	}
+	sn.history[uid] = changedAt{at: out, upto: h.Len()}
 	return out
 }
 
