@@ -97,7 +97,8 @@ func TestBrowserBuildLeavesOut(t *testing.T) {
 // throttled by Chromium's network emulation to 20 Mbit/s and 40 ms, and
 // over loopback (to xterm's drawing of it, and to the next animation
 // frame, by which the browser has painted it), and key-to-render for s
-// and ← on the starter world.
+// and ← on the starter world, on the English page or (-weblang=zh) the
+// Chinese one.
 func TestWebBench(t *testing.T) {
 	if !*webbench {
 		t.Skip("measures the page; run it with -webbench (make web-bench)")
@@ -188,7 +189,7 @@ func TestWebBench(t *testing.T) {
 	// at once); wrapped here, so any site's page is measured the same way.
 	var step, back, stepShown, backShown, stepGo, backGo, idleGC []float64
 	for r := 0; r < *webKeyRounds; r++ {
-		p := newPage(t, 1280, 800)
+		p, words := langPage(t, *webLang, 1280, 800)
 		p.load(srv.URL)
 		p.do(chromedp.Evaluate[chromedp.Void](`window.__shown = new Map();
 		new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'keydown') window.__shown.set(e.startTime, e.duration); })
@@ -220,15 +221,15 @@ func TestWebBench(t *testing.T) {
 		p.waitText("Deployment/web terminating")
 		time.Sleep(200 * time.Millisecond)
 		p.do(chromedp.Evaluate[chromedp.Void](`window.__t.idleGC = []`)) // the page's collections while idle, from here on
-		first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
+		first := p.stepNumber(words)
 		const n = 10
 		for i := 1; i <= n; i++ {
-			d, s, g := measure("s", fmt.Sprintf(" gcplay │ step %d │", first+i))
+			d, s, g := measure("s", fmt.Sprintf(words.step, first+i))
 			step, stepShown, stepGo = append(step, d), append(stepShown, s), append(stepGo, g)
 		}
 		time.Sleep(200 * time.Millisecond)
 		for i := 1; i <= n; i++ {
-			d, s, g := measure("ArrowLeft", fmt.Sprintf("step %d of %d (rewound)", first+n-i, first+n))
+			d, s, g := measure("ArrowLeft", fmt.Sprintf(words.rewound, first+n-i, first+n))
 			back, backShown, backGo = append(back, d), append(backShown, s), append(backGo, g)
 		}
 		idleGC = append(idleGC, eval[[]float64](p, `window.__t.idleGC || []`)...)
@@ -264,6 +265,7 @@ func TestWebBench(t *testing.T) {
 		"| navigation → … (ms, cold, fresh browser) | median | min | max | loads |\n|---|---:|---:|---:|---:|\n%s%s%s%s\n"+
 		"| key → render (ms) | median | p90 | max | keys |\n|---|---:|---:|---:|---:|\n%s%s\n"+
 		"collections while the page was idle during the keys (window.__t.idleGC): %s\n\n"+
+		"the keys on the page in %s (-weblang)\n\n"+
 		"load average (1, 5, 15 min) before: %s; after: %s\n",
 		wasm, sizeOf(wasm), sizeOf(wasm+".br"), sizeOf(wasm+".gz"), strings.Join(sent, "\n"),
 		row("main.wasm compiled, 20 Mbit/s 40 ms", col(throttled, compiled)),
@@ -278,7 +280,7 @@ func TestWebBench(t *testing.T) {
 		keyRow("←, a step back, drawn (goal median ≤ 16)", back)+
 			keyRow("←, on screen (presented; 8 ms steps)", backShown)+
 			keyRow("←, in Go (goTermInput + goFlush, xterm's parse within)", backGo),
-		idleRow, loadBefore, loadavg())
+		idleRow, map[string]string{"en": "English", "zh": "Chinese"}[*webLang], loadBefore, loadavg())
 	fmt.Print(out)
 }
 

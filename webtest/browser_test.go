@@ -31,8 +31,46 @@ var (
 	// twenty steps); -webcold=false leaves out its cold loads.
 	webKeyRounds = flag.Int("webkeyrounds", 1, "TestWebBench: fresh pages in which to time 10 s and 10 ← keys each")
 	webCold      = flag.Bool("webcold", true, "TestWebBench: also time cold loads and what a first visit fetches")
-	screenshot   = flag.String("screenshot", "", "also write TestPage's screenshot to this PNG file")
+	screenshot   = flag.String("screenshot", "", "also write TestPage's (TestChineseBrowser's) screenshot to this PNG file")
+	// -weblang=zh times the keys on the Chinese page (a browser whose
+	// language is Chinese), whose frames hold wide characters.
+	webLang = flag.String("weblang", "en", "TestWebBench: the page's language, en or zh")
 )
+
+// pageWords are what the tests wait for on the page in a language: the
+// status line's step (Sprintf with the step), a step back's (the step and
+// the last one), the pattern of the status line's step number, the help's
+// title and lesson 1's.
+type pageWords struct {
+	step, rewound, stepRE, help, lesson1 string
+}
+
+var wordsOf = map[string]pageWords{
+	"en": {" gcplay │ step %d │", "step %d of %d (rewound)", ` step (\d+) `, "─ Help ─", "Lesson 1"},
+	"zh": {" gcplay │ 第 %d 步 │", "第 %d/%d 步（已倒回）", `第 (\d+) 步`, "─ 帮助 ─", "属主与附属"},
+}
+
+// langPage starts a page (newPage) in a browser whose language is lang
+// (en or zh: the page then shows the Chinese playground), and returns what
+// to wait for in it.
+func langPage(t *testing.T, lang string, w, h int) (*page, pageWords) {
+	t.Helper()
+	words, ok := wordsOf[lang]
+	if !ok {
+		t.Fatalf("no page language %q: en or zh", lang)
+	}
+	var extra []chromedp.ExecAllocatorOption
+	if lang == "zh" {
+		extra = append(extra, chromedp.Flag("lang", "zh-CN"), chromedp.Flag("accept-lang", "zh-CN"), chromedp.Env("LANGUAGE=zh_CN"))
+	}
+	return newPage(t, w, h, extra...), words
+}
+
+// stepNumber returns the step the status line shows.
+func (p *page) stepNumber(w pageWords) int {
+	p.t.Helper()
+	return eval[int](p, fmt.Sprintf(`Number(window.bufferText().match(/%s/)[1])`, w.stepRE))
+}
 
 // chromium returns the path of Chromium, or "" when it is not installed.
 func chromium() string {

@@ -234,7 +234,25 @@ const cellsJS = `(() => {
 // repaint comes from a resize away and back, which the renderer draws
 // whole. The test fails if no frame was written by lines.
 func TestKeyFramesAsRepainted(t *testing.T) {
-	p := newPage(t, 1280, 800)
+	keyFramesAsRepainted(t, "en", 1280, 800)
+}
+
+// TestKeyFramesAsRepaintedChinese: the same on the Chinese page, whose
+// frames hold wide characters (the status line, the panes' titles and
+// text, help, the lesson) and are written by lines too: xterm.js then
+// holds, cell for cell, what the renderer's whole repaint gives, at two
+// window sizes (the panes' borders and the Chinese text fall on other
+// columns).
+func TestKeyFramesAsRepaintedChinese(t *testing.T) {
+	for _, size := range [][2]int{{1280, 800}, {800, 600}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			keyFramesAsRepainted(t, "zh", size[0], size[1])
+		})
+	}
+}
+
+func keyFramesAsRepainted(t *testing.T, lang string, w, h int) {
+	p, words := langPage(t, lang, w, h)
 	srv := serve(t, site(t))
 	p.load(srv.URL)
 	settle := func() {
@@ -308,19 +326,19 @@ func TestKeyFramesAsRepainted(t *testing.T) {
 	p.press("Enter")
 	p.waitText("Deployment/web terminating")
 	compare("the delete")
-	first := eval[int](p, `Number(window.bufferText().match(/ step (\d+) /)[1])`)
+	first := p.stepNumber(words)
 	for i := 1; i <= 4; i++ {
-		keys(fmt.Sprintf(" gcplay │ step %d │", first+i), "s")
+		keys(fmt.Sprintf(words.step, first+i), "s")
 	}
 	for i := 1; i <= 3; i++ {
-		keys(fmt.Sprintf("step %d of %d (rewound)", first+4-i, first+4), "ArrowLeft")
+		keys(fmt.Sprintf(words.rewound, first+4-i, first+4), "ArrowLeft")
 	}
 	keys("", "ArrowDown", "ArrowDown", "ArrowUp", "s", "Tab", "ArrowDown", "ArrowDown", "s", "Tab", "ArrowDown", "ArrowLeft", "Tab", "Tab")
-	keys("─ Help ─", "?")
+	keys(words.help, "?")
 	// Escape reaches the program once the input reader has waited for
 	// more of a sequence.
 	p.press("Escape")
-	p.waitJS(`!window.bufferText().includes('─ Help ─')`, 5*time.Second)
+	p.waitJS(fmt.Sprintf(`!window.bufferText().includes(%q)`, words.help), 5*time.Second)
 	compare("Escape")
 	keys("", "ArrowLeft", "ArrowRight")
 	before := written
@@ -328,7 +346,7 @@ func TestKeyFramesAsRepainted(t *testing.T) {
 		t.Fatalf("no frame of the playground was written by lines")
 	}
 	p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#lesson=owners-and-dependents'`))
-	p.waitText("Lesson 1")
+	p.waitText(words.lesson1)
 	compare("lesson 1")
 	keys("", "Enter", "s", "s", "ArrowLeft", "ArrowDown", "ArrowUp")
 	if written == before {

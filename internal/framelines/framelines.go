@@ -40,7 +40,7 @@ type Lines struct {
 	// behind: the frame in prev was written to the terminal by Write, not
 	// drawn into the cell buffer, which holds an older frame.
 	behind bool
-	narrow map[rune]bool // Write: whether a rune is one column in every width model
+	widths map[rune]int8 // Write: a rune's columns by every width model, 0 when they differ (see cellWidth)
 	// Written counts the frames Write took (for the page's tests).
 	Written int
 }
@@ -105,13 +105,15 @@ func (l *Lines) Forget() { l.prev, l.behind = nil, false }
 // is what the terminal shows after Bubble Tea's renderer writes the cells
 // Draw would draw, when the terminal measures every character as the
 // renderer does; Write therefore takes only frames whose lines hold
-// printable ASCII and characters one column wide by every width model
-// (box drawing, arrows: the renderer's diff too trusts its column for
-// those, where it repaints a line holding any other from its start), and
-// no sequence but SGR (a CSI ending in m), the unchanged lines too (a
-// frame with a Chinese word goes through the cells, as every frame like it
-// does, not by turns with frames written, each turn a whole repaint). It reports false, having written and remembered nothing, for any
-// other frame, and for any frame Draw would refuse.
+// printable ASCII, characters one column wide by every width model (box
+// drawing, arrows), characters two columns wide by every width model and
+// by xterm.js's (CJK ideographs, CJK punctuation, fullwidth forms: see
+// wide), and no sequence but SGR (a CSI ending in m), the unchanged lines
+// too (a frame with an emoji goes through the cells, as every frame like
+// it does, not by turns with frames written, each turn a whole repaint).
+// Cursor places count columns: a wide character takes two. It reports
+// false, having written and remembered nothing, for any other frame, and
+// for any frame Draw would refuse.
 //
 // After a Write the cell buffer and the renderer's model of the screen
 // are behind what the terminal shows: Draw refuses until Drawn (the caller
@@ -168,8 +170,8 @@ func (l *Lines) Write(dst []byte, content string, w, h int, m uv.WidthMethod) ([
 }
 
 // plainWidth returns a line's width in columns, and false when it holds
-// anything but printable ASCII, characters one column wide by every width
-// model, and SGR sequences.
+// anything but printable ASCII, characters whose columns every width model
+// agrees on (see cellWidth), and SGR sequences.
 func (l *Lines) plainWidth(line string, m uv.WidthMethod) (int, bool) {
 	n := 0
 	for i := 0; i < len(line); {
@@ -193,31 +195,94 @@ func (l *Lines) plainWidth(line string, m uv.WidthMethod) (int, bool) {
 			return 0, false // a control character
 		default:
 			r, size := utf8.DecodeRuneInString(line[i:])
-			if !l.isNarrow(r, m) {
+			cw := l.cellWidth(r, m)
+			if cw == 0 {
 				return 0, false
 			}
-			n++
+			n += cw
 			i += size
 		}
 	}
 	return n, true
 }
 
-// isNarrow reports whether r is a character of its own (nothing that
-// joins the one before it or the one after it) that every width model
-// measures one column wide.
-func (l *Lines) isNarrow(r rune, m uv.WidthMethod) bool {
-	if v, ok := l.narrow[r]; ok {
-		return v
+// cellWidth returns the columns r takes when every width model agrees on
+// them and r is a character of its own (nothing that joins the one before
+// it or the one after it): 1 for a character one column wide by the
+// renderer's width method and both of x/ansi's (xterm.js measures every
+// character it does not count wide or zero-width as one column), 2 for a
+// wide one (a CJK ideograph, CJK punctuation, a fullwidth form) that all
+// three measure two and xterm.js does too; else 0 (an East Asian Ambiguous
+// character the models measure differently, an emoji, a combining mark, a
+// variation selector, a control or format character).
+func (l *Lines) cellWidth(r rune, m uv.WidthMethod) int {
+	if v, ok := l.widths[r]; ok {
+		return int(v)
 	}
-	v := r != utf8.RuneError && !unicode.In(r, unicode.M, unicode.C, unicode.Zl, unicode.Zp) &&
+	s := string(r)
+	w := m.StringWidth(s)
+	v := 0
+	if r != utf8.RuneError && !unicode.In(r, unicode.M, unicode.C, unicode.Zl, unicode.Zp) &&
 		!(r >= 0x1f1e6 && r <= 0x1f1ff) && // regional indicators pair into flags
-		m.StringWidth(string(r)) == 1 && ansi.StringWidth(string(r)) == 1 && ansi.WcWidth.StringWidth(string(r)) == 1
-	if l.narrow == nil {
-		l.narrow = map[rune]bool{}
+		(w == 1 && !xtermNotOne(r) || w == 2 && wide(r)) &&
+		ansi.StringWidth(s) == w && ansi.WcWidth.StringWidth(s) == w &&
+		// Nor does it join a letter beside it, by grapheme clusters (a
+		// prepended concatenation mark, as U+0D4E, takes the next one in).
+		m.StringWidth("x"+s+"x") == w+2 && ansi.StringWidth("x"+s+"x") == w+2 {
+		v = w
 	}
-	l.narrow[r] = v
+	if l.widths == nil {
+		l.widths = map[rune]int8{}
+	}
+	l.widths[r] = int8(v)
 	return v
+}
+
+// xtermNotOne reports whether xterm.js (see wide) measures r, a letter or
+// symbol, otherwise than one column: its wide ranges, and the letters its
+// table counts zero-width (U+06DE, and the Hangul vowels and final
+// consonants U+1160-U+11FF, which join the consonant before them). Of
+// these, x/ansi's models measure one column U+06DE, U+1160-U+11FF and
+// U+3248-U+324F (circled numbers, East Asian Ambiguous).
+func xtermNotOne(r rune) bool {
+	switch {
+	case r == 0x06de, r >= 0x1100 && r <= 0x11ff, r == 0x2329, r == 0x232a,
+		r >= 0x2e80 && r <= 0xa4cf, r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff,
+		r >= 0xfe10 && r <= 0xfe19, r >= 0xfe30 && r <= 0xfe6f, r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6,
+		r >= 0x20000 && r <= 0x2fffd, r >= 0x30000 && r <= 0x3fffd:
+		return true
+	}
+	return false
+}
+
+// wide reports whether r is in a range of characters that xterm.js (6.0.0,
+// the page's, with no Unicode addon: its Unicode 6 width table,
+// src/common/input/UnicodeV6.ts) measures two columns wide and that do not
+// join their neighbours: CJK ideographs, CJK punctuation and fullwidth
+// forms. Its table counts U+2E80-U+A4CF wide but for U+303F and the
+// combining marks U+302A-U+302F and U+3099-U+309A, and U+F900-U+FAFF,
+// U+FF00-U+FF60, U+FFE0-U+FFE6, U+20000-U+2FFFD and U+30000-U+3FFFD
+// (checked code point by code point against that table with x/ansi's two
+// width methods: every character cellWidth measures two there is two in
+// xterm.js, and every one it measures one is one). Left out: the two emoji
+// among the CJK symbols (U+3030 and U+303D, which a variation selector
+// draws as emoji), kana, Hangul (whose jamo join), radicals, and the
+// enclosed and compatibility CJK blocks (U+3200-U+33FF, emoji among them).
+func wide(r rune) bool {
+	switch {
+	case r >= 0x3000 && r <= 0x3029: // CJK symbols and punctuation: 、。「」《》【】
+	case r >= 0x3031 && r <= 0x303c: // (U+302A-U+302F combine, U+3030 is an emoji)
+	case r == 0x303e: // (U+303D is an emoji, U+303F one column in xterm.js)
+	case r >= 0x3400 && r <= 0x4dbf: // CJK Unified Ideographs Extension A
+	case r >= 0x4e00 && r <= 0x9fff: // CJK Unified Ideographs
+	case r >= 0xf900 && r <= 0xfaff: // CJK Compatibility Ideographs
+	case r >= 0xff01 && r <= 0xff60: // fullwidth forms: ，：；（）！？
+	case r >= 0xffe0 && r <= 0xffe6: // fullwidth signs: ￥
+	case r >= 0x20000 && r <= 0x2fffd, r >= 0x30000 && r <= 0x3fffd: // CJK Extensions B-H
+	default:
+		return false
+	}
+	return true
 }
 
 // unchanged returns how much of line, which differs from old, need not be
@@ -226,8 +291,9 @@ func (l *Lines) isNarrow(r rune, m uv.WidthMethod) bool {
 // parse would reach it; the cells of that start are old's. It is 0 when
 // the start holds no reset, or when what follows the reset could join the
 // cell before it (a combining mark would fold into it): the part parsed
-// must begin with an escape sequence, printable ASCII or a box-drawing or
-// block character (the panes' borders), none of which joins a cell.
+// must begin with an escape sequence, printable ASCII, a box-drawing or
+// block character (the panes' borders) or a wide character (see wide: a
+// Chinese word), none of which joins a cell.
 func unchanged(old, line string) int {
 	n := min(len(old), len(line))
 	p := 0
@@ -247,7 +313,7 @@ func unchanged(old, line string) int {
 	case c == 0x1b, c >= 0x20 && c < 0x7f:
 		return q
 	}
-	if r, _ := utf8.DecodeRuneInString(line[q:]); r >= 0x2500 && r <= 0x259f {
+	if r, _ := utf8.DecodeRuneInString(line[q:]); r >= 0x2500 && r <= 0x259f || wide(r) {
 		return q
 	}
 	return 0

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -94,7 +95,8 @@ func TestUnchangedStart(t *testing.T) {
 		{"\x1b[1mab\x1b[m x", "\x1b[1mab\x1b[m y", 9},
 		{"\x1b[1mab\x1b[mx", "\x1b[1mac\x1b[mx", 0}, // the change comes before the reset
 		{"ab\x1b[m\u0301x", "ab\x1b[m\u0301y", 0},   // a combining mark follows it
-		{"ab\x1b[m世x", "ab\x1b[m世y", 0},             // not a border: parsed whole
+		{"ab\x1b[m世x", "ab\x1b[m世y", 5},             // a wide character joins no cell
+		{"ab\x1b[m\u0d4ex", "ab\x1b[m\u0d4ey", 0},   // a concatenation mark might
 		{"ab\x1b[", "ab\x1b[m", 0},                  // the reset is not in the common start
 		{"abc", "abd", 0},
 	} {
@@ -183,7 +185,7 @@ func apply(t *testing.T, buf uv.ScreenBuffer, out string) {
 // writing only the changed lines, from their start shared with the line
 // before up to its last reset; or Write refuses, writing and remembering
 // nothing, for a frame holding what a terminal might measure otherwise
-// than the renderer (a wide character, a combining mark), a sequence other
+// than the renderer (an emoji, Hangul, a combining mark), a sequence other
 // than SGR, a control character, a line wider than the screen, or a frame
 // Draw would refuse.
 func TestWriteByLines(t *testing.T) {
@@ -199,7 +201,11 @@ func TestWriteByLines(t *testing.T) {
 		{"a new style", "\x1b[1mab\x1b[m│xyz\n──\x1b[32m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\n\x1b[4mend\x1b[m", true, 2},
 		{"the same frame", first, true, 0},
 		{"every line", "a\nb\nc\nd\ne", true, 5},
-		{"a wide character", "\x1b[1mab\x1b[m│x世\n──\x1b[31m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\nend", false, 0},
+		{"a wide character", "\x1b[1mab\x1b[m│x世\n──\x1b[31m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\nend", true, 1},
+		{"wide characters over narrow ones", "\x1b[1mab\x1b[m│xyz\n──\x1b[31m▸\x1b[m\n（世界）\n\x1b[1mab\x1b[m│xy\nend", true, 1},
+		{"a wide character past the line's end", "\x1b[1mab\x1b[m│xyz\n──\x1b[31m▸\x1b[m\nplain世界\n\x1b[1mab\x1b[m│xy\nend", false, 0},
+		{"an emoji", "\x1b[1mab\x1b[m│x\U0001f600\n──\x1b[31m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\nend", false, 0},
+		{"Hangul", "\x1b[1mab\x1b[m│x한\n──\x1b[31m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\nend", false, 0},
 		{"a combining mark", "\x1b[1mab\x1b[m│xe\u0301\n──\x1b[31m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\nend", false, 0},
 		{"an emoji's variation selector", "\x1b[1mab\x1b[m│x\u2764\ufe0f\n──\x1b[31m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\nend", false, 0},
 		{"an erase sequence", "\x1b[1mab\x1b[m│x\x1b[K\n──\x1b[31m▸\x1b[m\nplain\n\x1b[1mab\x1b[m│xy\nend", false, 0},
@@ -269,13 +275,92 @@ func TestWriteColumn(t *testing.T) {
 	}
 }
 
-// TestWriteRefusesFrameWithWide: a frame holding a wide character, even in
-// a line that did not change, is not written (it goes through the cells,
-// as every frame of a Chinese screen).
-func TestWriteRefusesFrameWithWide(t *testing.T) {
+// TestWriteWideColumns: the cursor is put at the column a changed line's
+// unchanged start takes, a wide character counting two; a change whose
+// bytes begin inside a wide character (世 and 丗 share their first two
+// bytes) is written from that character's first column; and the screen
+// then holds the cells a whole parse gives, though the written characters
+// stand astride the old ones' columns.
+func TestWriteWideColumns(t *testing.T) {
+	for _, m := range []uv.WidthMethod{ansi.WcWidth, ansi.GraphemeWidth} {
+		for _, tc := range []struct{ name, first, next, want string }{
+			{"after two wide characters", "世界\x1b[m│ab\nq", "世界\x1b[m│ac\nq", "\x1b[1;5H│ac\x1b[K\x1b[H"},
+			{"inside a wide character", "a\x1b[m世x\nq", "a\x1b[m丗x\nq", "\x1b[1;2H丗x\x1b[K\x1b[H"},
+			{"on a wide character's second column", "a\x1b[m世x\nq", "a\x1b[m x世\nq", "\x1b[1;2H x世\x1b[K\x1b[H"},
+			{"wide over narrow, to the line's end", "\x1b[1m（a）\x1b[m│bc\nq", "\x1b[1m（a）\x1b[m│。\nq", "\x1b[1;6H│。\x1b[H"},
+			{"astride wide ones", "a\x1b[m世界x\nq", "a\x1b[mb世ex\nq", "\x1b[1;2Hb世ex\x1b[K\x1b[H"},
+			{"the whole width", "第 1 步\x1b[m│\nq", "第 2 步\x1b[m│\nq", "\x1b[1H第 2 步\x1b[m│\x1b[H"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				var l Lines
+				buf := whole(8, 2, tc.first)
+				l.Drawn(tc.first, 2)
+				out, ok := l.Write(nil, tc.next, 8, 2, m)
+				if !ok || string(out) != tc.want {
+					t.Fatalf("Write = %q, %v; want %q", out, ok, tc.want)
+				}
+				apply(t, buf, string(out))
+				if want := whole(8, 2, tc.next); !reflect.DeepEqual(buf.Lines, want.Lines) {
+					t.Fatalf("cells after %q:\n%v\nwant:\n%v", out, buf.Lines, want.Lines)
+				}
+			})
+		}
+	}
+}
+
+// TestWriteRefusesUnsure: a frame holding a character whose columns a
+// terminal might count otherwise than the renderer, even in a line that
+// did not change, is not written (it goes through the cells): East Asian
+// Ambiguous ones the models count differently, emoji (U+3030 among the CJK
+// symbols too), a variation selector after a Chinese character, Hangul,
+// letters xterm.js counts as none (a Hangul vowel) or two (U+3248), and a
+// concatenation mark that joins the letter after it.
+func TestWriteRefusesUnsure(t *testing.T) {
+	for _, c := range []string{"\u3248", "\U0001f600", "\u3030", "世\ufe0f", "世\ufe0e", "한", "\u1161", "\u0d4ex", "\u00ad"} {
+		for _, m := range []uv.WidthMethod{ansi.WcWidth, ansi.GraphemeWidth} {
+			var l Lines
+			l.Drawn("ab\n"+c, 2)
+			if out, ok := l.Write(nil, "ac\n"+c, 8, 2, m); ok || len(out) > 0 {
+				t.Errorf("Write = %q, %v for a frame with %+q (width method %v)", out, ok, c, m)
+			}
+		}
+	}
+	// The same frames with a Chinese word are written.
 	var l Lines
-	l.Drawn("ab\n世界", 2)
-	if out, ok := l.Write(nil, "ac\n世界", 8, 2, ansi.WcWidth); ok || len(out) > 0 {
-		t.Fatalf("Write = %q, %v for a frame with a wide character", out, ok)
+	l.Drawn("ab\n世界，。", 2)
+	if _, ok := l.Write(nil, "ac\n世界，。", 10, 2, ansi.GraphemeWidth); !ok {
+		t.Errorf("Write refused a frame with a Chinese word")
+	}
+}
+
+// TestWideCharacters: the characters taken as two columns wide are many
+// (the CJK ideographs), hold the Chinese page's punctuation, and none is a
+// mark, a format character or a variation selector; the narrow ones the
+// page draws beside them stay one column.
+func TestWideCharacters(t *testing.T) {
+	var l Lines
+	n := 0
+	for r := rune(0); r <= 0x3ffff; r++ {
+		if l.cellWidth(r, ansi.GraphemeWidth) != 2 {
+			continue
+		}
+		n++
+		if unicode.In(r, unicode.M, unicode.C, unicode.Zl, unicode.Zp) || !wide(r) {
+			t.Errorf("%U is taken as two columns wide", r)
+		}
+	}
+	// The assigned ideographs of the BMP's blocks alone are over 27,000.
+	if n < 27000 {
+		t.Errorf("only %d characters are taken as wide", n)
+	}
+	for _, r := range "，。、：；（）！？「」『』《》【】￥中文第步" {
+		if l.cellWidth(r, ansi.GraphemeWidth) != 2 || l.cellWidth(r, ansi.WcWidth) != 2 {
+			t.Errorf("%c (%U) is not taken as two columns wide", r, r)
+		}
+	}
+	for _, r := range "·×“”…←↑↓→✓✗─│▸" {
+		if l.cellWidth(r, ansi.GraphemeWidth) != 1 {
+			t.Errorf("%c (%U) is not taken as one column wide", r, r)
+		}
 	}
 }
