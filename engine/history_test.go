@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -430,4 +431,61 @@ func TestHistory_RecordsKeptWhole(t *testing.T) {
 	if errs == 0 || notes == 0 {
 		t.Fatalf("%d records with an error and %d with notes: the test does not exercise the rare fields", errs, notes)
 	}
+}
+
+// TestRecordBlocks_KeptAsPointers: a record kept as pointers and lengths
+// comes back as it went in: nil slices nil, empty ones empty, strings
+// and slices that are parts of larger ones the same parts (the same
+// elements, not copies), each with the capacity of its length so that an
+// append copies rather than writing over what follows; across blocks and
+// after a truncate.
+func TestRecordBlocks_KeptAsPointers(t *testing.T) {
+	if n := unsafe.Sizeof(keptRecord{}); n != 112 {
+		t.Fatalf("keptRecord is %d bytes, want 112", n)
+	}
+	texts := []Text{{Form: "a %s", Args: []string{"x"}}, {Form: "b"}, {Form: "c"}}
+	calls := make([]call, 5)
+	enq := []enqueue{{item: "i", queue: 1}, {item: "j", after: 3}}
+	changed := []string{"u1", "u2", "u3", "u4"}
+	long := "the first item and more"
+	recs := []Record{
+		{},
+		{Seq: 1, At: 2, Actor: "user", Item: long[:14], Reason: Reason{Code: "C", Message: long[4:9], Texts: texts[1:2]},
+			calls: calls[2:4], enqueued: enq, Changed: changed[1:3]},
+		{Seq: 2, Reason: Reason{Texts: []Text{}}, calls: calls[5:], enqueued: []enqueue{}, Changed: changed[:0], Notes: []string{"n"}, Err: "e"},
+		{Seq: 3, Item: "", Reason: Reason{Rule: "R1", Func: "f", Texts: texts}, calls: calls, Changed: changed},
+	}
+	var r recordBlocks
+	for i := range 2*recordBlock + 7 {
+		r.append(recs[i%len(recs)])
+	}
+	check := func(n int) {
+		t.Helper()
+		if r.n != n {
+			t.Fatalf("%d records kept, want %d", r.n, n)
+		}
+		for i := range n {
+			want := recs[i%len(recs)]
+			got := r.at(i)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("record %d:\n%#v\nwant\n%#v", i, got, want)
+			}
+			if cap(got.calls) != len(got.calls) || cap(got.Changed) != len(got.Changed) || cap(got.Reason.Texts) != len(got.Reason.Texts) || cap(got.enqueued) != len(got.enqueued) {
+				t.Fatalf("record %d: a slice given back has room past its length", i)
+			}
+			if len(want.calls) > 0 && &got.calls[0] != &want.calls[0] || len(want.Changed) > 0 && &got.Changed[0] != &want.Changed[0] ||
+				len(want.Reason.Texts) > 0 && &got.Reason.Texts[0] != &want.Reason.Texts[0] ||
+				len(want.Item) > 0 && unsafe.StringData(got.Item) != unsafe.StringData(want.Item) {
+				t.Fatalf("record %d: given back as a copy, not the elements kept", i)
+			}
+			if !reflect.DeepEqual(r.changed(i), want.Changed) {
+				t.Fatalf("record %d changed %#v, want %#v", i, r.changed(i), want.Changed)
+			}
+		}
+	}
+	check(2*recordBlock + 7)
+	r.truncate(recordBlock + 3)
+	check(recordBlock + 3)
+	r.append(recs[(recordBlock+3)%len(recs)])
+	check(recordBlock + 4)
 }
