@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -74,6 +75,7 @@ func BenchmarkPlayDumpTimeline(b *testing.B) {
 		}
 		b.ReportMetric(live(), "heap-MB")
 		b.ReportMetric(float64(s.h.Len()), "steps")
+		heapProfile(b, "GCPLAY_BENCH_HEAP")
 		t0 := time.Now()
 		if err := s.gotoPos(s.h.Len() / 2); err != nil {
 			b.Fatal(err)
@@ -85,7 +87,26 @@ func BenchmarkPlayDumpTimeline(b *testing.B) {
 		}
 		b.ReportMetric(float64(time.Since(t0).Milliseconds()), "goto+10back-ms")
 		b.ReportMetric(live(), "heap-after-back-MB")
+		heapProfile(b, "GCPLAY_BENCH_HEAP_BACK")
 		runtime.KeepAlive(s)
+	}
+}
+
+// heapProfile writes the live heap's profile to the file the
+// environment variable env names, if it names one.
+func heapProfile(b *testing.B, env string) {
+	file := os.Getenv(env)
+	if file == "" {
+		return
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
 	}
 }
 
