@@ -2,9 +2,7 @@ package fakeapi
 
 import (
 	"cmp"
-	"encoding/binary"
 	"slices"
-	"strings"
 
 	"github.com/gcplay/gcplay/internal/objtable"
 )
@@ -138,69 +136,35 @@ func (s *Store) listedObjects(info KindInfo, namespace string) listedObjects {
 	if objs, ok := s.listed[scope]; ok {
 		return objs
 	}
-	// Each scope is one namespace: the scopes in order of namespace, and
-	// each sorted by name.
-	var scopes []objtable.Scope
-	n, most := 0, 0
-	for _, sc := range s.objects.Scopes() {
-		if sc.Group == group && sc.Kind == info.Kind && (namespace == "" || sc.Namespace == namespace) {
-			scopes = append(scopes, sc)
-			n += s.objects.LenIn(sc)
-			most = max(most, s.objects.LenIn(sc))
-		}
+	in := func(sc objtable.Scope) bool {
+		return sc.Group == group && sc.Kind == info.Kind && (namespace == "" || sc.Namespace == namespace)
 	}
-	slices.SortFunc(scopes, func(a, b objtable.Scope) int { return strings.Compare(a.Namespace, b.Namespace) })
+	type entry struct {
+		namespace, name string
+		o               *Object
+	}
+	var entries []entry
+	if n := s.objects.LenWhere(in); n > 0 {
+		entries = make([]entry, 0, n)
+	}
+	for k, o := range s.objects.Where(in) {
+		entries = append(entries, entry{k.Namespace, k.Name, o})
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
+	})
 	var objs listedObjects
-	if n > 0 {
-		objs = make(listedObjects, 0, n)
+	if len(entries) > 0 {
+		objs = make(listedObjects, len(entries))
 	}
-	entries := make([]listEntry, 0, most)
-	for _, sc := range scopes {
-		entries = entries[:0]
-		for name, o := range s.objects.In(sc) {
-			entries = append(entries, newListEntry(name, o))
-		}
-		slices.SortFunc(entries, compareListEntries)
-		for _, e := range entries {
-			objs = append(objs, e.o)
-		}
+	for i, e := range entries {
+		objs[i] = e.o
 	}
 	if s.listed == nil {
 		s.listed = map[listedScope]listedObjects{}
 	}
 	s.listed[scope] = objs
 	return objs
-}
-
-// listEntry is an object to list with its name, and the name's first 24
-// bytes as three big-endian numbers (zero past its end): a sort of
-// 100,000 names then compares numbers it holds, where comparing the names
-// reads each of two strings elsewhere in memory.
-type listEntry struct {
-	prefix [3]uint64
-	name   string
-	o      *Object
-}
-
-func newListEntry(name string, o *Object) listEntry {
-	var b [24]byte
-	copy(b[:], name)
-	return listEntry{name: name, o: o, prefix: [3]uint64{
-		binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:16]), binary.BigEndian.Uint64(b[16:])}}
-}
-
-// compareListEntries orders entries by name, as comparing the strings
-// does. Where two prefixes differ, the names differ the same way at the
-// first byte the prefixes differ in: either both names have a byte there,
-// or one has ended (its zero) and the other has a byte above zero, the
-// longer name. Equal prefixes leave it to the names.
-func compareListEntries(a, b listEntry) int {
-	for i := range a.prefix {
-		if a.prefix[i] != b.prefix[i] {
-			return cmp.Compare(a.prefix[i], b.prefix[i])
-		}
-	}
-	return strings.Compare(a.name, b.name)
 }
 
 func (s *Store) listObjects(info KindInfo, apiVersion, namespace string, as func(*Object, string) *Object) []*Object {

@@ -105,9 +105,6 @@ func (t *Table[V]) LenWhere(keep func(Scope) bool) int {
 	return n
 }
 
-// LenIn returns the number of entries in scope s.
-func (t *Table[V]) LenIn(s Scope) int { return len(t.scopes[s]) }
-
 // Len returns the number of entries. (Counting them as they come and go
 // would cost Set a second map access: it could not tell an update from an
 // insert otherwise.)
