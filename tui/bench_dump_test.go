@@ -25,20 +25,7 @@ import (
 //
 //	GCPLAY_BENCH_DUMP=/tmp/d100k.yaml go test ./tui -run '^$' -bench PlayDumpTimeline -benchtime 1x -v
 func BenchmarkPlayDumpTimeline(b *testing.B) {
-	file := os.Getenv("GCPLAY_BENCH_DUMP")
-	if file == "" {
-		b.Skip("GCPLAY_BENCH_DUMP names no dump")
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	// Parsed once, as gcplay play -f does; the text is let go.
-	sc, err := scenario.ParseFile(file, data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data = nil
+	file, sc := benchDump(b)
 	live := func() float64 {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -117,19 +104,7 @@ func heapProfile(b *testing.B, env string) {
 //
 //	GCPLAY_BENCH_DUMP=/tmp/d100k.yaml go test ./tui -run '^$' -bench PlayDumpKeys -benchtime 1x -v
 func BenchmarkPlayDumpKeys(b *testing.B) {
-	file := os.Getenv("GCPLAY_BENCH_DUMP")
-	if file == "" {
-		b.Skip("GCPLAY_BENCH_DUMP names no dump")
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc, err := scenario.ParseFile(file, data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data = nil
+	file, sc := benchDump(b)
 	for range b.N {
 		m, err := New(Options{Width: 160, Height: 50, NoColor: true, Theme: ThemeDark, Files: NewMemFiles(nil), File: file, Parsed: sc})
 		if err != nil {
@@ -181,4 +156,22 @@ func BenchmarkPlayDumpKeys(b *testing.B) {
 		act(":goto", append(append([]string{":"}, spell(fmt.Sprintf("goto %d", m.s.h.Len()/2))...), "enter")...)
 		act("ten ←", "left", "left", "left", "left", "left", "left", "left", "left", "left", "left")
 	}
+}
+
+// benchDump reads and parses the dump GCPLAY_BENCH_DUMP names, once, as
+// gcplay play -f does (the text is let go), or skips the benchmark.
+func benchDump(b *testing.B) (string, *scenario.Scenario) {
+	file := os.Getenv("GCPLAY_BENCH_DUMP")
+	if file == "" {
+		b.Skip("GCPLAY_BENCH_DUMP names no dump")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := scenario.ParseFile(file, data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return file, sc
 }
