@@ -45,7 +45,9 @@ type snapshot struct {
 	manifest map[string][]string
 	// history holds what historyOf found, handed from snapshot to
 	// snapshot while the timeline is only added to.
-	history  map[string]changedAt
+	history map[string]changedAt
+	// scanned counts the records historyOf read.
+	scanned  int
 	branches int
 	// yaml holds manifests as YAML lines by their JSON, handed from
 	// snapshot to snapshot: most steps (and steps back) leave the object
@@ -58,6 +60,9 @@ type snapshot struct {
 	// objects a step did not write, so an object drawn before needs
 	// neither its JSON nor a lookup by it.
 	shown map[*fakeapi.Object][]string
+	// sorted says the tree was built from Store.Objects, which sorts
+	// every stored object, rather than from the last tree's objects.
+	sorted bool
 }
 
 // maxYAMLKept bounds the manifests a snapshot hands on.
@@ -120,7 +125,15 @@ func newSnapshot(s *session, prev *snapshot, queueShown int) *snapshot {
 		(!storageWritten(s.h, prev.pos, sn.pos) || sameShape(s.h, prev.pos, sn.pos, prev.tree, w.Store())) {
 		sn.tree = prev.tree
 	} else {
-		sn.tree = buildTree(w.Store().Objects(), sn.reg)
+		var objs []*fakeapi.Object
+		if prev != nil && prev.h == s.h && prev.tree != nil {
+			objs = remaining(prev.tree.all, w.Store())
+		}
+		if objs == nil {
+			objs = w.Store().Objects()
+			sn.sorted = true
+		}
+		sn.tree = buildTree(objs, sn.reg)
 	}
 	sn.store = w.Store()
 	sn.queueShown = queueShown
@@ -250,22 +263,75 @@ type changedAt struct {
 // historyOf returns the indexes of the records (the whole timeline,
 // including those after the current position) that changed uid. It scans
 // only the records added since an earlier snapshot scanned for uid: a
-// run draws hundreds of frames of a timeline of 700,000 records.
+// run draws hundreds of frames of a timeline of 700,000 records. An
+// object not scanned for before is scanned for from the start, and with
+// it the rows the selection lands on when uid's row goes (historyNear):
+// in a cascade the selected object is removed frame after frame, and
+// each newly selected one cost a scan of the whole timeline.
 func (sn *snapshot) historyOf(h *engine.History, uid string) []int {
-	c := sn.history[uid]
-	if c.upto == h.Len() && c.at != nil {
+	c, ok := sn.history[uid]
+	if ok && c.upto == h.Len() {
 		return c.at
 	}
-	out := slices.Clip(c.at) // an earlier snapshot's slice is not appended to in place
-	for i := c.upto; i < h.Len(); i++ {
-		if _, found := slices.BinarySearch(h.Changed(i), uid); found {
-			out = append(out, i)
+	want := map[string][]int{uid: slices.Clip(c.at)} // an earlier snapshot's slice is not appended to in place
+	from := c.upto
+	if !ok {
+		for _, n := range sn.historyNear(uid) {
+			if _, ok := sn.history[n]; !ok && n != uid {
+				want[n] = nil
+			}
 		}
 	}
-	if out == nil {
-		out = []int{}
+	for i := from; i < h.Len(); i++ {
+		ch := h.Changed(i)
+		sn.scanned++
+		if len(ch) <= len(want) {
+			for _, u := range ch {
+				if at, ok := want[u]; ok {
+					want[u] = append(at, i)
+				}
+			}
+			continue
+		}
+		for u, at := range want {
+			if _, found := slices.BinarySearch(ch, u); found {
+				want[u] = append(at, i)
+			}
+		}
 	}
-	sn.history[uid] = changedAt{at: out, upto: h.Len()}
+	for u, at := range want {
+		if at == nil {
+			at = []int{}
+		}
+		sn.history[u] = changedAt{at: at, upto: h.Len()}
+	}
+	return sn.history[uid].at
+}
+
+// historyAhead is how many rows after a selected row's own historyOf
+// scans for with it.
+const historyAhead = 16
+
+// historyNear returns the UIDs of the rows the selection moves to when
+// uid's first row leaves the tree (Model.refresh keeps the selection's
+// index): the row before it, and the next historyAhead rows after it that
+// are not below it (its siblings, then its parent's), since its
+// dependents leave with it or move under a missing owner.
+func (sn *snapshot) historyNear(uid string) []string {
+	i, ok := sn.tree.first[uid]
+	if !ok {
+		return nil
+	}
+	rows := sn.tree.rows
+	var out []string
+	if i > 0 {
+		out = append(out, rows[i-1].uid)
+	}
+	for j := i + 1; j < len(rows) && len(out) <= historyAhead; j++ {
+		if rows[j].depth <= rows[i].depth {
+			out = append(out, rows[j].uid)
+		}
+	}
 	return out
 }
 
@@ -280,6 +346,35 @@ func (sn *snapshot) obj(r *row) *fakeapi.Object {
 		return o
 	}
 	return r.obj
+}
+
+// remaining returns the store's objects in the store's order, as
+// Store.Objects does, from all, an earlier tree's objects in that order:
+// those still stored, each as it is stored now. It returns nil when the
+// store holds an object all lacks (one created since) or an object by a
+// UID all gave to another: then only sorting gives the order. An
+// object's place in the order (its kind, namespace, name and group)
+// never changes, so while a cascade only removes objects a frame need
+// not sort the 100,000 that remain.
+func remaining(all []*fakeapi.Object, store *fakeapi.Store) []*fakeapi.Object {
+	if len(all) < store.Len() {
+		return nil
+	}
+	out := make([]*fakeapi.Object, 0, store.Len())
+	for _, o := range all {
+		cur := store.ByUID(o.Metadata.UID)
+		if cur == nil {
+			continue
+		}
+		if cur.Kind != o.Kind || cur.APIVersion != o.APIVersion || cur.Metadata.Namespace != o.Metadata.Namespace || cur.Metadata.Name != o.Metadata.Name {
+			return nil
+		}
+		out = append(out, cur)
+	}
+	if len(out) != store.Len() {
+		return nil
+	}
+	return out
 }
 
 // sameShape reports whether the records between positions a and b left

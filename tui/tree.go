@@ -39,6 +39,9 @@ type depEdge struct {
 // world changes; drawing reads only the rows in view.
 type tree struct {
 	rows []row
+	// all is every stored object the tree was built from, Events and
+	// hidden namespaces included, in the store's order (Store.Objects).
+	all []*fakeapi.Object
 	// first maps a UID to the index of its first row.
 	first map[string]int
 	// deps maps an owner's UID to its dependents in storage, in the store's
@@ -56,7 +59,7 @@ type tree struct {
 // (its dependents are expanded under the first one only); owners that are
 // not in storage become roots of their own, after the objects in storage.
 func buildTree(objs []*fakeapi.Object, reg *fakeapi.Registry) *tree {
-	t := &tree{first: make(map[string]int, len(objs)), deps: map[string][]depEdge{}}
+	t := &tree{all: objs, first: make(map[string]int, len(objs)), deps: map[string][]depEdge{}}
 	byUID := make(map[string]*fakeapi.Object, len(objs))
 	kept := objs[:0:0]
 	for _, o := range objs {
