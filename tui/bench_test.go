@@ -93,11 +93,12 @@ func BenchmarkRefresh(b *testing.B) {
 }
 
 // starterKeyModel is the starter world at 140x45 (the page's terminal at
-// 1280x800) during a Foreground delete of Deployment/web, ready for key k:
-// for "left" (a step back) ten steps are taken first.
-func starterKeyModel(b *testing.B, k string) *Model {
+// 1280x800) in language lang, during a Foreground delete of
+// Deployment/web, ready for key k: for "left" (a step back) ten steps are
+// taken first.
+func starterKeyModel(b *testing.B, lang, k string) *Model {
 	b.Helper()
-	m, err := New(Options{Width: 140, Height: 45, Theme: ThemeDark})
+	m, err := New(Options{Width: 140, Height: 45, Theme: ThemeDark, Lang: lang})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,24 +112,31 @@ func starterKeyModel(b *testing.B, k string) *Model {
 // BenchmarkStarterKey measures what the page's key → render goal is about
 // on the Go side: one key and the frame after it, on the starter world at
 // 140x45 (the page's terminal at 1280x800), during a Foreground delete of
-// Deployment/web: "s" a step, "left" a step back.
+// Deployment/web: "s" a step, "left" a step back; "zh/s" and "zh/left" the
+// same on the Chinese page.
 func BenchmarkStarterKey(b *testing.B) {
-	for _, k := range []string{"s", "left"} {
-		b.Run(k, func(b *testing.B) {
-			b.ReportAllocs()
-			var m *Model
-			i := 0
-			for b.Loop() {
-				if i%10 == 0 {
-					b.StopTimer()
-					m = starterKeyModel(b, k)
-					m.View()
-					b.StartTimer()
-				}
-				press(b, m, k)
-				m.View()
-				i++
+	for _, lang := range []string{"", "zh"} {
+		for _, k := range []string{"s", "left"} {
+			name := k
+			if lang != "" {
+				name = lang + "/" + k
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				var m *Model
+				i := 0
+				for b.Loop() {
+					if i%10 == 0 {
+						b.StopTimer()
+						m = starterKeyModel(b, lang, k)
+						m.View()
+						b.StartTimer()
+					}
+					press(b, m, k)
+					m.View()
+					i++
+				}
+			})
+		}
 	}
 }

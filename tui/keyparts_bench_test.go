@@ -41,7 +41,7 @@ func BenchmarkStarterKeyParts(b *testing.B) {
 			for b.Loop() {
 				if i%10 == 0 {
 					b.StopTimer()
-					m = starterKeyModel(b, k)
+					m = starterKeyModel(b, "", k)
 					cells = uv.NewScreenBuffer(140, 45)
 					scr = uv.NewTerminalRenderer(&out, []string{"TERM=xterm-256color", "COLORTERM=truecolor"})
 					scr.SetColorProfile(colorprofile.TrueColor)
