@@ -213,10 +213,13 @@ type statusBarCache struct {
 
 // stepRow is a timeline row as drawn, with what it was drawn from.
 type stepRow struct {
-	rec  stepFields // the record's fields its text is made of
-	text string     // the record's line (stepLine), from rec
-	how  stepHow
-	out  string // the row as drawn
+	rec stepFields // the record's fields its text is made of
+	// texts are the reason's sentences the text is made of too, in a
+	// language other than English (nil in English).
+	texts []engine.Text
+	text  string // the record's line (stepLine), from rec and texts
+	how   stepHow
+	out   string // the row as drawn
 }
 
 // stepFields are the fields of a record that stepLine writes.

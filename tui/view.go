@@ -695,7 +695,8 @@ func (tl *timelineState) view(m *Model, r rect) []string {
 // stepRow draws the timeline's row of step p (record rec) as how says,
 // or returns it as drawn last time, when neither the record's text nor
 // how it is drawn changed. A record's text in English is made only of the
-// fields stepFields holds; in other languages it is written again.
+// fields stepFields holds; in other languages also of its reason's
+// sentences (engine.Reason.Texts), which the row keeps a copy of.
 func (m *Model) stepRow(p int, rec *engine.Record, how stepHow) string {
 	c := m.statusBar.cache
 	if c == nil {
@@ -709,14 +710,14 @@ func (m *Model) stepRow(p int, rec *engine.Record, how stepHow) string {
 	was, ok := c.steps[p]
 	fields := stepFieldsOf(rec)
 	en := m.tr.Lang() == "en"
-	if ok && en && was.rec == fields {
+	if ok && was.rec == fields && (en || sameTexts(was.texts, rec.Reason.Texts)) {
 		if was.how == how {
 			return was.out
 		}
 	} else {
 		was = stepRow{rec: fields, text: m.stepLine(p, rec)}
 		if !en {
-			was.rec = stepFields{seq: -1} // never matches a record
+			was.texts = cloneTexts(rec.Reason.Texts)
 		}
 	}
 	var l line
@@ -728,6 +729,24 @@ func (m *Model) stepRow(p int, rec *engine.Record, how stepHow) string {
 	}
 	c.steps[p] = was
 	return was.out
+}
+
+// sameTexts reports whether a and b are the same sentences with the same
+// values.
+func sameTexts(a, b []engine.Text) bool {
+	return slices.EqualFunc(a, b, func(x, y engine.Text) bool {
+		return x.Form == y.Form && slices.Equal(x.Args, y.Args)
+	})
+}
+
+// cloneTexts copies ts and their values: a record's may share storage
+// that is written again.
+func cloneTexts(ts []engine.Text) []engine.Text {
+	out := make([]engine.Text, len(ts))
+	for i, t := range ts {
+		out[i] = engine.Text{Form: t.Form, Args: slices.Clone(t.Args)}
+	}
+	return out
 }
 
 // stepLine is a record's trace line numbered by its step in the timeline
