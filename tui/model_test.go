@@ -502,7 +502,28 @@ func TestTextWidthMatchesANSI(t *testing.T) {
 			t.Fatalf("textWidth(%U) = %d, want %d", r, got, want)
 		}
 	}
-	for _, s := range []string{"├─ Pod/web-1 ✓", "日本語 text", "e\u0301 combined", "plain"} {
+	// A CJK character is two cells and a cluster of its own, beside every
+	// rune textWidth measures alone; when a rune beside it joins it, the
+	// text is measured by the rules.
+	for r := rune(0x3000); r <= 0x3fffd; r++ {
+		if !cjkWide(r) {
+			continue
+		}
+		c := string(r)
+		if !apart(c, "a") || !apart("a", c) || !apart(c, c) || ansi.StringWidth(c) != 2 {
+			t.Fatalf("%U is not two cells apart from its neighbours", r)
+		}
+	}
+	for r := rune(0x20); r < narrowLimit; r++ {
+		c := string(r)
+		for _, s := range []string{"中" + c, c + "中", "中" + c + "中", "。" + c + "（" + c + c + "a中"} {
+			if got, want := textWidth(s), ansi.StringWidth(s); got != want {
+				t.Fatalf("textWidth(%q) = %d, want %d", s, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"├─ Pod/web-1 ✓", "日本語 text", "e\u0301 combined", "plain",
+		"删除 Deployment/web（级联：前台）· 2 个 Pod ✓", "中\u0600中", "中\u0d4e中", "中\u093f", "中\u0301", "中\u200d中", "中\ufe0f"} {
 		if got, want := textWidth(s), ansi.StringWidth(s); got != want {
 			t.Errorf("textWidth(%q) = %d, want %d", s, got, want)
 		}

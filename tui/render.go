@@ -5,6 +5,7 @@ import (
 
 	"strings"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -268,20 +269,60 @@ func hasWide(s string) bool {
 // most text drawn is ASCII or box drawing, and measuring it per grapheme
 // cluster dominated a frame. (Measuring all of them up front cost 1 ms
 // natively but over 100 ms of the browser page's first frame.) An entry
-// holds the width plus one, 0 for not measured yet; atomic, as models may
-// be drawn on several goroutines.
-const narrowLimit = 0x3000
+// holds the width plus one, 0 for not measured yet, and joinsCJK when the
+// rune beside a CJK character does not measure as the two apart;
+// atomic, as models may be drawn on several goroutines.
+const (
+	narrowLimit = 0x3000
+	joinsCJK    = 1 << 8
+)
 
 var runeWidths [narrowLimit]atomic.Int32
 
-// narrowWidth returns the width of r, which is below narrowLimit.
-func narrowWidth(r rune) int {
-	w := runeWidths[r].Load()
-	if w == 0 {
-		w = int32(ansi.StringWidth(string(r))) + 1
-		runeWidths[r].Store(w)
+// narrowRune returns the width of r, which is below narrowLimit, and
+// whether it may join a CJK character or a rune beside it (see cjkWide):
+// a mark, a format character, or a rune the renderer's rules cluster or
+// measure otherwise beside 中 or itself than apart (a Hangul jamo).
+func narrowRune(r rune) (int, bool) {
+	e := runeWidths[r].Load()
+	if e == 0 {
+		c := string(r)
+		w := ansi.StringWidth(c)
+		e = int32(w) + 1
+		if unicode.In(r, unicode.M, unicode.Cf) || !apart("中", c) || !apart(c, "中") || !apart(c, c) {
+			e |= joinsCJK
+		}
+		runeWidths[r].Store(e)
 	}
-	return int(w - 1)
+	return int(e&^joinsCJK - 1), e&joinsCJK != 0
+}
+
+// apart reports whether the renderer's rules measure a and b, one
+// grapheme cluster each, written together as they measure them apart.
+func apart(a, b string) bool {
+	first, _ := ansi.FirstGraphemeCluster(a+b, ansi.GraphemeWidth)
+	return first == a && ansi.StringWidth(a+b) == ansi.StringWidth(a)+ansi.StringWidth(b)
+}
+
+// cjkWide reports whether r is a CJK character two cells wide that never
+// joins its neighbours: ideographs, CJK punctuation and fullwidth forms
+// (framelines' wide ranges, which the Chinese page's text is made of).
+// TestTextWidthMatchesANSI checks each against the renderer's rules.
+func cjkWide(r rune) bool {
+	switch {
+	case r >= 0x3000 && r <= 0x3029: // CJK symbols and punctuation: 、。「」《》【】
+	case r >= 0x3031 && r <= 0x303c: // (U+302A-U+302F combine, U+3030 is an emoji)
+	case r == 0x303e: // (U+303D is an emoji)
+	case r >= 0x3400 && r <= 0x4dbf: // CJK Unified Ideographs Extension A
+	case r >= 0x4e00 && r <= 0x9fff: // CJK Unified Ideographs
+	case r >= 0xf900 && r <= 0xfaff: // CJK Compatibility Ideographs
+	case r >= 0xff01 && r <= 0xff60: // fullwidth forms: ，：；（）！？
+	case r >= 0xffe0 && r <= 0xffe6: // fullwidth signs: ￥
+	case r >= 0x20000 && r <= 0x2fffd, r >= 0x30000 && r <= 0x3fffd: // CJK Extensions B-H
+	default:
+		return false
+	}
+	return true
 }
 
 // textWidth returns the number of cells text takes. Text with escape
@@ -298,13 +339,27 @@ func textWidth(s string) int {
 		return len(s)
 	}
 	n := 0
+	cjk, joins := false, false
 	for _, r := range s {
+		if r >= narrowLimit && cjkWide(r) {
+			// A grapheme cluster of its own unless a neighbour joins it
+			// (checked below): two cells, as the Chinese page's text is
+			// measured without segmenting it per call.
+			n += 2
+			cjk = true
+			continue
+		}
 		// Runes that join or modify a neighbour (combining marks, joiners,
 		// variation selectors) need the full grapheme rules.
 		if r >= narrowLimit || r < 0x20 || (r >= 0x300 && r < 0x370) || (r >= 0x200b && r <= 0x200f) {
 			return ansi.StringWidth(s)
 		}
-		n += narrowWidth(r)
+		w, j := narrowRune(r)
+		n += w
+		joins = joins || j
+	}
+	if cjk && joins {
+		return ansi.StringWidth(s)
 	}
 	return n
 }
