@@ -1,8 +1,11 @@
 package locale
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -95,5 +98,67 @@ func TestTidy(t *testing.T) {
 func TestSpaced(t *testing.T) {
 	if got, want := Spaced("删除2 个Pod，然后ConfigMap/app 被删除（R44(c)）"), "删除 2 个 Pod，然后 ConfigMap/app 被删除（R44(c)）"; got != want {
 		t.Errorf("Spaced = %q, want %q", got, want)
+	}
+}
+
+// TestTokenizeCutsAsCopied: tokens cut from the paragraph are the tokens
+// written rune by rune (the way they were made before), for the catalog's
+// Chinese and English text and for text that is not UTF-8.
+func TestTokenizeCutsAsCopied(t *testing.T) {
+	copied := func(para string) []token {
+		var toks []token
+		var cur strings.Builder
+		space, glue := false, false
+		flush := func() {
+			if cur.Len() > 0 {
+				toks = append(toks, token{cur.String(), space})
+				cur.Reset()
+				space = false
+			}
+		}
+		for _, r := range para {
+			switch {
+			case r == ' ' || r == '\t':
+				flush()
+				space = len(toks) > 0
+				glue = false
+			case strings.ContainsRune(noLineStart, r):
+				if cur.Len() == 0 && len(toks) > 0 && !space {
+					toks[len(toks)-1].text += string(r)
+				} else {
+					cur.WriteRune(r)
+				}
+			case Wide(r):
+				if !glue {
+					flush()
+				}
+				cur.WriteRune(r)
+				glue = strings.ContainsRune(noLineEnd, r)
+			default:
+				if cur.Len() > 0 && !glue {
+					last, _ := utf8.DecodeLastRuneInString(cur.String())
+					if Wide(last) {
+						flush()
+					}
+				}
+				cur.WriteRune(r)
+				glue = strings.ContainsRune(noLineEnd, r)
+			}
+		}
+		flush()
+		return toks
+	}
+	paras := []string{"", " ", "a  b\tc ", "删除 Deployment/web（级联：前台）：2 个 Pod。", "“引号”里的字，句号。 下一句", "bad\xffbyte 中\xe4文", "（开始 end）", "，开头"}
+	for _, f := range []string{"../i18n/messages/zh.yaml", "../i18n/messages/en.yaml", "../i18n/forms/zh.yaml", "../i18n/forms/zh.tui.yaml"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paras = append(paras, strings.Split(string(b), "\n")...)
+	}
+	for _, p := range paras {
+		if got, want := tokenize(p), copied(p); !slices.Equal(got, want) {
+			t.Fatalf("tokenize(%q) = %+v, want %+v", p, got, want)
+		}
 	}
 }

@@ -80,42 +80,57 @@ type token struct {
 }
 
 func tokenize(para string) []token {
+	if !utf8.ValidString(para) {
+		para = string([]rune(para)) // each bad byte a U+FFFD, as ranging over it reads it
+	}
 	var toks []token
-	var cur strings.Builder
+	// The token being read is para[start:end], none when start < 0: a
+	// token is a run of para (spaces end one), so it is cut, not copied.
+	start, end := -1, 0
 	space, glue := false, false
 	flush := func() {
-		if cur.Len() > 0 {
-			toks = append(toks, token{cur.String(), space})
-			cur.Reset()
+		if start >= 0 {
+			toks = append(toks, token{para[start:end], space})
+			start = -1
 			space = false
 		}
 	}
-	for _, r := range para {
+	for i, r := range para {
+		next := i + utf8.RuneLen(r)
 		switch {
 		case r == ' ' || r == '\t':
 			flush()
 			space = len(toks) > 0
 			glue = false
 		case strings.ContainsRune(noLineStart, r):
-			if cur.Len() == 0 && len(toks) > 0 && !space {
+			if start < 0 && len(toks) > 0 && !space {
 				toks[len(toks)-1].text += string(r)
 			} else {
-				cur.WriteRune(r)
+				if start < 0 {
+					start = i
+				}
+				end = next
 			}
 		case Wide(r):
 			if !glue {
 				flush()
 			}
-			cur.WriteRune(r)
+			if start < 0 {
+				start = i
+			}
+			end = next
 			glue = strings.ContainsRune(noLineEnd, r)
 		default:
-			if cur.Len() > 0 && !glue {
-				last, _ := utf8.DecodeLastRuneInString(cur.String())
+			if start >= 0 && !glue {
+				last, _ := utf8.DecodeLastRuneInString(para[start:end])
 				if Wide(last) {
 					flush()
 				}
 			}
-			cur.WriteRune(r)
+			if start < 0 {
+				start = i
+			}
+			end = next
 			glue = strings.ContainsRune(noLineEnd, r)
 		}
 	}
