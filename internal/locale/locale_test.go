@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -159,6 +161,40 @@ func TestTokenizeCutsAsCopied(t *testing.T) {
 	for _, p := range paras {
 		if got, want := tokenize(p), copied(p); !slices.Equal(got, want) {
 			t.Fatalf("tokenize(%q) = %+v, want %+v", p, got, want)
+		}
+	}
+}
+
+// TestTwoCells: each TwoCells character is two cells and a grapheme
+// cluster of its own beside itself and every printable ASCII character,
+// so Width measures text of them as ansi.StringWidth does.
+func TestTwoCells(t *testing.T) {
+	apart := func(a, b string) bool {
+		first, _ := ansi.FirstGraphemeCluster(a+b, ansi.GraphemeWidth)
+		return first == a && ansi.StringWidth(a+b) == ansi.StringWidth(a)+ansi.StringWidth(b)
+	}
+	n := 0
+	for r := rune(0x3000); r <= 0x3fffd; r++ {
+		if !TwoCells(r) {
+			continue
+		}
+		n++
+		c := string(r)
+		if ansi.StringWidth(c) != 2 || !apart(c, c) {
+			t.Fatalf("%U is not two cells apart from itself", r)
+		}
+		for a := rune(0x20); a < 0x7f; a++ {
+			if !apart(c, string(a)) || !apart(string(a), c) {
+				t.Fatalf("%U joins %q", r, a)
+			}
+		}
+	}
+	if n < 20000 {
+		t.Fatalf("only %d characters are TwoCells", n)
+	}
+	for _, s := range []string{"删除 Deployment/web（级联：前台）：2 个 Pod。", "中\u0301", "中\ufe0f", "a\u200db", "日本語 ✓ text", ""} {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
