@@ -502,18 +502,9 @@ func TestTextWidthMatchesANSI(t *testing.T) {
 			t.Fatalf("textWidth(%U) = %d, want %d", r, got, want)
 		}
 	}
-	// A CJK character is two cells and a cluster of its own, beside every
-	// rune textWidth measures alone; when a rune beside it joins it, the
-	// text is measured by the rules.
-	for r := rune(0x3000); r <= 0x3fffd; r++ {
-		if !cjkWide(r) {
-			continue
-		}
-		c := string(r)
-		if !apart(c, "a") || !apart("a", c) || !apart(c, c) || ansi.StringWidth(c) != 2 {
-			t.Fatalf("%U is not two cells apart from its neighbours", r)
-		}
-	}
+	// A CJK character (locale.TwoCells, checked there) beside every rune
+	// textWidth measures alone; when a rune beside it joins it, the text
+	// is measured by the rules.
 	for r := rune(0x20); r < narrowLimit; r++ {
 		c := string(r)
 		for _, s := range []string{"中" + c, c + "中", "中" + c + "中", "。" + c + "（" + c + c + "a中"} {
@@ -526,6 +517,23 @@ func TestTextWidthMatchesANSI(t *testing.T) {
 		"删除 Deployment/web（级联：前台）· 2 个 Pod ✓", "中\u0600中", "中\u0d4e中", "中\u093f", "中\u0301", "中\u200d中", "中\ufe0f"} {
 		if got, want := textWidth(s), ansi.StringWidth(s); got != want {
 			t.Errorf("textWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestTruncateMatchesANSI: truncate cuts text where ansi.Truncate does, at
+// every width, for text it cuts by runes and text it leaves to the rules.
+func TestTruncateMatchesANSI(t *testing.T) {
+	texts := []string{"", "plain", "├─ Pod/web-1 ✓", "删除 Deployment/web（级联：前台）：2 个 Pod。", "中文中文", "a中b文c",
+		"e\u0301 combined", "中\u0301文", "中\ufe0f", "ᄀᄀ中", "a\u200db中", "\x7f中", "bad\xff中"}
+	for r := rune(0x20); r < narrowLimit; r++ {
+		texts = append(texts, "中"+string(r)+"文"+string(r)+"a")
+	}
+	for _, s := range texts {
+		for n := -1; n <= ansi.StringWidth(s)+1; n++ {
+			if got, want := truncate(s, n), ansi.Truncate(s, n, ""); got != want {
+				t.Fatalf("truncate(%q, %d) = %q, want %q", s, n, got, want)
+			}
 		}
 	}
 }

@@ -80,7 +80,7 @@ func (l *line) render(width int, over *ink) string {
 		text := sg.s
 		w := textWidth(text)
 		if used+w > limit {
-			text = ansi.Truncate(text, limit-used, "")
+			text = truncate(text, limit-used)
 			w = textWidth(text)
 		}
 		if sg.st != nil {
@@ -130,9 +130,9 @@ func fit(s string, width int) (string, int) {
 		return s, w
 	}
 	if width <= 1 {
-		return ansi.Truncate(s, width, ""), width
+		return truncate(s, width), width
 	}
-	s = ansi.Truncate(s, width-1, "") + "…"
+	s = truncate(s, width-1) + "…"
 	return s, textWidth(s)
 }
 
@@ -280,7 +280,7 @@ const (
 var runeWidths [narrowLimit]atomic.Int32
 
 // narrowRune returns the width of r, which is below narrowLimit, and
-// whether it may join a CJK character or a rune beside it (see cjkWide):
+// whether it may join a CJK character or a rune beside it (see locale.TwoCells):
 // a mark, a format character, or a rune the renderer's rules cluster or
 // measure otherwise beside 中 or itself than apart (a Hangul jamo).
 func narrowRune(r rune) (int, bool) {
@@ -304,25 +304,39 @@ func apart(a, b string) bool {
 	return first == a && ansi.StringWidth(a+b) == ansi.StringWidth(a)+ansi.StringWidth(b)
 }
 
-// cjkWide reports whether r is a CJK character two cells wide that never
-// joins its neighbours: ideographs, CJK punctuation and fullwidth forms
-// (framelines' wide ranges, which the Chinese page's text is made of).
-// TestTextWidthMatchesANSI checks each against the renderer's rules.
-func cjkWide(r rune) bool {
-	switch {
-	case r >= 0x3000 && r <= 0x3029: // CJK symbols and punctuation: 、。「」《》【】
-	case r >= 0x3031 && r <= 0x303c: // (U+302A-U+302F combine, U+3030 is an emoji)
-	case r == 0x303e: // (U+303D is an emoji)
-	case r >= 0x3400 && r <= 0x4dbf: // CJK Unified Ideographs Extension A
-	case r >= 0x4e00 && r <= 0x9fff: // CJK Unified Ideographs
-	case r >= 0xf900 && r <= 0xfaff: // CJK Compatibility Ideographs
-	case r >= 0xff01 && r <= 0xff60: // fullwidth forms: ，：；（）！？
-	case r >= 0xffe0 && r <= 0xffe6: // fullwidth signs: ￥
-	case r >= 0x20000 && r <= 0x2fffd, r >= 0x30000 && r <= 0x3fffd: // CJK Extensions B-H
-	default:
-		return false
+// truncate cuts plain text s to at most n cells, as ansi.Truncate(s, n, "")
+// does (a wide character that would cross the edge is left out), without
+// segmenting it into grapheme clusters when each of its runes is a
+// cluster of its own: printable ASCII, CJK characters (locale.TwoCells)
+// and runes below narrowLimit that take a cell or two and join nothing
+// beside them.
+func truncate(s string, n int) string {
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r < 0x7f, r >= narrowLimit && locale.TwoCells(r):
+		case r >= narrowLimit || r < 0x20 || (r >= 0x300 && r < 0x370) || (r >= 0x200b && r <= 0x200f):
+			return ansi.Truncate(s, n, "")
+		default:
+			if w, joins := narrowRune(r); joins || w == 0 {
+				return ansi.Truncate(s, n, "")
+			}
+		}
 	}
-	return true
+	w := 0
+	for i, r := range s {
+		rw := 2
+		switch {
+		case r < 0x7f:
+			rw = 1
+		case r < narrowLimit:
+			rw, _ = narrowRune(r)
+		}
+		if w+rw > n {
+			return s[:i]
+		}
+		w += rw
+	}
+	return s
 }
 
 // textWidth returns the number of cells text takes. Text with escape
@@ -341,7 +355,7 @@ func textWidth(s string) int {
 	n := 0
 	cjk, joins := false, false
 	for _, r := range s {
-		if r >= narrowLimit && cjkWide(r) {
+		if r >= narrowLimit && locale.TwoCells(r) {
 			// A grapheme cluster of its own unless a neighbour joins it
 			// (checked below): two cells, as the Chinese page's text is
 			// measured without segmenting it per call.
