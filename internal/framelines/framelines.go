@@ -30,6 +30,8 @@ import (
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gcplay/gcplay/internal/locale"
 )
 
 // Lines remembers the lines of the frame last drawn into a buffer, or
@@ -255,35 +257,22 @@ func xtermNotOne(r rune) bool {
 	return false
 }
 
-// wide reports whether r is in a range of characters that xterm.js (6.0.0,
-// the page's, with no Unicode addon: its Unicode 6 width table,
-// src/common/input/UnicodeV6.ts) measures two columns wide and that do not
-// join their neighbours: CJK ideographs, CJK punctuation and fullwidth
-// forms. Its table counts U+2E80-U+A4CF wide but for U+303F and the
-// combining marks U+302A-U+302F and U+3099-U+309A, and U+F900-U+FAFF,
+// wide reports whether r is a character that xterm.js (6.0.0, the page's,
+// with no Unicode addon: its Unicode 6 table,
+// src/common/input/UnicodeV6.ts) measures two columns wide and that does
+// not join its neighbours: the ranges of locale.TwoCells (CJK ideographs,
+// CJK punctuation and fullwidth forms), by which the page's text is
+// measured too. Its table counts U+2E80-U+A4CF wide but for U+303F and
+// the combining marks U+302A-U+302F and U+3099-U+309A, and U+F900-U+FAFF,
 // U+FF00-U+FF60, U+FFE0-U+FFE6, U+20000-U+2FFFD and U+30000-U+3FFFD
 // (checked code point by code point against that table with x/ansi's two
 // width methods: every character cellWidth measures two there is two in
-// xterm.js, and every one it measures one is one). Left out: the two emoji
-// among the CJK symbols (U+3030 and U+303D, which a variation selector
-// draws as emoji), kana, Hangul (whose jamo join), radicals, and the
-// enclosed and compatibility CJK blocks (U+3200-U+33FF, emoji among them).
-func wide(r rune) bool {
-	switch {
-	case r >= 0x3000 && r <= 0x3029: // CJK symbols and punctuation: 、。「」《》【】
-	case r >= 0x3031 && r <= 0x303c: // (U+302A-U+302F combine, U+3030 is an emoji)
-	case r == 0x303e: // (U+303D is an emoji, U+303F one column in xterm.js)
-	case r >= 0x3400 && r <= 0x4dbf: // CJK Unified Ideographs Extension A
-	case r >= 0x4e00 && r <= 0x9fff: // CJK Unified Ideographs
-	case r >= 0xf900 && r <= 0xfaff: // CJK Compatibility Ideographs
-	case r >= 0xff01 && r <= 0xff60: // fullwidth forms: ，：；（）！？
-	case r >= 0xffe0 && r <= 0xffe6: // fullwidth signs: ￥
-	case r >= 0x20000 && r <= 0x2fffd, r >= 0x30000 && r <= 0x3fffd: // CJK Extensions B-H
-	default:
-		return false
-	}
-	return true
-}
+// xterm.js, and every one it measures one is one). Left out of TwoCells:
+// the two emoji among the CJK symbols (U+3030 and U+303D, which a
+// variation selector draws as emoji), U+303F (one column in xterm.js),
+// kana, Hangul (whose jamo join), radicals, and the enclosed and
+// compatibility CJK blocks (U+3200-U+33FF, emoji among them).
+func wide(r rune) bool { return locale.TwoCells(r) }
 
 // unchanged returns how much of line, which differs from old, need not be
 // parsed again: the two lines' common start up to its last style reset,
