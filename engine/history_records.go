@@ -30,8 +30,7 @@ const recordBlock = 4096
 // pointer to their first byte or element and, in lens, their length: a
 // string's header is 16 bytes and a slice's 24, and none of their
 // capacities is needed to give them back (Record's slices must not be
-// appended to in place). 112 bytes instead of 168: a timeline of
-// 700,000 records keeps 39 MB less.
+// appended to in place).
 type keptRecord struct {
 	seq      int
 	at       time.Duration

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"container/heap"
 	"math"
 	"sort"
 	"time"
@@ -610,63 +611,48 @@ func moveDueTimers[T comparable](timers, q *workqueue[T], now time.Duration) {
 // WaitingHead returns the first n waiting items in due order, as the
 // first n of Waiting, without copying and sorting the rest: a view shows
 // a screenful of a heap that holds 100,000 Pods as a large world is
-// deleted. It walks the heap from the top, keeping the entries next in
-// order in a small heap of their places, so it reads about n entries
-// (and the stale ones among them) whatever the heap's size.
+// deleted. It walks the heap from the top, keeping the places next in
+// order in a small heap of its own, so it reads about n entries (and the
+// stale ones among them) whatever the heap's size.
 func (q *workqueue[T]) WaitingHead(n int) []waitingItem[T] {
 	if n >= q.nwaiting {
 		return q.Waiting()
 	}
 	out := make([]waitingItem[T], 0, n)
 	h := q.waiting
-	// next is a min-heap of places in h, ordered as h's entries are.
-	var next []int
-	less := func(i, j int) bool { return h[next[i]].before(h[next[j]]) }
-	push := func(p int) {
-		if p >= len(h) {
-			return
-		}
-		next = append(next, p)
-		for i := len(next) - 1; i > 0; {
-			parent := (i - 1) / 2
-			if !less(i, parent) {
-				break
-			}
-			next[i], next[parent] = next[parent], next[i]
-			i = parent
-		}
+	next := &places[T]{h: h}
+	if len(h) > 0 {
+		next.at = append(next.at, 0)
 	}
-	pop := func() int {
-		top := next[0]
-		last := len(next) - 1
-		next[0] = next[last]
-		next = next[:last]
-		for i := 0; ; {
-			least := i
-			if l := 2*i + 1; l < len(next) && less(l, least) {
-				least = l
-			}
-			if r := 2*i + 2; r < len(next) && less(r, least) {
-				least = r
-			}
-			if least == i {
-				break
-			}
-			next[i], next[least] = next[least], next[i]
-			i = least
-		}
-		return top
-	}
-	push(0)
-	for len(out) < n && len(next) > 0 {
-		p := pop()
+	for len(out) < n && next.Len() > 0 {
+		p := heap.Pop(next).(int)
 		if h[p].live() {
 			out = append(out, *h[p].e)
 		}
-		push(2*p + 1)
-		push(2*p + 2)
+		for _, c := range [2]int{2*p + 1, 2*p + 2} {
+			if c < len(h) {
+				heap.Push(next, c)
+			}
+		}
 	}
 	return out
+}
+
+// places is a heap (container/heap) of places in h, ordered as h's
+// entries are.
+type places[T comparable] struct {
+	h  waitHeap[T]
+	at []int
+}
+
+func (x *places[T]) Len() int           { return len(x.at) }
+func (x *places[T]) Less(i, j int) bool { return x.h[x.at[i]].before(x.h[x.at[j]]) }
+func (x *places[T]) Swap(i, j int)      { x.at[i], x.at[j] = x.at[j], x.at[i] }
+func (x *places[T]) Push(v any)         { x.at = append(x.at, v.(int)) }
+func (x *places[T]) Pop() any {
+	v := x.at[len(x.at)-1]
+	x.at = x.at[:len(x.at)-1]
+	return v
 }
 
 // shownQueue is a workqueue as a view lists it: its ready items front

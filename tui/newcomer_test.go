@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gcplay/gcplay/internal/locale"
 )
 
 // The screens a newcomer met that were wrong (issue 21), each at 80x24
@@ -113,7 +115,7 @@ func TestTooSmall(t *testing.T) {
 			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
 		}
 		for _, l := range lines {
-			if w := textWidth(l); w > size[0] {
+			if w := locale.Width(l); w > size[0] {
 				t.Errorf("%dx%d: line %q is %d wide", size[0], size[1], l, w)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/locale"
 )
 
 // maxOwnerDepth bounds the owners chain the inspector draws: ownership
@@ -95,9 +96,9 @@ func (m *Model) ownerChain(o *fakeapi.Object, width int) []*line {
 			// The marks go on a line of their own, under the name, when
 			// the pane is too narrow for both: neither the name nor
 			// [ctrl] may be cut.
-			w := textWidth(indent + "↑ " + name)
+			w := locale.Width(indent + "↑ " + name)
 			for _, mk := range marks {
-				w += 1 + textWidth(mk.text)
+				w += 1 + locale.Width(mk.text)
 			}
 			sep := " "
 			if w > width-1 && len(marks) > 0 {

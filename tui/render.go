@@ -1,14 +1,11 @@
 package tui
 
 import (
-	"github.com/gcplay/gcplay/internal/locale"
-
 	"strings"
-	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gcplay/gcplay/internal/locale"
 )
 
 // seg is a run of plain text with one style.
@@ -78,10 +75,10 @@ func (l *line) render(width int, over *ink) string {
 	}
 	for _, sg := range l.segs {
 		text := sg.s
-		w := textWidth(text)
+		w := locale.Width(text)
 		if used+w > limit {
-			text = truncate(text, limit-used)
-			w = textWidth(text)
+			text = locale.Truncate(text, limit-used)
+			w = locale.Width(text)
 		}
 		if sg.st != nil {
 			sg.st.writeTo(&b, text)
@@ -117,7 +114,7 @@ func writeSpaces(b *strings.Builder, n int) {
 func lineWidth(segs []seg) int {
 	n := 0
 	for _, s := range segs {
-		n += textWidth(s.s)
+		n += locale.Width(s.s)
 	}
 	return n
 }
@@ -125,20 +122,20 @@ func lineWidth(segs []seg) int {
 // fit cuts plain text to width cells (with "…" when cut) and returns it with
 // its width.
 func fit(s string, width int) (string, int) {
-	w := textWidth(s)
+	w := locale.Width(s)
 	if w <= width {
 		return s, w
 	}
 	if width <= 1 {
-		return truncate(s, width), width
+		return locale.Truncate(s, width), width
 	}
-	s = truncate(s, width-1) + "…"
-	return s, textWidth(s)
+	s = locale.Truncate(s, width-1) + "…"
+	return s, locale.Width(s)
 }
 
 // padStyled pads or cuts an already styled string to width cells.
 func padStyled(s string, width int) string {
-	w := textWidth(s)
+	w := locale.Width(s)
 	switch {
 	case w == width:
 		return s
@@ -148,7 +145,7 @@ func padStyled(s string, width int) string {
 	// A wide (CJK) character that would cross the edge is dropped whole:
 	// pad the cell it leaves.
 	s = ansi.Truncate(s, width, "…")
-	if w := textWidth(s); w < width {
+	if w := locale.Width(s); w < width {
 		s += strings.Repeat(" ", width-w)
 	}
 	return s
@@ -215,7 +212,7 @@ func joinColumns(blocks ...[]string) []string {
 // not work while it is open, so they are not shown.
 func clearBehind(screen []string, first, last int) {
 	for i := max(first, 0); i <= last && i < len(screen); i++ {
-		screen[i] = strings.Repeat(" ", textWidth(screen[i]))
+		screen[i] = strings.Repeat(" ", locale.Width(screen[i]))
 	}
 }
 
@@ -229,8 +226,8 @@ func overlay(base []string, top []string, x, y int) {
 		if r < 0 || r >= len(base) {
 			continue
 		}
-		w := textWidth(l)
-		right := max(textWidth(base[r])-x-w, 0)
+		w := locale.Width(l)
+		right := max(locale.Width(base[r])-x-w, 0)
 		base[r] = strings.Repeat(" ", x) + "\x1b[m" + l + "\x1b[m" + strings.Repeat(" ", right)
 	}
 }
@@ -262,118 +259,4 @@ func hasWide(s string) bool {
 		}
 	}
 	return false
-}
-
-// Widths of the runes below narrowLimit, from the same grapheme rules the
-// terminal renderer uses, each worked out the first time it is drawn:
-// most text drawn is ASCII or box drawing, and measuring it per grapheme
-// cluster dominated a frame. (Measuring all of them up front cost 1 ms
-// natively but over 100 ms of the browser page's first frame.) An entry
-// holds the width plus one, 0 for not measured yet, and joinsCJK when the
-// rune beside a CJK character does not measure as the two apart;
-// atomic, as models may be drawn on several goroutines.
-const (
-	narrowLimit = 0x3000
-	joinsCJK    = 1 << 8
-)
-
-var runeWidths [narrowLimit]atomic.Int32
-
-// narrowRune returns the width of r, which is below narrowLimit, and
-// whether it may join a CJK character or a rune beside it (see locale.TwoCells):
-// a mark, a format character, or a rune the renderer's rules cluster or
-// measure otherwise beside 中 or itself than apart (a Hangul jamo).
-func narrowRune(r rune) (int, bool) {
-	e := runeWidths[r].Load()
-	if e == 0 {
-		c := string(r)
-		w := ansi.StringWidth(c)
-		e = int32(w) + 1
-		if unicode.In(r, unicode.M, unicode.Cf) || !apart("中", c) || !apart(c, "中") || !apart(c, c) {
-			e |= joinsCJK
-		}
-		runeWidths[r].Store(e)
-	}
-	return int(e&^joinsCJK - 1), e&joinsCJK != 0
-}
-
-// apart reports whether the renderer's rules measure a and b, one
-// grapheme cluster each, written together as they measure them apart.
-func apart(a, b string) bool {
-	first, _ := ansi.FirstGraphemeCluster(a+b, ansi.GraphemeWidth)
-	return first == a && ansi.StringWidth(a+b) == ansi.StringWidth(a)+ansi.StringWidth(b)
-}
-
-// truncate cuts plain text s to at most n cells, as ansi.Truncate(s, n, "")
-// does (a wide character that would cross the edge is left out), without
-// segmenting it into grapheme clusters when each of its runes is a
-// cluster of its own: printable ASCII, CJK characters (locale.TwoCells)
-// and runes below narrowLimit that take a cell or two and join nothing
-// beside them.
-func truncate(s string, n int) string {
-	for _, r := range s {
-		switch {
-		case r >= 0x20 && r < 0x7f, r >= narrowLimit && locale.TwoCells(r):
-		case r >= narrowLimit || r < 0x20 || (r >= 0x300 && r < 0x370) || (r >= 0x200b && r <= 0x200f):
-			return ansi.Truncate(s, n, "")
-		default:
-			if w, joins := narrowRune(r); joins || w == 0 {
-				return ansi.Truncate(s, n, "")
-			}
-		}
-	}
-	w := 0
-	for i, r := range s {
-		rw := 2
-		switch {
-		case r < 0x7f:
-			rw = 1
-		case r < narrowLimit:
-			rw, _ = narrowRune(r)
-		}
-		if w+rw > n {
-			return s[:i]
-		}
-		w += rw
-	}
-	return s
-}
-
-// textWidth returns the number of cells text takes. Text with escape
-// codes is measured by ansi.StringWidth, which skips them.
-func textWidth(s string) int {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf || s[i] < 0x20 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return len(s)
-	}
-	n := 0
-	cjk, joins := false, false
-	for _, r := range s {
-		if r >= narrowLimit && locale.TwoCells(r) {
-			// A grapheme cluster of its own unless a neighbour joins it
-			// (checked below): two cells, as the Chinese page's text is
-			// measured without segmenting it per call.
-			n += 2
-			cjk = true
-			continue
-		}
-		// Runes that join or modify a neighbour (combining marks, joiners,
-		// variation selectors) need the full grapheme rules.
-		if r >= narrowLimit || r < 0x20 || (r >= 0x300 && r < 0x370) || (r >= 0x200b && r <= 0x200f) {
-			return ansi.StringWidth(s)
-		}
-		w, j := narrowRune(r)
-		n += w
-		joins = joins || j
-	}
-	if cjk && joins {
-		return ansi.StringWidth(s)
-	}
-	return n
 }

@@ -434,11 +434,8 @@ func (sn *snapshot) namespaceWhy(o *fakeapi.Object) []string {
 	if o.Kind != "Namespace" || o.Metadata.DeletionTimestamp == nil {
 		return nil
 	}
-	var queue []engine.QueueItem
-	for _, q := range sn.queues {
-		if q.name == engine.ControllerNamespace {
-			queue = sn.h.World().Queue(q.name)
-		}
-	}
+	// The whole queue, not the screenful the snapshot holds (nil when the
+	// namespace controller does not run).
+	queue := sn.h.World().Queue(engine.ControllerNamespace)
 	return engine.NamespaceWhy(sn.store, o, queue, sn.h.World().Controllers())
 }

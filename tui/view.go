@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gcplay/gcplay/engine"
+	"github.com/gcplay/gcplay/internal/locale"
 )
 
 // View draws the playground. It reads only the cached snapshot and the rows
@@ -31,7 +32,7 @@ func (m *Model) View() (v tea.View) {
 	if m.mode == modeCommand {
 		l := m.layout()
 		if !l.tooSmall {
-			x := textWidth(cmdPrompt) + textWidth(string(m.cmd.buf[:m.cmd.cur]))
+			x := locale.Width(cmdPrompt) + locale.Width(string(m.cmd.buf[:m.cmd.cur]))
 			v.Cursor = tea.NewCursor(min(x, l.w-1), l.cmdY)
 		}
 	}
@@ -1076,7 +1077,7 @@ func (o *overlays) helpLines(m *Model, width int, keys []key.Binding) overlayTex
 	keyW := 0
 	for _, g := range groups {
 		for _, b := range g {
-			keyW = max(keyW, textWidth(b.Help().Key))
+			keyW = max(keyW, locale.Width(b.Help().Key))
 		}
 	}
 	for gi := 0; gi < len(groups); gi += cols {
@@ -1089,7 +1090,7 @@ func (o *overlays) helpLines(m *Model, width int, keys []key.Binding) overlayTex
 				}
 				var l line
 				h := b.Help()
-				l.add(&t.helpKey, h.Key+strings.Repeat(" ", keyW-textWidth(h.Key)+1)).add(&t.helpDesc, h.Desc)
+				l.add(&t.helpKey, h.Key+strings.Repeat(" ", keyW-locale.Width(h.Key)+1)).add(&t.helpDesc, h.Desc)
 				// A column's last cell stays blank: the gap between columns.
 				block = append(block, l.render(colW-1, nil)+" ")
 			}

@@ -213,48 +213,6 @@ func wrapWords(para string, width int) []string {
 	return lines
 }
 
-// Width returns the number of terminal cells s takes (a CJK character is
-// two), as ansi.StringWidth measures it: text of printable ASCII and
-// TwoCells characters, none of which joins a neighbour, without
-// segmenting it into grapheme clusters (a Chinese sentence is wrapped a
-// character at a time, each measured).
-func Width(s string) int {
-	n := 0
-	for _, r := range s {
-		switch {
-		case r >= 0x20 && r < 0x7f:
-			n++
-		case TwoCells(r):
-			n += 2
-		default:
-			return ansi.StringWidth(s)
-		}
-	}
-	return n
-}
-
-// TwoCells reports whether r is a CJK character two cells wide that never
-// joins its neighbours into one grapheme cluster: ideographs, CJK
-// punctuation and fullwidth forms (framelines' wide ranges, which the
-// Chinese page's text is made of). TestTwoCells checks each against
-// x/ansi's grapheme rules.
-func TwoCells(r rune) bool {
-	switch {
-	case r >= 0x3000 && r <= 0x3029: // CJK symbols and punctuation: 、。「」《》【】
-	case r >= 0x3031 && r <= 0x303c: // (U+302A-U+302F combine, U+3030 is an emoji)
-	case r == 0x303e: // (U+303D is an emoji)
-	case r >= 0x3400 && r <= 0x4dbf: // CJK Unified Ideographs Extension A
-	case r >= 0x4e00 && r <= 0x9fff: // CJK Unified Ideographs
-	case r >= 0xf900 && r <= 0xfaff: // CJK Compatibility Ideographs
-	case r >= 0xff01 && r <= 0xff60: // fullwidth forms: ，：；（）！？
-	case r >= 0xffe0 && r <= 0xffe6: // fullwidth signs: ￥
-	case r >= 0x20000 && r <= 0x2fffd, r >= 0x30000 && r <= 0x3fffd: // CJK Extensions B-H
-	default:
-		return false
-	}
-	return true
-}
-
 // Pad pads s with spaces to width cells.
 func Pad(s string, width int) string {
 	if w := Width(s); w < width {
