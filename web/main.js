@@ -214,6 +214,7 @@ function drawChangedRowsOnly(term) {
   const draw = r.renderRows.bind(r);
   const empty = (o) => { for (const _ in o) return false; return true; };
   let cursorWas = -1;
+  const measure = measureFirst(term, r);
   r.renderRows = (start, end) => {
     const buf = core.buffer;
     const f = r._rowFactory;
@@ -222,6 +223,7 @@ function drawChangedRowsOnly(term) {
     // The cursor's row (Bubble Tea hides the cursor; shown, it is drawn
     // where it is and removed where it was).
     const cursor = r._coreService?.isCursorHidden === true ? -1 : buf.ybase + buf.y - buf.ydisp;
+    const runs = [];
     let from = -1;
     for (let y = start; y <= end + 1; y++) {
       if (y <= end) {
@@ -242,10 +244,12 @@ function drawChangedRowsOnly(term) {
         }
       }
       if (from >= 0) {
-        draw(from, y - 1);
+        runs.push(from, y - 1);
         from = -1;
       }
     }
+    if (measure && runs.length) measure(runs);
+    for (let i = 0; i < runs.length; i += 2) draw(runs[i], runs[i + 1]);
     cursorWas = cursor;
   };
   // A link's underline is drawn into the row elements apart from renderRows.
@@ -257,6 +261,90 @@ function drawChangedRowsOnly(term) {
     };
   }
   return true;
+}
+
+// xterm.js's DOM renderer gives each run of characters the letter spacing
+// that makes it fill its cells, from the character's width in the font,
+// which its width cache measures the first time the character is drawn. A
+// measure is a forced layout, and one made while drawing comes after the
+// rows drawn before it were replaced: the browser lays out the changed
+// rows again for each new character. An English frame's characters were
+// measured at the start (warmCharWidths); a Chinese frame brings new
+// ideographs on most keys (the step's sentences), each another layout
+// (docs/BENCHMARKS.md, issue 19, fifteenth session). measureFirst returns
+// a function that measures what the rows about to be drawn hold and the
+// cache lacks, in one layout, before any row changes. It reaches into
+// xterm's renderer (pinned in package.json): should that change shape, it
+// returns null and xterm measures as it always did.
+function measureFirst(term, r) {
+  const Cell = r._rowFactory?._workCell?.constructor;
+  if (!widthCacheKnown(r._widthCache) || typeof Cell !== 'function') return null;
+  const cell = new Cell();
+  if (typeof cell.getChars !== 'function' || typeof cell.isBold !== 'function' || typeof cell.isItalic !== 'function') return null;
+  return (runs) => {
+    const buf = term._core.buffer;
+    const todo = [];
+    for (let i = 0; i < runs.length; i += 2) {
+      for (let y = runs[i]; y <= runs[i + 1]; y++) {
+        const line = buf.lines.get(y + buf.ydisp);
+        if (!line || typeof line.loadCell !== 'function') continue;
+        const d = line._data;
+        for (let x = 0; x < line.length; x++) {
+          const c = d[x * 3];
+          // A code point below 256 (and not a combined character, flag
+          // 0x200000), neither bold (fg 0x8000000) nor italic (bg
+          // 0x4000000): the cache's flat part, measured at the start.
+          if ((c & 0x3fffff) < 256 && !(d[x * 3 + 1] & 0x8000000) && !(d[x * 3 + 2] & 0x4000000)) continue;
+          if (c >> 22 === 0) continue; // the right half of a wide character
+          line.loadCell(x, cell);
+          todo.push([cell.getChars() || ' ', cell.isBold(), cell.isItalic()]);
+        }
+      }
+    }
+    if (widthCacheKnown(r._widthCache)) measureWidths(r._widthCache, todo);
+  };
+}
+
+// widthCacheKnown says whether xterm's width cache has the shape
+// measureWidths relies on (xterm.js 6.0.0's WidthCache).
+function widthCacheKnown(cache) {
+  return !!cache && typeof cache.get === 'function' && typeof cache._measure === 'function' &&
+    cache._container instanceof HTMLElement && Array.isArray(cache._measureElements) && cache._measureElements.length === 4;
+}
+
+// measureWidths puts into xterm's width cache the widths of the characters
+// it lacks (each of todo is [chars, bold, italic], as the renderer asks),
+// measured as the cache measures them (the text 32 times in a copy of its
+// measuring element for the font variant, each absolutely placed) but all
+// placed first and then read: one layout for all of them.
+function measureWidths(cache, todo) {
+  const measure = cache._measure;
+  const want = new Map(); // `${variant}:${chars}` → [chars, variant]
+  cache._measure = (c, v) => { want.set(`${v}:${c}`, [c, v]); return 0; }; // 0: not kept
+  try {
+    for (const [c, bold, italic] of todo) cache.get(c, bold, italic);
+  } finally {
+    cache._measure = measure;
+  }
+  if (want.size === 0) return;
+  const els = new Map();
+  const box = document.createDocumentFragment();
+  for (const [key, [c, v]] of want) {
+    const el = cache._measureElements[v].cloneNode(false);
+    el.textContent = c.repeat(32);
+    box.appendChild(el);
+    els.set(key, el);
+  }
+  cache._container.appendChild(box);
+  const widths = new Map();
+  for (const [key, el] of els) widths.set(key, el.offsetWidth / 32);
+  for (const el of els.values()) el.remove();
+  cache._measure = (c, v) => widths.get(`${v}:${c}`) ?? measure.call(cache, c, v);
+  try {
+    for (const [c, bold, italic] of todo) cache.get(c, bold, italic);
+  } finally {
+    cache._measure = measure;
+  }
 }
 
 // The playground needs MIN_COLS×MIN_ROWS cells (tui's minWidth and

@@ -355,3 +355,100 @@ func keyFramesAsRepainted(t *testing.T, lang string, w, h int) {
 	t.Logf("%d frames written by lines", written)
 	p.checkExceptions()
 }
+
+// TestChineseKeysMeasureBeforeDrawing: xterm.js measures a character's
+// width (a forced layout) the first time it draws it, and a Chinese frame
+// brings characters not drawn before on most keys. Measured while the
+// frame's rows are being replaced, each is a layout of the rows drawn so
+// far; the page measures them before any row of the frame changes. On the
+// Chinese page, at two window sizes, through steps and steps back: in each
+// frame no measuring comes after a row changed, some frames did measure,
+// and every character of the rows stands in its columns (its letter
+// spacing, from those widths, puts each box-drawing character where its
+// cell is).
+func TestChineseKeysMeasureBeforeDrawing(t *testing.T) {
+	for _, size := range [][2]int{{1280, 800}, {800, 600}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			p, words := langPage(t, "zh", size[0], size[1])
+			srv := serve(t, site(t))
+			p.load(srv.URL)
+			p.command("delete deploy/web --cascade=foreground")
+			p.waitText(fmt.Sprintf(words.step, 1))
+			// A frame's mutations come to the observer together, in order.
+			p.do(chromedp.Evaluate[chromedp.Void](`window.__measures = { frames: 0, late: 0 };
+				new MutationObserver((ms) => {
+					let drawn = false, measured = false;
+					for (const m of ms) {
+						const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+						if (el?.closest('.xterm-width-cache-measure-container')) {
+							measured = true;
+							if (drawn) window.__measures.late++;
+						} else if (el?.closest('.xterm-rows')) drawn = true;
+					}
+					if (measured) window.__measures.frames++;
+				}).observe(document.body, { subtree: true, childList: true, characterData: true })`))
+			first := p.stepNumber(words)
+			const n = 8
+			for i := 1; i <= n; i++ {
+				p.press("s")
+				p.waitText(fmt.Sprintf(words.step, first+i))
+			}
+			for i := 1; i <= n; i++ {
+				p.press("ArrowLeft")
+				p.waitText(fmt.Sprintf(words.rewound, first+n-i, first+n))
+			}
+			p.do(chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
+			type measures struct{ Frames, Late int }
+			m := eval[measures](p, `window.__measures`)
+			if m.Late > 0 {
+				t.Errorf("characters were measured %d times after a row of their frame was drawn", m.Late)
+			}
+			if m.Frames == 0 {
+				t.Errorf("no frame of the keys measured a character: the keys brought none not drawn before, and this test shows nothing")
+			}
+			for _, e := range eval[[]string](p, bordersInColumnsJS) {
+				t.Error(e)
+			}
+			t.Logf("%d frames measured characters", m.Frames)
+			p.checkExceptions()
+		})
+	}
+}
+
+// bordersInColumnsJS lists each box-drawing character (│ ─ and the
+// corners) whose place on the screen is not its cell's: drawn more than a
+// quarter of a cell left or right of its column.
+const bordersInColumnsJS = `(() => {
+	const b = term.buffer.active, cell = b.getNullCell(), errs = [];
+	const screen = document.querySelector('.xterm-screen').getBoundingClientRect();
+	const cw = screen.width / term.cols;
+	const rows = document.querySelectorAll('.xterm-rows > div');
+	for (let y = 0; y < term.rows; y++) {
+		const line = b.getLine(b.viewportY + y), want = [];
+		for (let x = 0; x < term.cols; x++) {
+			line.getCell(x, cell);
+			if (/^[│─╭╮╰╯├┤┬┴┼]$/.test(cell.getChars())) want.push(x);
+		}
+		const got = [], walk = document.createTreeWalker(rows[y], NodeFilter.SHOW_TEXT);
+		for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+			for (let i = 0; i < node.data.length; i++) {
+				if (!/[│─╭╮╰╯├┤┬┴┼]/.test(node.data[i])) continue;
+				const r = document.createRange();
+				r.setStart(node, i);
+				r.setEnd(node, i + 1);
+				got.push(r.getBoundingClientRect().left - screen.left);
+			}
+		}
+		if (got.length !== want.length) {
+			errs.push('row ' + y + ' shows ' + got.length + ' box-drawing characters, the terminal holds ' + want.length);
+			continue;
+		}
+		for (let k = 0; k < want.length; k++) {
+			if (Math.abs(got[k] - want[k] * cw) > cw / 4) {
+				errs.push('row ' + y + ': the box-drawing character of column ' + want[k] + ' is drawn at ' + (got[k] / cw).toFixed(2) + ' cells');
+				break;
+			}
+		}
+	}
+	return errs;
+})()`
