@@ -210,15 +210,28 @@ func (g *garbageCollector) relist() {
 // clone copies the collector, mapping every node pointer (including stale
 // ones still queued) to a fresh copy.
 func (g *garbageCollector) clone(e *env) controller {
-	m := make(map[*node]*node, g.uidToNode.Len())
+	// Each node copied points to its copy (node.copied) until the clone
+	// is made: a map from node to copy was looked up about twice per
+	// node, at a cache miss each in a graph of 100,000 (docs/BENCHMARKS.md,
+	// "Fifteenth session").
+	copied := make([]*node, 0, g.uidToNode.Len())
+	defer func() {
+		for _, n := range copied {
+			n.copied = nil
+		}
+	}()
 	var get func(n *node) *node
 	get = func(n *node) *node {
-		if c, ok := m[n]; ok {
-			return c
+		if n.copied != nil {
+			return n.copied
 		}
 		c := &node{identity: n.identity, owners: n.owners, beingDeleted: n.beingDeleted,
 			deletingDependents: n.deletingDependents, virtual: n.virtual, queued: n.queued}
-		m[n] = c
+		n.copied = c
+		copied = append(copied, n)
+		if len(n.dependents) > 0 {
+			c.dependents = make(map[*node]struct{}, len(n.dependents))
+		}
 		for d := range n.dependents {
 			c.addDependent(get(d))
 		}

@@ -65,6 +65,9 @@ type node struct {
 	// rather than in a map of 100,000 nodes, it costs no memory access of
 	// its own. A clone for another world copies it; node.clone does not.
 	queued uint8
+	// copied is the node's copy while a world is cloned
+	// (garbageCollector.clone), nil otherwise.
+	copied *node
 }
 
 func (n *node) addDependent(d *node) {

@@ -489,3 +489,59 @@ func TestRecordBlocks_KeptAsPointers(t *testing.T) {
 	r.append(recs[(recordBlock+3)%len(recs)])
 	check(recordBlock + 4)
 }
+
+// TestClone_TwoClonesShareNoNode clones one world twice, as a step back
+// clones a checkpoint each time: each clone has a graph of its own (a
+// node copied for the first clone, and pointed to while it was made,
+// must not turn up in the second), the original's nodes point to no copy
+// once a clone is made, and acting in one clone leaves the other and the
+// original as they were.
+func TestClone_TwoClonesShareNoNode(t *testing.T) {
+	w := newTestWorld(t, ControllerGC)
+	mustDo(t, w, Create{Object: cm("owner", "owner-uid")})
+	for _, n := range []string{"a", "b", "c"} {
+		mustDo(t, w, Create{Object: cm(n, n+"-uid", ref("ConfigMap", "owner", "owner-uid"))})
+	}
+	mustSettle(t, w)
+	// A dangling owner leaves a virtual node, reached only as an owner.
+	mustDo(t, w, Create{Object: cm("d", "d-uid", ref("ConfigMap", "gone", "gone-uid"))})
+	mustDo(t, w, Step{}) // the graph takes the event; its virtual owner is queued
+	before := fullState(t, w)
+
+	c1, c2 := w.Clone(), w.Clone()
+	nodes := func(x *World) map[string]*node {
+		out := map[string]*node{}
+		for uid, n := range x.collector().uidToNode.All() {
+			out[uid] = n
+		}
+		return out
+	}
+	orig, n1, n2 := nodes(w), nodes(c1), nodes(c2)
+	if len(orig) < 6 || len(n1) != len(orig) || len(n2) != len(orig) {
+		t.Fatalf("graphs of %d, %d and %d nodes, want the same 6 or more", len(orig), len(n1), len(n2))
+	}
+	for uid, n := range orig {
+		if n.copied != nil {
+			t.Errorf("%s still points to a copy after the clones", uid)
+		}
+		if n1[uid] == n || n2[uid] == n || n1[uid] == n2[uid] {
+			t.Errorf("%s: the clones share a node with each other or with the original", uid)
+		}
+		for i, own := range []map[string]*node{n1, n2} {
+			for d := range own[uid].dependents {
+				if own[d.identity.UID] != d {
+					t.Errorf("clone %d: %s's dependent %s is not that clone's node", i+1, uid, d.identity.UID)
+				}
+			}
+		}
+	}
+
+	mustDo(t, c1, Delete{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "default", Name: "owner"}})
+	mustSettle(t, c1)
+	if got := fullState(t, c2); got != before {
+		t.Errorf("acting in one clone changed the other:\n%s\nwant\n%s", got, before)
+	}
+	if got := fullState(t, w); got != before {
+		t.Errorf("acting in a clone changed the original:\n%s\nwant\n%s", got, before)
+	}
+}

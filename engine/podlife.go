@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"reflect"
 	"strconv"
@@ -434,17 +435,11 @@ func (x *podIndex) orphansIn(namespace string) []*podInfo {
 }
 
 func (x *podIndex) clone() *podIndex {
-	c := &podIndex{byKey: make(map[string]*podInfo, len(x.byKey)),
+	c := &podIndex{byKey: maps.Clone(x.byKey),
 		byController: make(map[string]*ownedPods, len(x.byController)),
 		orphans:      make(map[string]map[string]*podInfo, len(x.orphans))}
-	for k, v := range x.byKey {
-		c.byKey[k] = v
-	}
 	for uid, set := range x.byController {
-		n := &ownedPods{pods: make(map[string]*podInfo, len(set.pods))}
-		for k, p := range set.pods {
-			n.pods[k] = p
-		}
+		n := &ownedPods{pods: maps.Clone(set.pods)}
 		if set.agg != nil {
 			a := *set.agg
 			n.agg = &a
@@ -452,11 +447,7 @@ func (x *podIndex) clone() *podIndex {
 		c.byController[uid] = n
 	}
 	for ns, m := range x.orphans {
-		n := make(map[string]*podInfo, len(m))
-		for k, p := range m {
-			n[k] = p
-		}
-		c.orphans[ns] = n
+		c.orphans[ns] = maps.Clone(m)
 	}
 	return c
 }

@@ -100,7 +100,9 @@ func heapProfile(b *testing.B, env string) {
 // BenchmarkPlayDumpKeys is BenchmarkPlayDumpTimeline through the Model,
 // at 160x50, a frame drawn after every message as the terminal program
 // draws them: the keys r until settled, :delete deploy/web, r until the
-// cascade rests, :goto to the middle and ten ←. It logs the time of each.
+// cascade rests, :goto 150000 (in the first r after the delete, where
+// the world is largest), ten ←, ten → and :goto 0. It logs the time of
+// each.
 //
 //	GCPLAY_BENCH_DUMP=/tmp/d100k.yaml go test ./tui -run '^$' -bench PlayDumpKeys -benchtime 1x -v
 func BenchmarkPlayDumpKeys(b *testing.B) {
@@ -153,8 +155,67 @@ func BenchmarkPlayDumpKeys(b *testing.B) {
 				break
 			}
 		}
-		act(":goto", append(append([]string{":"}, spell(fmt.Sprintf("goto %d", m.s.h.Len()/2))...), "enter")...)
-		act("ten ←", "left", "left", "left", "left", "left", "left", "left", "left", "left", "left")
+		act(":goto", append(append([]string{":"}, spell("goto 150000")...), "enter")...)
+		for i := 1; i <= 10; i++ {
+			act(fmt.Sprintf("← %d", i), "left")
+		}
+		for i := 1; i <= 10; i++ {
+			act(fmt.Sprintf("→ %d", i), "right")
+		}
+		act(":goto 0", append(append([]string{":"}, spell("goto 0")...), "enter")...)
+	}
+}
+
+// BenchmarkPlayDumpStepBack is the history's part of a learner's steps
+// back on a dump's timeline, without frames: r until settled, delete
+// deploy/web, one r (to 200,319), a jump to step 150,000, then ten steps
+// back and ten forward; it reports the mean of each, and the time of a
+// clone of the world there.
+//
+//	GCPLAY_BENCH_DUMP=/tmp/d100k.yaml go test ./tui -run '^$' -bench PlayDumpStepBack -benchtime 1x -v
+func BenchmarkPlayDumpStepBack(b *testing.B) {
+	file, sc := benchDump(b)
+	for range b.N {
+		s, _, _, err := openSession(file, nil, sc, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := func() bool {
+			run := s.startSettle()
+			for {
+				over, err := s.settleChunk(run, runChunk)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if over {
+					return run.r.unsettled == ""
+				}
+			}
+		}
+		for !r() {
+		}
+		if _, err := s.act(engine.Delete{Ref: fakeapi.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web"}}); err != nil {
+			b.Fatal(err)
+		}
+		r()
+		if err := s.gotoPos(150_000); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("at %d of %d: %d objects", s.h.Pos(), s.h.Len(), s.world().Store().Len())
+		timed := func(label string, n int, f func() error) {
+			t0 := time.Now()
+			for range n {
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			per := time.Since(t0) / time.Duration(n)
+			b.Logf("%s: %v each", label, per.Round(time.Microsecond))
+			b.ReportMetric(float64(per.Microseconds())/1000, label+"-ms")
+		}
+		timed("back", 10, func() error { return s.gotoPos(s.h.Pos() - 1) })
+		timed("forward", 10, func() error { return s.gotoPos(s.h.Pos() + 1) })
+		timed("clone", 5, func() error { s.world().Clone(); return nil })
 	}
 }
 

@@ -10,7 +10,10 @@
 // are as safe as with a Go map.
 package objtable
 
-import "iter"
+import (
+	"iter"
+	"maps"
+)
 
 // Scope is where names are unique: a group and kind, and a namespace
 // ("" for cluster-scoped kinds).
@@ -142,11 +145,7 @@ func (t *Table[V]) Where(keep func(Scope) bool) iter.Seq2[Key, V] {
 func (t *Table[V]) Clone() Table[V] {
 	c := Table[V]{scopes: make(map[Scope]map[string]V, len(t.scopes))}
 	for s, m := range t.scopes {
-		cm := make(map[string]V, len(m))
-		for name, v := range m {
-			cm[name] = v
-		}
-		c.scopes[s] = cm
+		c.scopes[s] = maps.Clone(m) // its tables copied: no insert
 	}
 	return c
 }
