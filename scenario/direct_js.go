@@ -2,6 +2,8 @@
 
 package scenario
 
+import "math"
+
 // directDecoding is off in the browser build: there every entry is read
 // through its tree and the checks, which give the same objects (as
 // TestDumpDirectMatchesTree shows), and the direct decoder's code is left
@@ -15,9 +17,10 @@ const directDecoding = false
 // What the reading refers to of it is here, and does nothing.
 type predecoder struct{}
 
-func startPredecode([]byte, int) *predecoder                          { return nil }
+func startPredecode([]byte, int, int) *predecoder                     { return nil }
 func closePredecode(*predecoder)                                      {}
 func takeDecoded(*dumpReader, int, *fastYAML, int) (took, found bool) { return false, false }
+func (*predecoder) readFrom() int                                     { return math.MaxInt }
 
 // cutDocument is cutDocumentByLines here: the other builds search for the
 // lines that start with "---" (dumpparallel.go), the same cut in more code.

@@ -109,6 +109,16 @@ func ParseDump(filename string, data []byte) (*Scenario, error) {
 // 0 as ParseDump does it, when data is large and there are cores; < 0
 // never; > 0 in chunks of that much text, whatever data's size.
 func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario, readStats, error) {
+	return parseDumpReleasing(filename, data, direct, chunk, nil, 0)
+}
+
+// parseDumpReleasing is parseDump giving back, through rel when it is
+// not nil, the memory of the text that the direct decoding of a YAML
+// List's entries has read (ParseFileReleasing), every step bytes.
+func parseDumpReleasing(filename string, data []byte, direct bool, chunk int, rel *TextRelease, step int) (*Scenario, readStats, error) {
+	if rel == nil {
+		step = 0
+	}
 	d := newDumpReader(filename, data)
 	if !plainText(data) {
 		// Characters the fast readers do not read as yaml.v3 does
@@ -122,9 +132,14 @@ func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario,
 	var directJSON func(int, *fastJSON, int) bool
 	if direct && directDecoding {
 		directItem, directJSON = d.directItem, d.directJSON
-		if t := bytes.TrimLeft(data, " \t\r\n"); chunk >= 0 && len(t) > 0 && t[0] != '{' && t[0] != '[' {
-			d.pre = startPredecode(data, chunk)
-			defer closePredecode(d.pre)
+		if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] != '{' && t[0] != '[' {
+			if chunk >= 0 {
+				d.pre = startPredecode(data, chunk, step)
+				defer closePredecode(d.pre)
+			}
+			if step > 0 {
+				d.rel = &releaser{data: data, rel: rel, step: step}
+			}
 		}
 	}
 	fast := func(data []byte) bool {
@@ -134,6 +149,12 @@ func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario,
 		fast = func(data []byte) bool { return fastJSONDocuments(data, d.fastItem, d.fastDoc, directJSON, d.jsonArray) }
 	}
 	if !fast(data) {
+		// yaml.v3 reads the whole text again: the workers stop first,
+		// and the text given back is read again.
+		closePredecode(d.pre)
+		if err := d.rel.reload(); err != nil {
+			return nil, readStats{}, ErrorList{{File: filename, Line: 1, Message: err.Error()}}
+		}
 		d = newDumpReader(filename, data)
 		d.slow(data)
 	}
@@ -186,6 +207,9 @@ type dumpReader struct {
 	// in the browser build), and parallel counts those of them kept.
 	pre      *predecoder
 	parallel int
+	// rel gives back the text read (ParseFileReleasing); nil when the
+	// text is kept whole.
+	rel *releaser
 	// alone counts the entries fastYAML could not read, read alone by
 	// yaml.v3.
 	alone    int

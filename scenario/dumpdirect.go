@@ -906,6 +906,7 @@ func (f *fastYAML) boolOrNull(v yval) (b, null, ok bool) {
 // indentation ind) and keeps it, as fastItem would from its tree; false,
 // having kept nothing, when it gives up on the entry.
 func (d *dumpReader) directItem(doc int, f *fastYAML, ind int) bool {
+	d.rel.past(f, d.pre)
 	// Decoded by a worker already (dumpparallel.go)?
 	if took, found := takeDecoded(d, doc, f, ind); found {
 		return took

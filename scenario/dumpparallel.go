@@ -4,6 +4,7 @@ package scenario
 
 import (
 	"bytes"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -78,6 +79,13 @@ type predecoder struct {
 	// The reading in order's place: chunks[c].items[k] is the next item
 	// not passed; line is the number of chunks[c]'s first line.
 	c, k, line int
+	// from, when the text read is given back (releaser), holds for each
+	// worker the offset of the first text its cache of blocks has keys
+	// in (math.MaxInt64 before its first chunk): the worker starts its
+	// cache again every step of text, so that what it refers to can be
+	// given back behind it.
+	from []atomic.Int64
+	step int
 }
 
 // takeDecoded keeps the entry at f's current line, a "- " line at ind,
@@ -105,7 +113,10 @@ func takeDecoded(d *dumpReader, doc int, f *fastYAML, ind int) (took, found bool
 // does not. closePredecode must be called once the reading is done. chunk, when
 // not 0, is the chunks' size, and the workers start whatever data's size
 // and the cores (as the tests have them).
-func startPredecode(data []byte, chunk int) *predecoder {
+//
+// step, when not 0, says the text read is given back behind the reading
+// in order every step bytes (readFrom).
+func startPredecode(data []byte, chunk, step int) *predecoder {
 	workers := runtime.GOMAXPROCS(0)
 	if chunk == 0 {
 		if workers < 2 || len(data) < parallelMin {
@@ -114,18 +125,42 @@ func startPredecode(data []byte, chunk int) *predecoder {
 		chunk = parallelChunk
 	}
 	workers = max(workers, 2)
-	pd := &predecoder{data: data, chunk: chunk}
+	pd := &predecoder{data: data, chunk: chunk, step: step}
 	pd.cut()
 	if len(pd.chunks) == 0 {
 		return nil
 	}
 	pd.line = 1 + bytes.Count(data[:pd.chunks[0].start], []byte{'\n'})
 	workers = min(workers, len(pd.chunks))
+	if step > 0 {
+		pd.from = make([]atomic.Int64, workers)
+		for w := range pd.from {
+			pd.from[w].Store(math.MaxInt64)
+		}
+	}
 	pd.wg.Add(workers)
-	for range workers {
-		go pd.work()
+	for w := range workers {
+		go pd.work(w)
 	}
 	return pd
+}
+
+// readFrom is the offset of the first byte of the text that a worker may
+// still read: the first chunk the reading in order has not taken whole,
+// or text a worker's cache refers to (from). Only the reading in order
+// calls it.
+func (pd *predecoder) readFrom() int {
+	if pd == nil {
+		return math.MaxInt
+	}
+	n := len(pd.data)
+	if pd.c < len(pd.chunks) {
+		n = pd.chunks[pd.c].start
+	}
+	for w := range pd.from {
+		n = min(n, int(pd.from[w].Load()))
+	}
+	return n
 }
 
 // cut finds the items of each top-level "items:" key in data (a List
@@ -186,8 +221,9 @@ func (pd *predecoder) cut() {
 }
 
 // work decodes chunks until there are none left or the reading is done.
-func (pd *predecoder) work() {
+func (pd *predecoder) work(w int) {
 	defer pd.wg.Done()
+	from := math.MaxInt
 	// The worker's own reader and caches, kept from chunk to chunk.
 	d := &dumpReader{}
 	// per is the items a byte of the last chunk held, to size the next
@@ -197,9 +233,18 @@ func (pd *predecoder) work() {
 	for {
 		n := int(pd.next.Add(1)) - 1
 		if n >= len(pd.chunks) {
+			if pd.from != nil {
+				pd.from[w].Store(math.MaxInt64) // the cache is read no more
+			}
 			return
 		}
 		ch := pd.chunks[n]
+		if pd.from != nil && (from == math.MaxInt || ch.start-from >= pd.step) {
+			// Keys of the cache in text that may be given back.
+			clear(f.blocks)
+			from = ch.start
+			pd.from[w].Store(int64(from))
+		}
 		// Counted here rather than in order: the reading in order
 		// numbers the lines of the chunks it reaches by it.
 		ch.newlines = bytes.Count(pd.data[ch.start:ch.end], []byte{'\n'})

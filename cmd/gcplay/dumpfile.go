@@ -13,6 +13,15 @@ type dumpText struct {
 	// free returns data's memory (nil: the heap's collector does);
 	// data must not be used after it.
 	free func()
+	// release, when not nil, gives back the memory of the text the
+	// dump's reader has read, as it reads (giveBack).
+	release *scenario.TextRelease
+}
+
+// parse parses t as ParseFile does, giving back the text read as it goes
+// where t can.
+func (t dumpText) parse(file string) (*scenario.Scenario, error) {
+	return scenario.ParseFileReleasing(file, t.data, t.release)
 }
 
 // parsedDump gives t's memory back once s is parsed from it, when s is a

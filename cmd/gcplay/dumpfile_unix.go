@@ -34,7 +34,8 @@ func readOffHeap(name string) (t dumpText, ok bool, err error) {
 	n, err := io.ReadFull(f, mem)
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return dumpText{data: mem[:n:n], free: free}, true, nil
+		data := mem[:n:n]
+		return dumpText{data: data, free: free, release: giveBack(name, data)}, true, nil
 	case err != nil:
 		free()
 		return dumpText{}, true, err
@@ -42,4 +43,21 @@ func readOffHeap(name string) (t dumpText, ok bool, err error) {
 	// The file grew while it was read.
 	free()
 	return dumpText{}, false, nil
+}
+
+// reloadText reads name into data again, whole: the file must be as
+// long as data still.
+func reloadText(name string, data []byte) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := io.ReadFull(f, data); err != nil {
+		return errors.New("the file changed while it was read")
+	}
+	if n, _ := f.Read(make([]byte, 1)); n > 0 {
+		return errors.New("the file changed while it was read")
+	}
+	return nil
 }

@@ -38,7 +38,7 @@ faults) is said in the script where it would have been.`,
 			if err != nil {
 				return &ExitError{Code: ExitInvalid, Err: err}
 			}
-			s, err := scenario.ParseFile(name, t.data)
+			s, err := t.parse(name)
 			if err != nil {
 				return &ExitError{Code: ExitInvalid, Err: err}
 			}

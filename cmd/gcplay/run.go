@@ -230,7 +230,7 @@ func (o *RunOptions) runFile(file string) *fileReport {
 	var s *scenario.Scenario
 	if o.Dump != "" {
 		t.deferCollection()
-		s, err = scenario.ParseFile(file, data)
+		s, err = t.parse(file)
 		if err == nil {
 			err = o.addCommandSteps(s)
 		}

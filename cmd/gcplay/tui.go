@@ -130,7 +130,7 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 			return &ExitError{Code: ExitInvalid, Err: fmt.Errorf("%s: %s", o.File, readError(err))}
 		}
 		t.deferCollection()
-		if parsed, err = scenario.ParseFile(o.File, t.data); err != nil {
+		if parsed, err = t.parse(o.File); err != nil {
 			return &ExitError{Code: ExitInvalid, Err: err}
 		}
 		t.parsedDump(parsed)

@@ -107,7 +107,7 @@ func (o *WhatIfOptions) load(out io.Writer) (*scenario.Scenario, *scenario.Impor
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
 	t.deferCollection()
-	s, err := scenario.ParseFile(name, t.data)
+	s, err := t.parse(name)
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
