@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -127,7 +128,7 @@ func newSnapshot(s *session, prev *snapshot, queueShown int) *snapshot {
 	} else {
 		var objs []*fakeapi.Object
 		if prev != nil && prev.h == s.h && prev.tree != nil {
-			objs = remaining(prev.tree.all, w.Store())
+			objs = remaining(prev.tree.all, w.Store(), func() map[string]*fakeapi.Object { return arrived(s.h, prev.pos, sn.pos, w.Store()) })
 		}
 		if objs == nil {
 			objs = w.Store().Objects()
@@ -350,16 +351,16 @@ func (sn *snapshot) obj(r *row) *fakeapi.Object {
 
 // remaining returns the store's objects in the store's order, as
 // Store.Objects does, from all, an earlier tree's objects in that order:
-// those still stored, each as it is stored now. It returns nil when the
-// store holds an object all lacks (one created since) or an object by a
-// UID all gave to another: then only sorting gives the order. An
-// object's place in the order (its kind, namespace, name and group)
-// never changes, so while a cascade only removes objects a frame need
-// not sort the 100,000 that remain.
-func remaining(all []*fakeapi.Object, store *fakeapi.Store) []*fakeapi.Object {
-	if len(all) < store.Len() {
-		return nil
-	}
+// those still stored, each as it is stored now, and among them in their
+// places the objects of arrivals (those the records between the two
+// trees touched) that all lacks: the objects a step back brings back, or
+// a step forward creates. It returns nil when the store holds an object
+// neither lacks, or an object by a UID all gave to another, or one whose
+// order it cannot tell: then only sorting gives the order. An object's
+// place in the order (its kind, namespace, name and group) never
+// changes, so while a cascade only removes objects, or a step back only
+// brings a few back, a frame need not sort the 100,000 others.
+func remaining(all []*fakeapi.Object, store *fakeapi.Store, arrivals func() map[string]*fakeapi.Object) []*fakeapi.Object {
 	out := make([]*fakeapi.Object, 0, store.Len())
 	for _, o := range all {
 		cur := store.ByUID(o.Metadata.UID)
@@ -371,10 +372,110 @@ func remaining(all []*fakeapi.Object, store *fakeapi.Store) []*fakeapi.Object {
 		}
 		out = append(out, cur)
 	}
-	if len(out) != store.Len() {
+	if len(out) == store.Len() {
+		return out
+	}
+	if arrivals == nil {
 		return nil
 	}
+	arr := arrivals()
+	if len(out)+len(arr) < store.Len() {
+		return nil
+	}
+	return mergeArrivals(out, arr, store.Len(), store.Registry())
+}
+
+// maxArrivalRecords bounds the records arrived reads: past it (a long
+// jump), sorting the store's objects costs less than merging.
+const maxArrivalRecords = 1 << 16
+
+// arrived returns the stored objects the records between positions a and
+// b touched, by UID: a superset of those stored at b and not at a. It
+// returns nil when there are none, or when a and b lie too far apart.
+func arrived(h *engine.History, a, b int, store *fakeapi.Store) map[string]*fakeapi.Object {
+	lo, hi := min(a, b), max(a, b)
+	if hi-lo > maxArrivalRecords {
+		return nil
+	}
+	var out map[string]*fakeapi.Object
+	for i := lo; i < hi && i < h.Len(); i++ {
+		for _, uid := range h.Changed(i) {
+			if o := store.ByUID(uid); o != nil {
+				if out == nil {
+					out = map[string]*fakeapi.Object{}
+				}
+				out[uid] = o
+			}
+		}
+	}
 	return out
+}
+
+// orderKey is an object's place in the store's order (Store.Objects):
+// kind, namespace, name, then group.
+type orderKey struct{ kind, namespace, name, group string }
+
+func keyOfObject(o *fakeapi.Object, reg *fakeapi.Registry) (orderKey, bool) {
+	info, ok := reg.Lookup(o.APIVersion, o.Kind)
+	if !ok {
+		return orderKey{}, false
+	}
+	ns := o.Metadata.Namespace
+	if !info.Namespaced() {
+		ns = ""
+	}
+	return orderKey{info.Kind, ns, o.Metadata.Name, info.Group()}, true
+}
+
+func (k orderKey) compare(l orderKey) int {
+	return cmp.Or(strings.Compare(k.kind, l.kind), strings.Compare(k.namespace, l.namespace), strings.Compare(k.name, l.name), strings.Compare(k.group, l.group))
+}
+
+// mergeArrivals returns objs (in the store's order) with those objects
+// of arrivals that objs lacks in their places, or nil unless that makes
+// n objects, or when an object's kind is not served.
+func mergeArrivals(objs []*fakeapi.Object, arrivals map[string]*fakeapi.Object, n int, reg *fakeapi.Registry) []*fakeapi.Object {
+	type arrival struct {
+		key orderKey
+		o   *fakeapi.Object
+		at  int
+	}
+	news := make([]arrival, 0, len(arrivals))
+	for _, o := range arrivals {
+		k, ok := keyOfObject(o, reg)
+		if !ok {
+			return nil
+		}
+		news = append(news, arrival{key: k, o: o})
+	}
+	slices.SortFunc(news, func(a, b arrival) int { return a.key.compare(b.key) })
+	bad := false
+	keyAt := func(j int) orderKey {
+		k, ok := keyOfObject(objs[j], reg)
+		bad = bad || !ok
+		return k
+	}
+	kept := news[:0]
+	for _, a := range news {
+		a.at = sort.Search(len(objs), func(j int) bool { return a.key.compare(keyAt(j)) <= 0 })
+		if a.at < len(objs) && a.key.compare(keyAt(a.at)) == 0 {
+			if objs[a.at] != a.o {
+				return nil // another object in its place
+			}
+			continue // stored before: in its place already
+		}
+		kept = append(kept, a)
+	}
+	if bad || len(objs)+len(kept) != n {
+		return nil
+	}
+	out := make([]*fakeapi.Object, 0, n)
+	from := 0
+	for _, a := range kept {
+		out = append(append(out, objs[from:a.at]...), a.o)
+		from = a.at
+	}
+	return append(out, objs[from:]...)
 }
 
 // sameShape reports whether the records between positions a and b left
