@@ -315,8 +315,8 @@ function widthCacheKnown(cache) {
 // measureWidths puts into xterm's width cache the widths of the characters
 // it lacks (each of todo is [chars, bold, italic], as the renderer asks),
 // measured as the cache measures them (the text 32 times in a copy of its
-// measuring element for the font variant, each absolutely placed) but all
-// placed first and then read: one layout for all of them.
+// measuring element for the font variant, each absolutely placed, in its
+// container) but all placed first and then read: one layout for all.
 function measureWidths(cache, todo) {
   const measure = cache._measure;
   const want = new Map(); // `${variant}:${chars}` → [chars, variant]
@@ -328,7 +328,7 @@ function measureWidths(cache, todo) {
   }
   if (want.size === 0) return;
   const els = new Map();
-  const box = document.createDocumentFragment();
+  const box = document.createElement('div');
   for (const [key, [c, v]] of want) {
     const el = cache._measureElements[v].cloneNode(false);
     el.textContent = c.repeat(32);
@@ -338,7 +338,7 @@ function measureWidths(cache, todo) {
   cache._container.appendChild(box);
   const widths = new Map();
   for (const [key, el] of els) widths.set(key, el.offsetWidth / 32);
-  for (const el of els.values()) el.remove();
+  box.remove();
   cache._measure = (c, v) => widths.get(`${v}:${c}`) ?? measure.call(cache, c, v);
   try {
     for (const [c, bold, italic] of todo) cache.get(c, bold, italic);
@@ -383,8 +383,10 @@ warmCharWidths();
 // draws it, with a forced layout each time, which slowed the first frame
 // (figures in docs/BENCHMARKS.md, issue 19, eighth session). The
 // characters the playground draws are measured now, while the page is
-// otherwise still (in the shadow of main.wasm's download on a slow link);
-// others are measured as they are drawn, as before. It reaches into xterm's width cache (pinned
+// otherwise still (in the shadow of main.wasm's download on a slow link),
+// all in one layout (measureWidths; one layout each took 60-85 ms in all,
+// fifteenth session); others are measured before the frame that first
+// draws them (measureFirst). It reaches into xterm's width cache (pinned
 // in package.json): should that change shape, it does nothing.
 function warmCharWidths() {
   const cache = term._core?._renderService?._renderer?.value?._widthCache;
@@ -396,7 +398,8 @@ function warmCharWidths() {
   }
   for (const ch of '─│╭╮╰╯├└┌┐┘┬┴┼▸▶▷•◇◆◷●○…—←→↑↓·✓✗▾▴⏵') todo.push([ch, false, false], [ch, true, false]);
   const start = performance.now();
-  for (const args of todo) cache.get(...args);
+  if (widthCacheKnown(cache)) measureWidths(cache, todo);
+  else for (const args of todo) cache.get(...args);
   t.widthsWarmed = performance.now() - start;
 }
 

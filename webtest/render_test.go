@@ -160,6 +160,43 @@ func TestFirstFrameMeasuresNoCharacter(t *testing.T) {
 	p.checkExceptions()
 }
 
+// TestStartMeasuresInOneLayout: the characters the page measures while
+// main.wasm loads (some 400: printable ASCII in three variants, the
+// borders and marks in two) are measured in one layout, not one each.
+// A layout is counted when a measuring element's width is read after
+// anything in the page changed.
+func TestStartMeasuresInOneLayout(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	srv := serve(t, site(t))
+	if _, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.__measures = { reads: 0, layouts: 0 };
+		const changes = new MutationObserver(() => {});
+		changes.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+		const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetWidth');
+		Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get() {
+			if (this.classList.contains('xterm-char-measure-element')) {
+				window.__measures.reads++;
+				if (changes.takeRecords().length > 0) window.__measures.layouts++;
+			}
+			return width.get.call(this);
+		} });`}); err != nil {
+		t.Fatal(err)
+	}
+	p.load(srv.URL)
+	type measures struct{ Reads, Layouts int }
+	m := eval[measures](p, `window.__measures`)
+	t.Logf("%d widths read in %d layouts before the first frame", m.Reads, m.Layouts)
+	if m.Reads < 300 {
+		t.Errorf("only %d widths were read before the first frame: the page no longer measures the playground's characters at the start, and this test shows nothing", m.Reads)
+	}
+	// xterm measures its cell's width itself a few times as it sets up
+	// (4 layouts in all with the page's one, in xterm.js 6.0.0).
+	if m.Layouts > 10 {
+		t.Errorf("the start's %d width reads took %d layouts, want one for the playground's characters and a few of xterm's own", m.Reads, m.Layouts)
+	}
+	p.checkExceptions()
+}
+
 // scrollSeq matches the terminal sequences that move lines within the
 // screen: a scrolling region (DECSTBM), scrolling it up or down, inserting
 // or deleting lines, a reverse index.
