@@ -169,8 +169,8 @@ func BenchmarkPlayDumpKeys(b *testing.B) {
 // BenchmarkPlayDumpStepBack is the history's part of a learner's steps
 // back on a dump's timeline, without frames: r until settled, delete
 // deploy/web, one r (to 200,319), a jump to step 150,000, then ten steps
-// back and ten forward; it reports the mean of each, and the time of a
-// clone of the world there.
+// back and ten forward; it reports the mean of each, the time of a clone
+// of the world there, and the heap live at the end.
 //
 //	GCPLAY_BENCH_DUMP=/tmp/d100k.yaml go test ./tui -run '^$' -bench PlayDumpStepBack -benchtime 1x -v
 func BenchmarkPlayDumpStepBack(b *testing.B) {
@@ -216,6 +216,11 @@ func BenchmarkPlayDumpStepBack(b *testing.B) {
 		timed("back", 10, func() error { return s.gotoPos(s.h.Pos() - 1) })
 		timed("forward", 10, func() error { return s.gotoPos(s.h.Pos() + 1) })
 		timed("clone", 5, func() error { s.world().Clone(); return nil })
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapAlloc)/1e6, "heap-MB")
+		runtime.KeepAlive(s)
 	}
 }
 
