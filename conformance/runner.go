@@ -659,7 +659,7 @@ const notReadyTaint = "node.kubernetes.io/not-ready"
 // this, no DaemonSet Pod (which tolerates not-ready only for NoExecute)
 // would be created on them.
 func (x *executor) nodeReady(ctx context.Context, kr kindRes, name string, written *fakeapi.Object) error {
-	if list, _ := nestedList(written.Fields["spec"], "taints"); hasTaint(list, notReadyTaint, "NoSchedule") {
+	if list, _ := nestedList(written.Fields.Get("spec"), "taints"); hasTaint(list, notReadyTaint, "NoSchedule") {
 		return nil
 	}
 	for range 5 {

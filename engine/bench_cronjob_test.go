@@ -33,11 +33,11 @@ func runCronJobMinutes(b testing.TB, minutes int) int {
 			b.Fatal(err)
 		}
 		cj := &fakeapi.Object{APIVersion: "batch/v1", Kind: "CronJob", Metadata: fakeapi.ObjectMeta{Name: "tick", Namespace: "default"},
-			Fields: map[string]any{"spec": map[string]any{
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{
 				"schedule": "* * * * *", "successfulJobsHistoryLimit": float64(3),
 				"jobTemplate": map[string]any{"spec": map[string]any{"template": map[string]any{
 					"metadata": map[string]any{"labels": map[string]any{"app": "tick"}},
-					"spec":     map[string]any{"restartPolicy": "Never", "containers": []any{map[string]any{"name": "c", "image": "busybox"}}}}}}}}}
+					"spec":     map[string]any{"restartPolicy": "Never", "containers": []any{map[string]any{"name": "c", "image": "busybox"}}}}}}}})}
 		mustDo(b, w, Create{Object: cj})
 		sel := &appIs{"tick"}
 		for range minutes {

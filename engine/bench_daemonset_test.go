@@ -39,10 +39,10 @@ func runDaemonSetRollout(tb testing.TB, nodes int) int {
 	}
 	mustDo(tb, w, Create{Object: &fakeapi.Object{APIVersion: "apps/v1", Kind: "DaemonSet",
 		Metadata: fakeapi.ObjectMeta{Name: "agent", Namespace: "default"},
-		Fields: map[string]any{"spec": map[string]any{
+		Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{
 			"selector":       map[string]any{"matchLabels": map[string]any{"app": "agent"}},
 			"updateStrategy": map[string]any{"type": "RollingUpdate", "rollingUpdate": map[string]any{"maxUnavailable": "10%"}},
-			"template":       template("agent:v1")}}}})
+			"template":       template("agent:v1")}})}})
 	steps := mustSettle(tb, w).Steps
 	ref := fakeapi.Ref{APIVersion: "apps/v1", Kind: "DaemonSet", Namespace: "default", Name: "agent"}
 	mustDo(tb, w, Patch{Ref: ref, Merge: []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"c","image":"agent:v2"}]}}}}`)})
@@ -57,7 +57,7 @@ func runDaemonSetRollout(tb testing.TB, nodes int) int {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if n, _ := nestedInt(ds.Fields["status"], "updatedNumberScheduled"); pods != nodes || n != int64(nodes) {
+	if n, _ := nestedInt(ds.Fields.Get("status"), "updatedNumberScheduled"); pods != nodes || n != int64(nodes) {
 		tb.Fatalf("%d Pods, %d updated, want %d of each", pods, n, nodes)
 	}
 	return steps

@@ -24,11 +24,13 @@ import (
 // nested walks maps from v along path.
 func nested(v any, path ...string) (any, bool) {
 	for _, p := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
+		var ok bool
+		switch m := v.(type) {
+		case map[string]any:
+			v, ok = m[p]
+		case fakeapi.Fields: // an object's top level
+			v, ok = m.Lookup(p)
 		}
-		v, ok = m[p]
 		if !ok {
 			return nil, false
 		}

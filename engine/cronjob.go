@@ -225,7 +225,7 @@ type activeRef struct {
 
 func readCronJobStatus(o *fakeapi.Object) cronJobStatus {
 	var s cronJobStatus
-	if v, ok := o.Fields["status"]; ok {
+	if v, ok := o.Fields.Lookup("status"); ok {
 		_ = fromJSONValue(v, &s)
 	}
 	return s
@@ -273,10 +273,7 @@ func (c *cronJobController) sync(key string, rec *Record) (*time.Duration, error
 	}
 	if cleaned || synced {
 		next := x.obj.DeepCopy()
-		if next.Fields == nil {
-			next.Fields = map[string]any{}
-		}
-		next.Fields["status"] = toJSONValue(x.status)
+		next.Fields.Set("status", toJSONValue(x.status))
 		if _, err := c.env.api.Update(cronJobClient, next); err != nil {
 			rec.Reason.and("; updating its status failed")
 			return nil, err
@@ -662,6 +659,6 @@ func (c *cronJobController) jobFromTemplate(cj *fakeapi.Object, name string, sch
 	if spec == nil {
 		spec = map[string]any{}
 	}
-	j.Fields = map[string]any{"spec": spec}
+	j.Fields = fakeapi.FieldsOf(map[string]any{"spec": spec})
 	return j
 }

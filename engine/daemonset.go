@@ -279,7 +279,7 @@ func (c *daemonSetController) deleteHistory(r *fakeapi.Object) {
 // shouldIgnoreNodeUpdate: only a change of labels or taints matters.
 func shouldIgnoreNodeUpdate(old, cur *fakeapi.Object) bool {
 	return reflect.DeepEqual(old.Metadata.Labels, cur.Metadata.Labels) &&
-		reflect.DeepEqual(toJSONValue(nestedValue(old.Fields["spec"], "taints")), toJSONValue(nestedValue(cur.Fields["spec"], "taints")))
+		reflect.DeepEqual(toJSONValue(nestedValue(old.Fields.Get("spec"), "taints")), toJSONValue(nestedValue(cur.Fields.Get("spec"), "taints")))
 }
 
 func nestedValue(v any, path ...string) any {
@@ -311,7 +311,7 @@ func (c *daemonSetController) syncNodeUpdate(node *fakeapi.Object) {
 		}
 		shouldRun, shouldContinue, _ := nodeShouldRunDaemonPod(node, v)
 		scheduled := podsByDS[k] > 0
-		mis, _ := nestedInt(ds.Fields["status"], "numberMisscheduled")
+		mis, _ := nestedInt(ds.Fields.Get("status"), "numberMisscheduled")
 		if (shouldRun && !scheduled) || (!shouldContinue && scheduled) || (scheduled && mis > 0) {
 			c.q.Add(k)
 		}
@@ -487,7 +487,7 @@ func readTolerations(v any) []toleration {
 }
 
 func nodeTaints(node *fakeapi.Object) []taint {
-	list, _ := nestedSlice(node.Fields["spec"], "taints")
+	list, _ := nestedSlice(node.Fields.Get("spec"), "taints")
 	var out []taint
 	for _, t := range list {
 		out = append(out, taint{key: nestedString(t, "key"), value: nestedString(t, "value"), effect: nestedString(t, "effect")})
@@ -668,7 +668,7 @@ func isPodReady(p *fakeapi.Object) bool { ready, _ := podReadyCondition(p); retu
 // podReadyCondition reads the Ready condition: whether it is True, and
 // since when.
 func podReadyCondition(p *fakeapi.Object) (bool, time.Time) {
-	conds, _ := nestedSlice(p.Fields["status"], "conditions")
+	conds, _ := nestedSlice(p.Fields.Get("status"), "conditions")
 	for _, c := range conds {
 		if nestedString(c, "type") == "Ready" {
 			if nestedString(c, "status") != "True" {
@@ -680,7 +680,7 @@ func podReadyCondition(p *fakeapi.Object) (bool, time.Time) {
 	return false, time.Time{}
 }
 
-func podPhase(p *fakeapi.Object) string { return nestedString(p.Fields["status"], "phase") }
+func podPhase(p *fakeapi.Object) string { return nestedString(p.Fields.Get("status"), "phase") }
 
 func isPodTerminal(p *fakeapi.Object) bool {
 	ph := podPhase(p)
@@ -856,7 +856,7 @@ func (v dsView) getPatch() map[string]any {
 
 // match is Match: the revision holds the set's template.
 func (v dsView) match(r *fakeapi.Object) bool {
-	return reflect.DeepEqual(toJSONValue(r.Fields["data"]), toJSONValue(v.getPatch()))
+	return reflect.DeepEqual(toJSONValue(r.Fields.Get("data")), toJSONValue(v.getPatch()))
 }
 
 // controlledHistories claims the namespace's ControllerRevisions by
@@ -930,7 +930,7 @@ func (s *dsSync) constructHistory() (cur *fakeapi.Object, old []*fakeapi.Object,
 		}
 		if revisionNumber(cur) < next {
 			fresh := cur.DeepCopy()
-			fresh.Fields["revision"] = next
+			fresh.Fields.Set("revision", next)
 			if cur, err = c.env.api.Update(dsClient, fresh); err != nil {
 				return nil, nil, err
 			}
@@ -947,7 +947,7 @@ func (s *dsSync) constructHistory() (cur *fakeapi.Object, old []*fakeapi.Object,
 func (s *dsSync) snapshot(revision int64) (*fakeapi.Object, error) {
 	c, v := s.c, s.v
 	var collision *int64
-	if n, ok := nestedInt(v.obj.Fields["status"], "collisionCount"); ok {
+	if n, ok := nestedInt(v.obj.Fields.Get("status"), "collisionCount"); ok {
 		collision = &n
 	}
 	hash := podTemplateHash(v.template, collision)
@@ -960,7 +960,7 @@ func (s *dsSync) snapshot(revision int64) (*fakeapi.Object, error) {
 		Name: v.obj.Metadata.Name + "-" + hash, Namespace: v.obj.Metadata.Namespace, Labels: labels,
 		Annotations:     copyStringMap(v.obj.Metadata.Annotations),
 		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
-	}, Fields: map[string]any{"data": v.getPatch(), "revision": revision}}
+	}, Fields: fakeapi.FieldsOf(map[string]any{"data": v.getPatch(), "revision": revision})}
 	out, err := c.env.api.Create(dsClient, cr)
 	if err == nil {
 		s.act("CreatedRevision", "created %s, revision %d, for the current pod template", fakeapi.RefOf(out), revision)
@@ -980,17 +980,17 @@ func (s *dsSync) snapshot(revision int64) (*fakeapi.Object, error) {
 	if getErr != nil {
 		return nil, getErr
 	}
-	n, _ := nestedInt(fresh.Fields["status"], "collisionCount")
-	if cur, _ := nestedInt(v.obj.Fields["status"], "collisionCount"); cur != n {
+	n, _ := nestedInt(fresh.Fields.Get("status"), "collisionCount")
+	if cur, _ := nestedInt(v.obj.Fields.Get("status"), "collisionCount"); cur != n {
 		return nil, fmt.Errorf("found a stale collision count (%d, expected %d) of DaemonSet %q while processing; will retry until it is updated", cur, n, v.obj.Metadata.Name)
 	}
-	st, _ := fresh.Fields["status"].(map[string]any)
+	st, _ := fresh.Fields.Get("status").(map[string]any)
 	if st == nil {
 		st = map[string]any{}
 	}
 	st = copyJSONMap(st)
 	st["collisionCount"] = n + 1
-	fresh.Fields["status"] = st
+	fresh.Fields.Set("status", st)
 	if _, err := c.env.api.Update(dsClient, fresh); err != nil {
 		return nil, err
 	}
@@ -1322,7 +1322,7 @@ func (s *dsSync) createPod(node, hash string) (*fakeapi.Object, error) {
 		GenerateName: ds.Metadata.Name + "-", Namespace: ds.Metadata.Namespace,
 		Labels: labels, Annotations: stringMap(meta["annotations"]),
 		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(ds)},
-	}, Fields: map[string]any{"spec": spec}}
+	}, Fields: fakeapi.FieldsOf(map[string]any{"spec": spec})}
 	out, err := s.c.env.api.Create(dsClient, pod)
 	if err != nil {
 		s.c.event(ds, "Warning", "FailedCreate", "Error creating: "+err.Error())
@@ -1537,7 +1537,7 @@ func (s *dsSync) updateStatus(hash string) error {
 		{"numberReady", ready}, {"updatedNumberScheduled", updated}, {"numberAvailable", available},
 		{"numberUnavailable", desired - available},
 	}
-	st, _ := v.obj.Fields["status"].(map[string]any)
+	st, _ := v.obj.Fields.Get("status").(map[string]any)
 	same := true
 	for _, f := range counts {
 		if n, _ := nestedInt(st, f.field); n != f.n {
@@ -1553,9 +1553,6 @@ func (s *dsSync) updateStatus(hash string) error {
 		return nil
 	}
 	fresh := v.obj.DeepCopy()
-	if fresh.Fields == nil {
-		fresh.Fields = map[string]any{}
-	}
 	next := copyJSONMap(st)
 	if next == nil {
 		next = map[string]any{}
@@ -1564,7 +1561,7 @@ func (s *dsSync) updateStatus(hash string) error {
 	for _, f := range counts {
 		next[f.field] = f.n
 	}
-	fresh.Fields["status"] = toJSONValue(next)
+	fresh.Fields.Set("status", toJSONValue(next))
 	_, err := c.env.api.Update(dsClient, fresh)
 	return err
 }

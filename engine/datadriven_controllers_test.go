@@ -247,7 +247,7 @@ func jobLine(w *World, o *fakeapi.Object) string {
 // size, status and owner, in the terms kubectl get would use.
 func workloadLine(o *fakeapi.Object) string {
 	var s string
-	status := o.Fields["status"]
+	status := o.Fields.Get("status")
 	num := func(path ...string) int64 { n, _ := nestedInt(status, path...); return n }
 	switch {
 	case isKind(o, "apps/v1", "Deployment"):
@@ -316,7 +316,7 @@ func conditionsPhrase(status any) string {
 func statefulSetLine(obj *fakeapi.Object) string {
 	o := obj
 	var s string
-	status := o.Fields["status"]
+	status := o.Fields.Get("status")
 	num := func(path ...string) int64 { n, _ := nestedInt(status, path...); return n }
 	switch {
 	case isKind(o, "apps/v1", "StatefulSet"):
@@ -339,7 +339,7 @@ func statefulSetLine(obj *fakeapi.Object) string {
 	case isKind(o, "v1", "PersistentVolumeClaim"):
 		s = "  " + o.String()
 	case isKind(o, "apps/v1", "ControllerRevision"):
-		n, _ := nestedInt(o.Fields, "revision")
+		n, _ := nestedInt(o.Fields.Get("revision"))
 		s = fmt.Sprintf("  %s revision=%d", o, n)
 	default:
 		return ""
@@ -374,7 +374,7 @@ func daemonSetLine(o *fakeapi.Object, tols bool) string {
 	var s string
 	switch {
 	case isKind(o, "apps/v1", "DaemonSet"):
-		st := o.Fields["status"]
+		st := o.Fields.Get("status")
 		num := func(f string) int64 { n, _ := nestedInt(st, f); return n }
 		s = fmt.Sprintf("%s desired=%d current=%d ready=%d updated=%d available=%d misscheduled=%d", o,
 			num("desiredNumberScheduled"), num("currentNumberScheduled"), num("numberReady"),
@@ -388,7 +388,7 @@ func daemonSetLine(o *fakeapi.Object, tols bool) string {
 		}
 		return s
 	case isKind(o, "apps/v1", "ControllerRevision") && (ref == nil || ref.Kind == "DaemonSet"):
-		n, _ := nestedInt(o.Fields, "revision")
+		n, _ := nestedInt(o.Fields.Get("revision"))
 		s = fmt.Sprintf("  %s revision=%d hash=%s", o, n, o.Metadata.Labels[dsHashLabel])
 	case isKind(o, "v1", "Pod") && ref != nil && ref.Kind == "DaemonSet":
 		p := newPodInfo(o)

@@ -36,7 +36,7 @@ func runNamespaceCommand(t *testing.T, w *World, d *datadriven.TestData) (string
 				b.WriteString(" deleting")
 			}
 			b.WriteString("\n")
-			st, _ := ns.Fields["status"].(map[string]any)
+			st, _ := ns.Fields.Get("status").(map[string]any)
 			conds, _ := st["conditions"].([]any)
 			for _, c := range conds {
 				m, _ := c.(map[string]any)

@@ -427,7 +427,7 @@ func readDeployment(o *fakeapi.Object) (*deployment, error) {
 	}
 	d.minReadySeconds, _ = nestedInt(spec, "minReadySeconds")
 	d.paused = nestedBool(spec, "paused")
-	if v, ok := o.Fields["status"]; ok {
+	if v, ok := o.Fields.Lookup("status"); ok {
 		d.status = readDeployStatus(v)
 	}
 	sel, tmpl, _, err := readWorkloadSpec(o)
@@ -697,10 +697,7 @@ func (c *deploymentController) event(d *deployment, typ, reason, msg string) {
 // resourceVersion, as upstream's does when it ignores the result.
 func (c *deploymentController) updateDeployment(d *deployment) (*fakeapi.Object, error) {
 	next := d.obj.DeepCopy()
-	if next.Fields == nil {
-		next.Fields = map[string]any{}
-	}
-	next.Fields["status"] = d.status.jsonValue()
+	next.Fields.Set("status", d.status.jsonValue())
 	out, err := c.env.api.Update(dcClient, next)
 	if err != nil {
 		c.cur.act("StatusUpdateFailed", "updating %s failed (%s)", d.obj, fakeapi.ReasonOf(err))
@@ -996,7 +993,7 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 			spec := specOf(rsCopy)
 			if spec == nil {
 				spec = map[string]any{}
-				rsCopy.Fields["spec"] = spec
+				rsCopy.Fields.Set("spec", spec)
 			}
 			spec["minReadySeconds"] = float64(d.minReadySeconds)
 			out, err := c.env.api.Update(dcClient, rsCopy)
@@ -1041,9 +1038,9 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 		Name: d.name() + "-" + hash, Namespace: d.namespace(),
 		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(d.obj)},
 		Labels:          stringMap(labels),
-	}, Fields: map[string]any{"spec": map[string]any{
+	}, Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{
 		"replicas": float64(0), "minReadySeconds": float64(d.minReadySeconds), "selector": sel, "template": tmpl,
-	}}}
+	}})}
 	all := append(slices.Clone(oldRSs), newRS)
 	count, err := newRSNewReplicas(d, all, newRS)
 	if err != nil {
@@ -1146,13 +1143,10 @@ func (c *deploymentController) scaleReplicaSet(rs *fakeapi.Object, newScale int6
 		return false, rs, nil
 	}
 	rsCopy := rs.DeepCopy()
-	if rsCopy.Fields == nil {
-		rsCopy.Fields = map[string]any{}
-	}
 	spec := specOf(rsCopy)
 	if spec == nil {
 		spec = map[string]any{}
-		rsCopy.Fields["spec"] = spec
+		rsCopy.Fields.Set("spec", spec)
 	}
 	spec["replicas"] = float64(newScale)
 	setReplicasAnnotations(rsCopy, d.replicas, max)

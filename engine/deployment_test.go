@@ -48,7 +48,7 @@ func replicaSetsOf(w *World, deployment string) []*fakeapi.Object {
 // runs, written in the safe-encoding alphabet, independent of key order,
 // and changed by the collision count.
 func TestDeploymentPodTemplateHash(t *testing.T) {
-	tmpl := manifest(t, deploymentYAML("web", 1, "")).Fields["spec"].(map[string]any)["template"].(map[string]any)
+	tmpl := manifest(t, deploymentYAML("web", 1, "")).Fields.Get("spec").(map[string]any)["template"].(map[string]any)
 	h := podTemplateHash(tmpl, nil)
 	if h != "6f5954ff8d" {
 		t.Fatalf("hash %q changed: ReplicaSet names in lessons and tests would change with it", h)
@@ -139,7 +139,7 @@ func TestDeploymentRollingUpdate(t *testing.T) {
 	if got := strings.Join(revs, " "); got != "2=0 3=0 4=4" {
 		t.Fatalf("ReplicaSets revision=replicas: %s, want the current one and %d old ones", got, limit)
 	}
-	st := w.Store().Lookup(deployRef("web")).Fields["status"]
+	st := w.Store().Lookup(deployRef("web")).Fields.Get("status")
 	for _, f := range []string{"replicas", "updatedReplicas", "readyReplicas", "availableReplicas"} {
 		if n, _ := nestedInt(st, f); n != replicas {
 			t.Fatalf("status.%s = %d", f, n)
@@ -254,7 +254,7 @@ func BenchmarkDeploymentScaleUp10k(b *testing.B) {
 		res := mustSettle(b, w)
 		steps = res.Steps
 		b.StopTimer()
-		st := w.Store().Lookup(deployRef("web")).Fields["status"]
+		st := w.Store().Lookup(deployRef("web")).Fields.Get("status")
 		if n, _ := nestedInt(st, "availableReplicas"); n != 10000 {
 			b.Fatalf("%d available replicas after settling", n)
 		}

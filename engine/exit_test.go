@@ -20,7 +20,7 @@ func TestExitWritesTheKubeletsReport(t *testing.T) {
 	} {
 		w := newTestWorld(t, ControllerKubelet)
 		pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "p", Namespace: "default"},
-			Fields: map[string]any{"spec": map[string]any{"nodeName": "node-1", "containers": []any{map[string]any{"name": "main", "image": "perl"}}}}}
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"nodeName": "node-1", "containers": []any{map[string]any{"name": "main", "image": "perl"}}}})}
 		mustDo(t, w, Create{Object: pod})
 		ref := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "p"}
 		mustDo(t, w, Exit{Pod: &ref, Code: tc.code})
@@ -28,7 +28,7 @@ func TestExitWritesTheKubeletsReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := w.Store().Lookup(ref)
-		st := got.Fields["status"]
+		st := got.Fields.Get("status")
 		if p := nestedString(st, "phase"); p != tc.phase {
 			t.Errorf("code %d: phase %q, want %q", tc.code, p, tc.phase)
 		}
@@ -60,7 +60,7 @@ func TestExitSelector(t *testing.T) {
 	isPi := &jobNameIs{"pi"}
 	mustDo(t, w, Exit{Selector: isPi, Count: 2})
 	phase := func(n string) string {
-		return nestedString(w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: n}).Fields["status"], "phase")
+		return nestedString(w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: n}).Fields.Get("status"), "phase")
 	}
 	if phase("a") != "Succeeded" || phase("b") != "Succeeded" || phase("c") != "" {
 		t.Errorf("phases a=%q b=%q c=%q: want the first two by name to finish", phase("a"), phase("b"), phase("c"))

@@ -52,7 +52,7 @@ const (
 // Job at every CronJob sync, so without a JSON round trip).
 func readJobStatus(o *fakeapi.Object) jobStatus {
 	var s jobStatus
-	v, ok := o.Fields["status"]
+	v, ok := o.Fields.Lookup("status")
 	if !ok {
 		return s
 	}
@@ -110,7 +110,7 @@ func jobFinished(o *fakeapi.Object) bool {
 // jobFinishedCondition returns the type of a Job's True Complete or Failed
 // condition, and when it was set.
 func jobFinishedCondition(o *fakeapi.Object) (jobCondition, bool) {
-	conds, _ := nestedSlice(o.Fields["status"], "conditions")
+	conds, _ := nestedSlice(o.Fields.Get("status"), "conditions")
 	for _, c := range conds {
 		if t := nestedString(c, "type"); (t == jobComplete || t == jobFailed) && nestedString(c, "status") == "True" {
 			return jobCondition{Type: t, Status: "True", LastTransitionTime: nestedString(c, "lastTransitionTime"),
@@ -539,7 +539,7 @@ func (x *syncJobCtx) newFinishedPods() (succeeded, failed []jobPod) {
 // the Ready=False transition, else the deletion time less the grace
 // period, else creation.
 func finishedTime(p jobPod) time.Time {
-	st := p.obj.Fields["status"]
+	st := p.obj.Fields.Get("status")
 	if cs, ok := nestedSlice(st, "containerStatuses"); ok && len(cs) > 0 {
 		var latest time.Time
 		all := true
@@ -909,7 +909,7 @@ func (c *jobController) createPod(v jobView, index int) error {
 		addCompletionIndexEnv(spec)
 	}
 	if spec != nil {
-		pod.Fields = map[string]any{"spec": spec}
+		pod.Fields = fakeapi.FieldsOf(map[string]any{"spec": spec})
 	}
 	out, err := c.env.api.Create(jobClient, pod)
 	if err != nil {
@@ -1229,11 +1229,8 @@ func (c *jobController) recordJobFinished(x *syncJobCtx) {
 // plain update in gcplay). A conflict fails the sync, which is retried.
 func (c *jobController) updateStatus(x *syncJobCtx) error {
 	next := x.cur.DeepCopy()
-	if next.Fields == nil {
-		next.Fields = map[string]any{}
-	}
 	st := x.status
-	next.Fields["status"] = toJSONValue(st)
+	next.Fields.Set("status", toJSONValue(st))
 	out, err := c.env.api.Update(jobClient, next)
 	if err != nil {
 		return err

@@ -313,15 +313,12 @@ func (c *namespaceController) updateNamespaceStatus(ns *fakeapi.Object) (*fakeap
 		return ns, nil
 	}
 	n := ns.DeepCopy()
-	st, _ := n.Fields["status"].(map[string]any)
+	st, _ := n.Fields.Get("status").(map[string]any)
 	if st == nil {
 		st = map[string]any{}
 	}
 	st["phase"] = fakeapi.NamespaceTerminating
-	if n.Fields == nil {
-		n.Fields = map[string]any{}
-	}
-	n.Fields["status"] = st
+	n.Fields.Set("status", st)
 	return c.env.api.UpdateStatus(nsClient, n)
 }
 
@@ -336,7 +333,7 @@ func (c *namespaceController) finalizeNamespace(ns *fakeapi.Object) (*fakeapi.Ob
 	}
 	sort.Strings(keep)
 	n := ns.DeepCopy()
-	spec, _ := n.Fields["spec"].(map[string]any)
+	spec, _ := n.Fields.Get("spec").(map[string]any)
 	if spec == nil {
 		spec = map[string]any{}
 	}
@@ -345,7 +342,7 @@ func (c *namespaceController) finalizeNamespace(ns *fakeapi.Object) (*fakeapi.Ob
 		l[i] = f
 	}
 	spec["finalizers"] = l
-	n.Fields["spec"] = spec
+	n.Fields.Set("spec", spec)
 	out, err := c.env.api.Finalize(nsClient, n)
 	if fakeapi.IsNotFound(err) {
 		return ns, nil
@@ -647,10 +644,10 @@ func (c *namespaceController) estimateGracefulTermination(g gvr, ns string, dele
 	}
 	var estimate int64
 	for _, p := range pods {
-		if phase, _ := nested(p.Fields, "status", "phase"); phase == "Succeeded" || phase == "Failed" {
+		if phase, _ := nested(p.Fields.Get("status"), "phase"); phase == "Succeeded" || phase == "Failed" {
 			continue
 		}
-		grace, ok := nestedInt(p.Fields, "spec", "terminationGracePeriodSeconds")
+		grace, ok := nestedInt(p.Fields.Get("spec"), "terminationGracePeriodSeconds")
 		if !ok {
 			grace = podDefaultGrace
 		}
@@ -707,13 +704,10 @@ func (u *conditionUpdater) update(ns *fakeapi.Object, now time.Time) bool {
 		newConds = append(newConds, nsCondition{"NamespaceDeletionContentFailure", "True", "ContentDeletionFailed",
 			fmt.Sprintf("Failed to delete all resource types, %d remaining: %s", len(msgs), strings.Join(msgs, ", "))})
 	}
-	if ns.Fields == nil {
-		ns.Fields = map[string]any{}
-	}
-	st, _ := ns.Fields["status"].(map[string]any)
+	st, _ := ns.Fields.Get("status").(map[string]any)
 	if st == nil {
 		st = map[string]any{}
-		ns.Fields["status"] = st
+		ns.Fields.Set("status", st)
 	}
 	conds, _ := st["conditions"].([]any)
 	stamp := now.UTC().Truncate(time.Second).Format(time.RFC3339)

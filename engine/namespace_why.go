@@ -41,7 +41,7 @@ func NamespaceWhy(store *fakeapi.Store, ns *fakeapi.Object, queue []QueueItem, c
 			out = append(out, "    "+heldLine(o, slices.Contains(controllers, ControllerKubelet)))
 		}
 	}
-	if st, ok := ns.Fields["status"].(map[string]any); ok {
+	if st, ok := ns.Fields.Get("status").(map[string]any); ok {
 		conds, _ := st["conditions"].([]any)
 		for _, c := range conds {
 			m, _ := c.(map[string]any)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
-	"reflect"
 	"strconv"
 	"time"
 
@@ -113,7 +112,7 @@ func codeOfPhase(phase string) phaseCode {
 // phase is the Pod's status.phase.
 func (p *podInfo) phase() string {
 	if p.phaseCode == phaseOther {
-		return nestedString(p.obj.Fields["status"], "phase")
+		return nestedString(p.obj.Fields.Get("status"), "phase")
 	}
 	return phaseNames[p.phaseCode]
 }
@@ -139,7 +138,7 @@ func (p *podInfo) node() string { return nodeName(p.obj) }
 
 func newPodInfo(o *fakeapi.Object) *podInfo {
 	p := &podInfo{obj: o, terminating: o.Metadata.DeletionTimestamp != nil}
-	status := o.Fields["status"]
+	status := o.Fields.Get("status")
 	p.phaseCode = codeOfPhase(nestedString(status, "phase"))
 	if conds, ok := nestedSlice(status, "conditions"); ok {
 		for _, c := range conds {
@@ -176,12 +175,6 @@ func (p *podInfo) withMeta(o *fakeapi.Object) *podInfo {
 		}
 	}
 	return &n
-}
-
-// sameMap reports whether a and b are one map (stored objects are
-// immutable, so an update that kept the map kept what is in it).
-func sameMap(a, b map[string]any) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 func nestedSlice(v any, path ...string) ([]any, bool) {
@@ -297,7 +290,9 @@ func (x *podIndex) grow(n int) {
 func (x *podIndex) put(o *fakeapi.Object) *podInfo {
 	old, ok := x.find(o)
 	var p *podInfo
-	if ok && sameMap(old.obj.Fields, o.Fields) {
+	// (Stored objects are immutable: an update that kept the fields
+	// kept what is in them.)
+	if ok && old.obj.Fields.Same(o.Fields) {
 		p = old.withMeta(o)
 	} else {
 		p = newPodInfo(o)
@@ -469,7 +464,7 @@ func lifeStage(o *fakeapi.Object) string {
 		}
 		return ""
 	}
-	switch nestedString(o.Fields["status"], "phase") {
+	switch nestedString(o.Fields.Get("status"), "phase") {
 	case podRunning, podSucceeded, podFailed:
 		return ""
 	}
@@ -506,7 +501,7 @@ func setCondition(conds []any, typ, now string) []any {
 }
 
 func existingConditions(pod *fakeapi.Object) []any {
-	conds, _ := nestedSlice(pod.Fields["status"], "conditions")
+	conds, _ := nestedSlice(pod.Fields.Get("status"), "conditions")
 	out := make([]any, len(conds))
 	copy(out, conds)
 	return out
@@ -542,7 +537,7 @@ func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 		conds = setCondition(conds, t, now)
 	}
 	restarts := map[string]any{}
-	if cs, ok := nestedSlice(pod.Fields["status"], "containerStatuses"); ok {
+	if cs, ok := nestedSlice(pod.Fields.Get("status"), "containerStatuses"); ok {
 		for _, c := range cs {
 			if n, ok := nested(c, "restartCount"); ok {
 				restarts[nestedString(c, "name")] = n
@@ -550,7 +545,7 @@ func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 		}
 	}
 	var statuses []any
-	containers, _ := nestedSlice(pod.Fields["spec"], "containers")
+	containers, _ := nestedSlice(pod.Fields.Get("spec"), "containers")
 	for _, c := range containers {
 		name := nestedString(c, "name")
 		rc, ok := restarts[name]

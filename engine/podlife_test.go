@@ -21,7 +21,7 @@ func TestPodIndexMetadataUpdate(t *testing.T) {
 			"conditions":        []any{map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:00Z"}},
 			"containerStatuses": []any{map[string]any{"restartCount": float64(3)}}},
 	}
-	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: fields, Metadata: fakeapi.ObjectMeta{
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: fakeapi.FieldsOf(fields), Metadata: fakeapi.ObjectMeta{
 		Name: "web-1", Namespace: "default", UID: "u1",
 		OwnerReferences: []fakeapi.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: "rs", Controller: &ctrl}}}}
 	x := newPodIndex()
@@ -44,7 +44,7 @@ func TestPodIndexMetadataUpdate(t *testing.T) {
 	}
 
 	failed := deleting
-	failed.Fields = map[string]any{"spec": fields["spec"], "status": map[string]any{"phase": "Failed"}}
+	failed.Fields = fakeapi.FieldsOf(map[string]any{"spec": fields["spec"], "status": map[string]any{"phase": "Failed"}})
 	got = x.put(&failed)
 	if got.phase() != "Failed" || got.ready || got.restarts != 0 {
 		t.Errorf("an update with new fields kept the old status: %+v", *got)
@@ -84,11 +84,11 @@ func TestPodInfoFitsFortyEightBytes(t *testing.T) {
 	if n := unsafe.Sizeof(podInfo{}); n > 48 {
 		t.Errorf("podInfo is %d bytes, want at most 48", n)
 	}
-	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: map[string]any{
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: fakeapi.FieldsOf(map[string]any{
 		"status": map[string]any{"containerStatuses": []any{
 			map[string]any{"restartCount": float64(math.MaxInt32)},
 			map[string]any{"restartCount": float64(math.MaxInt32 + 1)},
-		}}}, Metadata: fakeapi.ObjectMeta{Name: "p", Namespace: "default",
+		}}}), Metadata: fakeapi.ObjectMeta{Name: "p", Namespace: "default",
 		Annotations: map[string]string{podDeletionCostAnnotation: "-2147483648"}}}
 	p := newPodInfo(pod)
 	if p.restarts != math.MaxInt32 || p.cost != math.MinInt32 {
@@ -118,8 +118,8 @@ func TestPodInfoReadyTime(t *testing.T) {
 			t.Errorf("ready time %s read back as %s", want, got)
 		}
 	}
-	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: map[string]any{"status": map[string]any{
-		"conditions": []any{map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:30.25+01:00"}}}}}
+	pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: fakeapi.FieldsOf(map[string]any{"status": map[string]any{
+		"conditions": []any{map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:30.25+01:00"}}}})}
 	if got, want := newPodInfo(pod).readyTime(), time.Date(2025, 12, 31, 23, 0, 30, 250_000_000, time.UTC); !got.Equal(want) {
 		t.Errorf("ready since %s, want %s", got, want)
 	}
@@ -179,7 +179,7 @@ func TestPodInfoPhase(t *testing.T) {
 		if phase != "" {
 			status["phase"] = phase
 		}
-		p := newPodInfo(&fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: map[string]any{"status": status}})
+		p := newPodInfo(&fakeapi.Object{APIVersion: "v1", Kind: "Pod", Fields: fakeapi.FieldsOf(map[string]any{"status": status})})
 		if got := p.phase(); got != phase {
 			t.Errorf("phase %q read back as %q", phase, got)
 		}

@@ -40,7 +40,7 @@ func TestQuietDeleteAllocationsPerPod(t *testing.T) {
 			// Names longer than 32 bytes, as a ReplicaSet's Pods' are.
 			p := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{
 				Name: fmt.Sprintf("web-5d8f7c9b4-%d-%05d", i, j), Namespace: "default", OwnerReferences: []fakeapi.OwnerReference{ownerRef(rs, false)}},
-				Fields: map[string]any{"spec": map[string]any{"nodeName": "node-1"}, "status": map[string]any{"phase": "Running"}}}
+				Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"nodeName": "node-1"}, "status": map[string]any{"phase": "Running"}})}
 			mustDo(t, w, Create{Object: p})
 		}
 	}

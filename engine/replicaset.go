@@ -314,7 +314,7 @@ func (c *replicaSetController) clone(e *env) controller {
 
 // specOf returns an object's spec (nil when it has none).
 func specOf(o *fakeapi.Object) map[string]any {
-	m, _ := o.Fields["spec"].(map[string]any)
+	m, _ := o.Fields.Get("spec").(map[string]any)
 	return m
 }
 
@@ -408,7 +408,7 @@ func readRSStatus(o *fakeapi.Object) rsStatus {
 	if o == nil {
 		return s
 	}
-	v, ok := o.Fields["status"]
+	v, ok := o.Fields.Lookup("status")
 	if !ok {
 		return s
 	}
@@ -697,7 +697,7 @@ func (c *replicaSetController) createPod(v rsView) error {
 		}
 	}
 	if spec, ok := v.template["spec"]; ok {
-		pod.Fields = map[string]any{"spec": spec} // the store copies it
+		pod.Fields = fakeapi.FieldsOf(map[string]any{"spec": spec}) // the store copies it
 	}
 	out, err := c.env.api.Create(rsClient, pod)
 	if err != nil {
@@ -934,10 +934,7 @@ func (c *replicaSetController) updateStatus(rs *fakeapi.Object, st rsStatus) (*f
 	cur := rs
 	for i := 0; ; i++ {
 		next := cur.DeepCopy()
-		if next.Fields == nil {
-			next.Fields = map[string]any{}
-		}
-		next.Fields["status"] = st.jsonValue()
+		next.Fields.Set("status", st.jsonValue())
 		out, err := c.env.api.Update(rsClient, next)
 		if err == nil {
 			return out, note, nil

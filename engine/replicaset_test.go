@@ -145,7 +145,7 @@ func TestReplicaSetVictimRanking(t *testing.T) {
 	now := fakeapi.Epoch.Add(time.Hour)
 	base := func(uid string) *podInfo {
 		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: uid, UID: uid,
-			CreationTimestamp: &fakeapi.Time{Time: fakeapi.Epoch}}, Fields: map[string]any{"spec": map[string]any{"nodeName": "node-1"}}}
+			CreationTimestamp: &fakeapi.Time{Time: fakeapi.Epoch}}, Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"nodeName": "node-1"}})}
 		p := &podInfo{obj: o, phaseCode: phaseRunning, ready: true}
 		p.setReadyTime(fakeapi.Epoch)
 		return p
@@ -157,7 +157,7 @@ func TestReplicaSetVictimRanking(t *testing.T) {
 		rankA  int
 		rankB  int
 	}{
-		{rule: "unassigned before assigned", first: func(p *podInfo) { p.obj.Fields = nil }},
+		{rule: "unassigned before assigned", first: func(p *podInfo) { p.obj.Fields = fakeapi.Fields{} }},
 		{rule: "Pending before Unknown before Running", first: func(p *podInfo) { p.setPhase(podUnknown) }},
 		{rule: "not ready before ready", first: func(p *podInfo) { p.ready = false }},
 		{rule: "lower controller.kubernetes.io/pod-deletion-cost first", second: func(p *podInfo) { p.cost = 10 }},
@@ -333,7 +333,7 @@ spec: {containers: [{name: c, image: busybox}]}
 	if p := get("placed"); p.node() != "node-2" || p.phase() != podRunning || !p.ready {
 		t.Fatalf("placed: node %q phase %q ready %v", p.node(), p.phase(), p.ready)
 	}
-	st := w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "owned"}).Fields["status"]
+	st := w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "owned"}).Fields.Get("status")
 	cs, _ := nestedSlice(st, "containerStatuses")
 	if len(cs) != 1 || nestedString(cs[0], "name") != "c" || !nestedBool(cs[0], "ready") {
 		t.Fatalf("containerStatuses %v", cs)

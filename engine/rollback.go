@@ -194,14 +194,14 @@ func (a RolloutUndo) undoFromHistory(w *World, rec *Record) (*Record, error) {
 	}
 	current["$patch"] = "replace"
 	own := map[string]any{"spec": map[string]any{"template": current}}
-	if reflect.DeepEqual(toJSONValue(own), toJSONValue(to.Fields["data"])) {
+	if reflect.DeepEqual(toJSONValue(own), toJSONValue(to.Fields.Get("data"))) {
 		// kubectl names the revision it was asked for: 0 when none was.
 		rec.Reason = Reason{Code: "RollbackSkipped", Func: fn + ", " + match}.
 			Say("skipped rollback (current template already matches revision %d)", a.ToRevision)
 		return w.end(), nil
 	}
 	fresh := set.DeepCopy()
-	if t, ok := nested(to.Fields["data"], "spec", "template"); ok {
+	if t, ok := nested(to.Fields.Get("data"), "spec", "template"); ok {
 		tm, _ := toJSONValue(t).(map[string]any)
 		delete(tm, "$patch")
 		specOf(fresh)["template"] = tm

@@ -386,7 +386,7 @@ func revisionData(v stsView) map[string]any {
 	return map[string]any{"spec": map[string]any{"template": t}}
 }
 
-func revisionNumber(r *fakeapi.Object) int64 { n, _ := nestedInt(r.Fields, "revision"); return n }
+func revisionNumber(r *fakeapi.Object) int64 { n, _ := nestedInt(r.Fields.Get("revision")); return n }
 
 // ownedRevisions is ListRevisions after adoptOrphanRevisions: the set's
 // ControllerRevisions, by revision number.
@@ -423,7 +423,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 	}
 	var equal *fakeapi.Object
 	for i := len(revs) - 1; i >= 0; i-- {
-		if jsoneq.Equal(toJSONValue(revs[i].Fields["data"]), toJSONValue(data)) {
+		if jsoneq.Equal(toJSONValue(revs[i].Fields.Get("data")), toJSONValue(data)) {
 			equal = revs[i]
 			break
 		}
@@ -433,7 +433,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		upd = equal
 	case equal != nil:
 		fresh := equal.DeepCopy()
-		fresh.Fields["revision"] = next
+		fresh.Fields.Set("revision", next)
 		upd, err = c.env.api.Update(stsClient, fresh)
 		if err != nil {
 			return nil, nil, err
@@ -441,7 +441,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		rec.Note("%s has the template again: renumbered revision %d", fakeapi.RefOf(equal), next)
 	default:
 		var collision *int64
-		if n, ok := nestedInt(v.obj.Fields["status"], "collisionCount"); ok {
+		if n, ok := nestedInt(v.obj.Fields.Get("status"), "collisionCount"); ok {
 			collision = &n
 		}
 		hash := podTemplateHash(data, collision)
@@ -454,14 +454,14 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 			Name: v.obj.Metadata.Name + "-" + hash, Namespace: v.obj.Metadata.Namespace, Labels: labels,
 			Annotations:     copyStringMap(v.obj.Metadata.Annotations),
 			OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
-		}, Fields: map[string]any{"data": data, "revision": next}}
+		}, Fields: fakeapi.FieldsOf(map[string]any{"data": data, "revision": next})}
 		upd, err = c.env.api.Create(stsClient, cr)
 		if err != nil {
 			return nil, nil, err
 		}
 		rec.Note("created %s, revision %d, for the current pod template", fakeapi.RefOf(upd), next)
 	}
-	curName := nestedString(v.obj.Fields["status"], "currentRevision")
+	curName := nestedString(v.obj.Fields.Get("status"), "currentRevision")
 	cur = upd
 	for _, r := range revs {
 		if r.Metadata.Name == curName {
@@ -777,7 +777,7 @@ func (s *stsSync) newStatefulSetPod(ordinal int, revision string) *fakeapi.Objec
 		Name: name, Namespace: v.obj.Metadata.Namespace, Labels: labels,
 		Annotations:     stringMap(meta["annotations"]),
 		OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
-	}, Fields: map[string]any{"spec": spec}}
+	}, Fields: fakeapi.FieldsOf(map[string]any{"spec": spec})}
 }
 
 // processReplica is defaultStatefulSetControl.processReplica.
@@ -786,7 +786,7 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 	p := replicas[i].obj
 	if replicas[i].created && podFinished(p) {
 		if p.Metadata.DeletionTimestamp == nil {
-			if err := s.deletePod(p, say("deleted %s: it has finished (%s) and will be recreated", fakeapi.RefOf(p), nestedString(p.Fields["status"], "phase"))); err != nil {
+			if err := s.deletePod(p, say("deleted %s: it has finished (%s) and will be recreated", fakeapi.RefOf(p), nestedString(p.Fields.Get("status"), "phase"))); err != nil {
 				return true, err
 			}
 		}
@@ -943,7 +943,7 @@ func (s *stsSync) createClaims(p *fakeapi.Object, missingOnly bool) error {
 		}
 		claim := &fakeapi.Object{APIVersion: "v1", Kind: "PersistentVolumeClaim", Metadata: fakeapi.ObjectMeta{
 			Name: name, Namespace: v.obj.Metadata.Namespace, Labels: labels, Annotations: stringMap(meta["annotations"]),
-		}, Fields: map[string]any{"spec": copyJSONMap(nestedMap(t, "spec")), "status": map[string]any{"phase": "Pending"}}}
+		}, Fields: fakeapi.FieldsOf(map[string]any{"spec": copyJSONMap(nestedMap(t, "spec")), "status": map[string]any{"phase": "Pending"}})}
 		s.fn("createPersistentVolumeClaims")
 		if _, err := s.c.env.api.Create(stsClient, claim); err != nil && !fakeapi.IsAlreadyExists(err) {
 			s.c.event(v.obj, "Warning", "FailedCreate", fmt.Sprintf("create Claim %s for Pod %s in StatefulSet %s failed error: %v", name, p.Metadata.Name, v.obj.Metadata.Name, err))
@@ -1131,7 +1131,7 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 	if s.cur != nil {
 		st.CurrentRevision, st.UpdateRevision = s.cur.Metadata.Name, s.upd.Metadata.Name
 	}
-	if n, ok := nestedInt(s.v.obj.Fields["status"], "collisionCount"); ok {
+	if n, ok := nestedInt(s.v.obj.Fields.Get("status"), "collisionCount"); ok {
 		st.CollisionCount = &n
 	}
 	count := func(p *fakeapi.Object) {
@@ -1182,14 +1182,11 @@ func (s *stsSync) writeStatus() error {
 		return nil
 	}
 	want := s.status.jsonValue()
-	if jsoneq.Equal(toJSONValue(s.v.obj.Fields["status"]), want) {
+	if jsoneq.Equal(toJSONValue(s.v.obj.Fields.Get("status")), want) {
 		return nil
 	}
 	fresh := s.v.obj.DeepCopy()
-	if fresh.Fields == nil {
-		fresh.Fields = map[string]any{}
-	}
-	fresh.Fields["status"] = want
+	fresh.Fields.Set("status", want)
 	s.fn("updateStatefulSetStatus")
 	if _, err := s.c.env.api.Update(stsClient, fresh); err != nil {
 		s.act("StatusUpdateFailed", "writing the status failed (%v)", err)

@@ -34,7 +34,7 @@ func prepareDaemonSetUpdate(cur, next *Object) {
 		return
 	}
 	gen := templateGeneration(cur)
-	if !jsoneq.Equal(mapField(cur.Fields["spec"], "template"), mapField(next.Fields["spec"], "template")) {
+	if !jsoneq.Equal(mapField(cur.Fields.Get("spec"), "template"), mapField(next.Fields.Get("spec"), "template")) {
 		gen++
 	}
 	setTemplateGeneration(next, gen)

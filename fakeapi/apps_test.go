@@ -8,10 +8,10 @@ import "testing"
 func TestDaemonSetTemplateGeneration(t *testing.T) {
 	w := newWorld(t)
 	ds := &Object{APIVersion: "apps/v1", Kind: "DaemonSet", Metadata: ObjectMeta{Name: "agent", Namespace: "default"},
-		Fields: map[string]any{"spec": map[string]any{
+		Fields: FieldsOf(map[string]any{"spec": map[string]any{
 			"selector": map[string]any{"matchLabels": map[string]any{"app": "agent"}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "agent"}},
-				"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "v1"}}}}}}}
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "v1"}}}}}})}
 	ref := Ref{APIVersion: "apps/v1", Kind: "DaemonSet", Namespace: "default", Name: "agent"}
 	gen := func() string {
 		t.Helper()

@@ -25,7 +25,7 @@ func prepareBatchCreate(obj *Object) {
 	case "Job":
 		prepareJob(obj)
 	case "CronJob":
-		delete(obj.Fields, "status")
+		obj.Fields.Delete("status")
 		spec := fieldMap(obj, "spec")
 		setDefault(spec, "concurrencyPolicy", "Allow")
 		setDefault(spec, "suspend", false)
@@ -35,7 +35,7 @@ func prepareBatchCreate(obj *Object) {
 }
 
 func prepareJob(obj *Object) {
-	delete(obj.Fields, "status")
+	obj.Fields.Delete("status")
 	spec := fieldMap(obj, "spec")
 	_, hasC := spec["completions"]
 	_, hasP := spec["parallelism"]
@@ -101,13 +101,10 @@ func prepareJob(obj *Object) {
 
 // fieldMap returns the top-level field name of obj as a map, creating it.
 func fieldMap(obj *Object, name string) map[string]any {
-	if obj.Fields == nil {
-		obj.Fields = map[string]any{}
-	}
-	m, _ := obj.Fields[name].(map[string]any)
+	m, _ := obj.Fields.Get(name).(map[string]any)
 	if m == nil {
 		m = map[string]any{}
-		obj.Fields[name] = m
+		obj.Fields.Set(name, m)
 	}
 	return m
 }

@@ -34,11 +34,20 @@ func sameObject(a, b *Object) bool {
 	if a.APIVersion != b.APIVersion || a.Kind != b.Kind || !sameMeta(&a.Metadata, &b.Metadata) {
 		return false
 	}
-	fa, fb := fieldsOrNil(a.Fields), fieldsOrNil(b.Fields)
-	if fa == nil || fb == nil {
-		return fa == nil && fb == nil
+	return sameFields(a.Fields, b.Fields)
+}
+
+// sameFields reports whether two objects' fields are equal.
+func sameFields(a, b Fields) bool {
+	if a.Len() != b.Len() {
+		return false
 	}
-	return jsoneq.Equal(fa, fb)
+	for i, e := range a.list {
+		if o := b.list[i]; e.Name != o.Name || !jsoneq.Equal(e.Value, o.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameMeta is reflect.DeepEqual(*a, *b) for metadata.
@@ -93,47 +102,43 @@ func sameMeta(a, b *ObjectMeta) bool {
 	return true
 }
 
-func fieldsOrNil(f map[string]any) map[string]any {
-	if len(f) == 0 {
-		return nil
-	}
-	return f
-}
-
 // canonicalFields returns the top-level fields as JSON decodes them
 // (map[string]any, []any, string, float64, bool, nil), so that a value
 // written as int by a Go caller and the same value read back from a patch
 // compare equal. Fields named apiVersion, kind or metadata are dropped:
 // those live in their own places. It fails when a value cannot be written
 // as JSON.
-func canonicalFields(f map[string]any) (map[string]any, error) {
-	if len(f) == 0 {
-		return nil, nil
+func canonicalFields(f Fields) (Fields, error) {
+	if f.Len() == 0 {
+		return Fields{}, nil
 	}
-	out := make(map[string]any, len(f))
+	out := make([]Field, 0, f.Len())
 	canonical := true
-	for k, v := range f {
-		switch k {
+	for _, e := range f.list {
+		switch e.Name {
 		case "apiVersion", "kind", "metadata":
 			continue
 		}
-		out[k] = v
-		if canonical && !isJSONValue(v) {
+		out = append(out, e)
+		if canonical && !isJSONValue(e.Value) {
 			canonical = false
 		}
 	}
-	if canonical {
-		return out, nil
+	if len(out) == 0 {
+		return Fields{}, nil
 	}
-	b, err := json.Marshal(out)
+	if canonical {
+		return Fields{out}, nil
+	}
+	b, err := json.Marshal(Fields{out})
 	if err != nil {
-		return nil, err
+		return Fields{}, err
 	}
 	var back map[string]any
 	if err := json.Unmarshal(b, &back); err != nil {
-		return nil, err
+		return Fields{}, err
 	}
-	return back, nil
+	return FieldsOf(back), nil
 }
 
 // isJSONValue reports whether v is made only of the types encoding/json
@@ -182,9 +187,12 @@ func numberValue(v any) (int64, bool) {
 }
 
 // nestedField walks maps along path and returns the value found, if any.
-func nestedField(fields map[string]any, path ...string) (any, bool) {
-	var cur any = fields
-	for _, p := range path {
+func nestedField(fields Fields, path ...string) (any, bool) {
+	cur, ok := fields.Lookup(path[0])
+	if !ok {
+		return nil, false
+	}
+	for _, p := range path[1:] {
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false

@@ -68,7 +68,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
 	m.Generation = 0
-	if _, ok := obj.Fields["spec"]; ok && !namespace {
+	if _, ok := obj.Fields.Lookup("spec"); ok && !namespace {
 		m.Generation = 1
 	}
 	normalizeMeta(m)

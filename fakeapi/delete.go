@@ -283,7 +283,7 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 func podGracePeriod(pod *Object, requested *int64) int64 {
 	// spec and status are each looked up once: a Pod's own fields map is
 	// read here first in its deletion, so each lookup is a cache miss.
-	spec, _ := pod.Fields["spec"].(map[string]any)
+	spec, _ := pod.Fields.Get("spec").(map[string]any)
 	var period int64 = 30
 	if requested != nil {
 		period = *requested
@@ -295,7 +295,7 @@ func podGracePeriod(pod *Object, requested *int64) int64 {
 	if node := spec["nodeName"]; node == nil || node == "" {
 		period = 0
 	}
-	status, _ := pod.Fields["status"].(map[string]any)
+	status, _ := pod.Fields.Get("status").(map[string]any)
 	if phase := status["phase"]; phase == "Succeeded" || phase == "Failed" {
 		period = 0
 	}

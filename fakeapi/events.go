@@ -57,7 +57,7 @@ func (s *Store) recordEvent(ev Event) *StatusError {
 			UID:               s.newUID(),
 			CreationTimestamp: &Time{s.now()},
 		},
-		Fields: map[string]any{
+		Fields: FieldsOf(map[string]any{
 			"involvedObject": map[string]any{
 				"apiVersion": ev.Object.APIVersion,
 				"kind":       ev.Object.Kind,
@@ -72,7 +72,7 @@ func (s *Store) recordEvent(ev Event) *StatusError {
 			"firstTimestamp": stamp,
 			"lastTimestamp":  stamp,
 			"count":          float64(1),
-		},
+		}),
 	}
 	obj.Metadata.ResourceVersion = s.nextRV()
 	s.insert(key, obj)

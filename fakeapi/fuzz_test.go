@@ -94,9 +94,9 @@ func (fw *fuzzWorld) recreate(i int, finalizers []string) {
 	o := obj(r.APIVersion, r.Kind, r.Namespace, r.Name)
 	switch r.Kind {
 	case "Pod":
-		o.Fields = map[string]any{"spec": map[string]any{"nodeName": "n1", "terminationGracePeriodSeconds": 10}}
+		o.Fields = FieldsOf(map[string]any{"spec": map[string]any{"nodeName": "n1", "terminationGracePeriodSeconds": 10}})
 	case "ReplicaSet":
-		o.Fields = map[string]any{"spec": map[string]any{"replicas": 1}}
+		o.Fields = FieldsOf(map[string]any{"spec": map[string]any{"replicas": 1}})
 	}
 	if i > 0 {
 		if owner := fw.s.Lookup(fuzzRefs[i-1]); owner != nil {
@@ -136,7 +136,7 @@ func (fw *fuzzWorld) check(out *Object, err error) {
 			*out.Metadata.OwnerReferences[i].Controller = !*out.Metadata.OwnerReferences[i].Controller
 		}
 	}
-	if spec, ok := out.Fields["spec"].(map[string]any); ok {
+	if spec, ok := out.Fields.Get("spec").(map[string]any); ok {
 		spec["scribble"] = true
 	}
 	if out.Metadata.DeletionTimestamp != nil {

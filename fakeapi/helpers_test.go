@@ -49,10 +49,7 @@ func (w *world) since(n int) []string {
 func obj(apiVersion, kind, namespace, name string, fields ...any) *Object {
 	o := &Object{APIVersion: apiVersion, Kind: kind, Metadata: ObjectMeta{Name: name, Namespace: namespace}}
 	for i := 0; i+1 < len(fields); i += 2 {
-		if o.Fields == nil {
-			o.Fields = map[string]any{}
-		}
-		o.Fields[fields[i].(string)] = fields[i+1]
+		o.Fields.Set(fields[i].(string), fields[i+1])
 	}
 	return o
 }

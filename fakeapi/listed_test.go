@@ -69,7 +69,7 @@ func TestListKeepsUpWithStorage(t *testing.T) {
 	}
 	old := listed(w.s, "c")
 	cm := old.DeepCopy()
-	cm.Fields = map[string]any{"data": map[string]any{"k": "v"}}
+	cm.Fields = FieldsOf(map[string]any{"data": map[string]any{"k": "v"}})
 	if _, err := w.s.Update("test", cm); err != nil {
 		t.Fatal(err)
 	}

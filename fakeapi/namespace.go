@@ -64,13 +64,10 @@ func NamespacePhase(o *Object) string {
 
 // withField returns a copy of fields whose top-level map key holds a copy
 // of its map with sub set to v (stored objects are never modified).
-func withField(fields map[string]any, key, sub string, v any) map[string]any {
-	out := make(map[string]any, len(fields)+1)
-	for k, x := range fields {
-		out[k] = x
-	}
+func withField(fields Fields, key, sub string, v any) Fields {
+	out := fields.Clone()
 	inner := map[string]any{}
-	if m, ok := fields[key].(map[string]any); ok {
+	if m, ok := fields.Get(key).(map[string]any); ok {
 		for k, x := range m {
 			inner[k] = x
 		}
@@ -81,9 +78,9 @@ func withField(fields map[string]any, key, sub string, v any) map[string]any {
 		inner[sub] = v
 	}
 	if len(inner) == 0 {
-		delete(out, key)
+		out.Delete(key)
 	} else {
-		out[key] = inner
+		out.Set(key, inner)
 	}
 	return out
 }
@@ -99,10 +96,7 @@ func stringList(l []string) []any {
 // prepareNamespaceCreate is namespaceStrategy.PrepareForCreate and
 // Canonicalize: phase Active, the kubernetes finalizer, the name label.
 func prepareNamespaceCreate(o *Object) {
-	if o.Fields == nil {
-		o.Fields = map[string]any{}
-	}
-	o.Fields["status"] = map[string]any{"phase": NamespaceActive}
+	o.Fields.Set("status", map[string]any{"phase": NamespaceActive})
 	fins := NamespaceFinalizers(o)
 	if !slices.Contains(fins, FinalizerKubernetes) {
 		o.Fields = withField(o.Fields, "spec", "finalizers", stringList(append(fins, FinalizerKubernetes)))
@@ -148,25 +142,22 @@ func prepareNamespaceUpdate(sub subresource, cur, next *Object) {
 			finsAny = fins
 		}
 		next.Fields = withField(next.Fields, "spec", "finalizers", finsAny)
-		next.Fields = setTop(next.Fields, "status", cur.Fields["status"])
+		next.Fields = setTop(next.Fields, "status", cur.Fields.Get("status"))
 	case statusSubresource:
-		next.Fields = setTop(next.Fields, "spec", cur.Fields["spec"])
+		next.Fields = setTop(next.Fields, "spec", cur.Fields.Get("spec"))
 	case finalizeSubresource:
-		next.Fields = setTop(next.Fields, "status", cur.Fields["status"])
+		next.Fields = setTop(next.Fields, "status", cur.Fields.Get("status"))
 	}
 	setNameLabel(&next.Metadata)
 }
 
 // setTop returns a copy of fields with key set to v (removed when v is nil).
-func setTop(fields map[string]any, key string, v any) map[string]any {
-	out := make(map[string]any, len(fields)+1)
-	for k, x := range fields {
-		out[k] = x
-	}
+func setTop(fields Fields, key string, v any) Fields {
+	out := fields.Clone()
 	if v == nil {
-		delete(out, key)
+		out.Delete(key)
 	} else {
-		out[key] = v
+		out.Set(key, v)
 	}
 	return out
 }

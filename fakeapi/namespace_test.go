@@ -125,8 +125,8 @@ func TestNamespace_FinalizeRemovesWhenBothListsAreEmpty(t *testing.T) {
 
 	// Status goes through /status only; spec is kept there.
 	ns := w.stored(nsRef("team")).DeepCopy()
-	ns.Fields["status"] = map[string]any{"phase": "Terminating", "conditions": []any{map[string]any{"type": "NamespaceContentRemaining", "status": "False"}}}
-	ns.Fields["spec"] = map[string]any{}
+	ns.Fields.Set("status", map[string]any{"phase": "Terminating", "conditions": []any{map[string]any{"type": "NamespaceContentRemaining", "status": "False"}}})
+	ns.Fields.Set("spec", map[string]any{})
 	st, err := w.s.UpdateStatus("namespace-controller", ns)
 	if err != nil || !slices.Equal(NamespaceFinalizers(st), []string{"kubernetes"}) {
 		t.Fatalf("status update = %v, %v", st, err)
@@ -134,7 +134,7 @@ func TestNamespace_FinalizeRemovesWhenBothListsAreEmpty(t *testing.T) {
 	// A stale resourceVersion conflicts, as the controller's first
 	// finalize after a status update does.
 	fin := ns.DeepCopy()
-	fin.Fields["spec"] = map[string]any{"finalizers": []any{}}
+	fin.Fields.Set("spec", map[string]any{"finalizers": []any{}})
 	_, err = w.s.Finalize("namespace-controller", fin)
 	wantStatus(t, err, ReasonConflict, 409, `Operation cannot be fulfilled on namespaces "team": `+optimisticLockMessage)
 	fin.Metadata.ResourceVersion = st.Metadata.ResourceVersion
@@ -154,7 +154,7 @@ func TestNamespace_FinalizeRemovesWhenBothListsAreEmpty(t *testing.T) {
 	w.create(obj("v1", "Namespace", "", "b"))
 	w.delete(nsRef("b"), nil)
 	b := w.stored(nsRef("b")).DeepCopy()
-	b.Fields["spec"] = map[string]any{"finalizers": []any{}}
+	b.Fields.Set("spec", map[string]any{"finalizers": []any{}})
 	n = len(w.events)
 	if _, err := w.s.Finalize("namespace-controller", b); err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func TestNamespace_FinalizeRemovesWhenBothListsAreEmpty(t *testing.T) {
 	// Finalize validates the names.
 	w.create(obj("v1", "Namespace", "", "c"))
 	c := w.stored(nsRef("c")).DeepCopy()
-	c.Fields["spec"] = map[string]any{"finalizers": []any{"mine"}}
+	c.Fields.Set("spec", map[string]any{"finalizers": []any{"mine"}})
 	_, err = w.s.Finalize("test", c)
 	wantStatus(t, err, ReasonInvalid, 422, `Namespace "c" is invalid: spec.finalizers[0]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified`)
 }
@@ -177,7 +177,7 @@ func TestNamespace_ObjectsOutliveAFinalizedNamespace(t *testing.T) {
 	w.create(obj("v1", "ConfigMap", "team", "x"))
 	w.delete(nsRef("team"), nil)
 	ns := w.stored(nsRef("team")).DeepCopy()
-	ns.Fields["spec"] = map[string]any{"finalizers": []any{}}
+	ns.Fields.Set("spec", map[string]any{"finalizers": []any{}})
 	if _, err := w.s.Finalize("test", ns); err != nil {
 		t.Fatal(err)
 	}

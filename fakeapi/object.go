@@ -99,7 +99,7 @@ type Object struct {
 	// Fields holds the top-level fields other than apiVersion, kind and
 	// metadata, as decoded from JSON (map[string]any, []any, string,
 	// float64, bool, nil).
-	Fields map[string]any
+	Fields Fields
 }
 
 // MarshalJSON writes the object as one JSON object with its fields at the
@@ -117,12 +117,11 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	buf.Write(mb)
-	keys := slices.Sorted(maps.Keys(o.Fields))
-	for _, k := range keys {
+	for k, v := range o.Fields.All() {
 		buf.WriteByte(',')
 		writeJSON(&buf, k)
 		buf.WriteByte(':')
-		vb, err := json.Marshal(o.Fields[k])
+		vb, err := json.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", k, err)
 		}
@@ -166,10 +165,7 @@ func (o *Object) UnmarshalJSON(b []byte) error {
 			if err := json.Unmarshal(v, &val); err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}
-			if o.Fields == nil {
-				o.Fields = map[string]any{}
-			}
-			o.Fields[k] = val
+			o.Fields.Set(k, val)
 		}
 	}
 	return nil
@@ -181,11 +177,12 @@ func (o *Object) DeepCopy() *Object {
 		return nil
 	}
 	c := &Object{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: o.Metadata.DeepCopy()}
-	if o.Fields != nil {
-		c.Fields = make(map[string]any, len(o.Fields))
-		for k, v := range o.Fields {
-			c.Fields[k] = copyJSONValue(v)
+	if n := o.Fields.Len(); n > 0 {
+		list := make([]Field, 0, n)
+		for k, v := range o.Fields.All() {
+			list = append(list, Field{k, copyJSONValue(v)})
 		}
+		c.Fields = Fields{list}
 	}
 	return c
 }

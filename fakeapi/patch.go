@@ -172,10 +172,7 @@ func mapToObject(doc any) (*Object, error) {
 				return nil, err
 			}
 		default:
-			if o.Fields == nil {
-				o.Fields = map[string]any{}
-			}
-			o.Fields[k] = v
+			o.Fields.Set(k, v)
 		}
 	}
 	return o, nil

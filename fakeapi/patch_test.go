@@ -157,7 +157,7 @@ func TestPatch_MergePatch(t *testing.T) {
 	w := newWorld(t)
 	w.create(obj("v1", "ConfigMap", "default", "x", "data", map[string]any{"a": "1", "b": "2"}))
 	out := w.mergePatch(cmRef("x"), `{"data":{"a":null,"c":"3"},"metadata":{"labels":{"app":"web"},"unknownField":1}}`)
-	if got := out.Fields["data"]; fmt.Sprint(got) != "map[b:2 c:3]" || out.Metadata.Labels["app"] != "web" {
+	if got := out.Fields.Get("data"); fmt.Sprint(got) != "map[b:2 c:3]" || out.Metadata.Labels["app"] != "web" {
 		t.Errorf("patched = %s", describe(out))
 	}
 	for _, tt := range []struct {

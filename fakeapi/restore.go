@@ -110,11 +110,8 @@ type storedPart struct {
 // it, so that Restore, which keeps the object it is given, can keep its
 // fields too instead of copying them. It walks only the values it does
 // not remember.
-func (c *storedFormCache) check(fields map[string]any) bool {
-	if len(fields) == 0 {
-		return fields == nil
-	}
-	for k, v := range fields {
+func (c *storedFormCache) check(fields Fields) bool {
+	for k, v := range fields.All() {
 		switch k {
 		case "apiVersion", "kind", "metadata":
 			return false

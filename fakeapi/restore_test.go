@@ -91,21 +91,21 @@ func TestRestoreStoredFormSharedParts(t *testing.T) {
 	list := []any{"a", "b"}
 	for i := range 30 {
 		o := obj("v1", "Pod", "default", fmt.Sprintf("p-%02d", i))
-		o.Fields = map[string]any{"spec": spec, "status": map[string]any{"phase": "Running"}, "list": list}
+		o.Fields = FieldsOf(map[string]any{"spec": spec, "status": map[string]any{"phase": "Running"}, "list": list})
 		if i%7 == 3 {
-			o.Fields["extra"] = bad
+			o.Fields.Set("extra", bad)
 		}
 		if err := s.Restore(o); err != nil {
 			t.Fatal(err)
 		}
 		got := s.Lookup(Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: o.Metadata.Name})
 		if i%7 == 3 {
-			if n, ok := got.Fields["extra"].(map[string]any)["replicas"].(float64); !ok || n != 3 {
-				t.Fatalf("%s: extra.replicas is %#v, want float64 3", o.Metadata.Name, got.Fields["extra"])
+			if n, ok := got.Fields.Get("extra").(map[string]any)["replicas"].(float64); !ok || n != 3 {
+				t.Fatalf("%s: extra.replicas is %#v, want float64 3", o.Metadata.Name, got.Fields.Get("extra"))
 			}
 			continue
 		}
-		if !sameMapAs(got.Fields["spec"], spec) {
+		if !sameMapAs(got.Fields.Get("spec"), spec) {
 			t.Fatalf("%s: the spec in the stored form was copied", o.Metadata.Name)
 		}
 	}

@@ -240,11 +240,11 @@ func TestDeepCopies_CallersCannotReachStorage(t *testing.T) {
 	out := w.create(in)
 	before := describe(w.stored(cmRef("x")))
 	in.Metadata.Finalizers[0] = "mutated"
-	in.Fields["data"].(map[string]any)["k"] = "mutated"
+	in.Fields.Get("data").(map[string]any)["k"] = "mutated"
 	out.Metadata.Finalizers[0] = "mutated"
-	out.Fields["data"].(map[string]any)["k"] = "mutated"
+	out.Fields.Get("data").(map[string]any)["k"] = "mutated"
 	got, _ := w.s.Get("test", cmRef("x"))
-	got.Fields["data"].(map[string]any)["k"] = "mutated"
+	got.Fields.Get("data").(map[string]any)["k"] = "mutated"
 	res := w.delete(cmRef("x"), nil)
 	res.Object.Metadata.Finalizers[0] = "mutated"
 	if after := describe(w.stored(cmRef("x"))); !strings.Contains(after, `"k":"v"`) || strings.Contains(after, "mutated") {

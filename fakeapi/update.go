@@ -114,7 +114,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if errs := validateObjectMetaUpdate(m, old); len(errs) > 0 {
 		return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 	}
-	if m.Generation > 0 && !jsoneq.Equal(cur.Fields["spec"], next.Fields["spec"]) {
+	if m.Generation > 0 && !jsoneq.Equal(cur.Fields.Get("spec"), next.Fields.Get("spec")) {
 		m.Generation++
 	}
 	prepareDaemonSetUpdate(cur, next)

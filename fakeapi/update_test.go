@@ -143,7 +143,7 @@ func TestUpdate_R10_StaleResourceVersionIsConflict(t *testing.T) {
 	w := newWorld(t)
 	stale := w.create(configMap("x"))
 	w.mergePatch(cmRef("x"), `{"data":{"a":"1"}}`)
-	stale.Fields = map[string]any{"data": map[string]any{"b": "2"}}
+	stale.Fields = FieldsOf(map[string]any{"data": map[string]any{"b": "2"}})
 	_, err := w.s.Update("test", stale)
 	wantStatus(t, err, ReasonConflict, 409,
 		`Operation cannot be fulfilled on configmaps "x": the object has been modified; please apply your changes to the latest version and try again`)
@@ -179,7 +179,7 @@ func TestUpdate_GenerationFollowsSpec(t *testing.T) {
 	if d.Metadata.Generation != 1 {
 		t.Errorf("generation after a label change = %d, want 1", d.Metadata.Generation)
 	}
-	d.Fields["spec"] = map[string]any{"replicas": 2}
+	d.Fields.Set("spec", map[string]any{"replicas": 2})
 	if d = mustUpdate(t, w.s, d); d.Metadata.Generation != 2 {
 		t.Errorf("generation after a spec change = %d, want 2", d.Metadata.Generation)
 	}

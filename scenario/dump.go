@@ -512,7 +512,7 @@ func orderRestore(objs []Manifest, reg *fakeapi.Registry, notes []string) ([]Man
 			have[ns] = true
 			added = append(added, ns)
 			out = append(out, Manifest{Line: m.Line, Path: m.Path, Object: &fakeapi.Object{APIVersion: "v1", Kind: "Namespace",
-				Metadata: fakeapi.ObjectMeta{Name: ns}, Fields: map[string]any{"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}}})
+				Metadata: fakeapi.ObjectMeta{Name: ns}, Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}})}})
 		}
 	}
 	for _, m := range objs {

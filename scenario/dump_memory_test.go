@@ -124,7 +124,7 @@ func testDumpSharesStringValues(t *testing.T, asJSON bool) {
 		if m.Object.Kind != "Pod" {
 			continue
 		}
-		status, _ := m.Object.Fields["status"].(map[string]any)
+		status, _ := m.Object.Fields.Get("status").(map[string]any)
 		phases = append(phases, status["phase"])
 		ips = append(ips, status["podIP"])
 	}

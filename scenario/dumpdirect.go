@@ -967,12 +967,10 @@ func decodeItem(d *dumpReader, f *fastYAML, ind int) (obj *fakeapi.Object, names
 			if !ok {
 				return nil, false, 0, false
 			}
-			if obj.Fields == nil {
-				obj.Fields = make(map[string]any, 4)
-			} else if _, dup := obj.Fields[k]; dup {
+			if _, dup := obj.Fields.Lookup(k); dup {
 				return nil, false, 0, false
 			}
-			obj.Fields[k] = val
+			obj.Fields.Set(k, val)
 		}
 		if seen&bit != 0 {
 			return nil, false, 0, false // a duplicate key
@@ -1031,11 +1029,11 @@ func (d *dumpReader) keepDirect(doc int, obj *fakeapi.Object, namespaced bool, l
 // object is null or passes typedFieldOK: a string where a string is
 // wanted, a small non-negative decimal integer (value() reads only
 // decimal integers, and a string only from a !!str).
-func typedFieldsOK(fields map[string]any, kind string) bool {
+func typedFieldsOK(fields fakeapi.Fields, kind string) bool {
 	types := typedFields[kind]
 	for _, tf := range typedFieldOrder[kind] {
-		var v any = fields
-		for _, k := range tf.keys {
+		v := fields.Get(tf.keys[0])
+		for _, k := range tf.keys[1:] {
 			m, ok := v.(map[string]any)
 			if !ok {
 				v = nil

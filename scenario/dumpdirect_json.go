@@ -49,7 +49,7 @@ func (d *dumpReader) directJSON(doc int, j *fastJSON, _ int) bool {
 		delete(m, "apiVersion")
 		delete(m, "kind")
 		delete(m, "metadata")
-		obj.Fields = m
+		obj.Fields = fakeapi.FieldsOf(m)
 	}
 	return d.keepDirect(doc, obj, namespaced, line, false)
 }

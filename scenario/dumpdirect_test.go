@@ -598,7 +598,9 @@ func TestDumpDirectSharesBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := func(i int, field string) map[string]any { return s.Restore[i].Object.Fields[field].(map[string]any) }
+	spec := func(i int, field string) map[string]any {
+		return s.Restore[i].Object.Fields.Get(field).(map[string]any)
+	}
 	same := func(a, b any) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
 	if !same(spec(0, "spec"), spec(1, "spec")) {
 		t.Error("the same spec is read twice")

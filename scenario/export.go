@@ -143,7 +143,7 @@ func (e *exporter) stableName(kind, ns, name string) bool {
 				return true
 			}
 		case "PersistentVolumeClaim":
-			spec, _ := set.Fields["spec"].(map[string]any)
+			spec, _ := set.Fields.Get("spec").(map[string]any)
 			templates, _ := spec["volumeClaimTemplates"].([]any)
 			for _, t := range templates {
 				m, _ := t.(map[string]any)
@@ -416,12 +416,12 @@ func withContainers(o *fakeapi.Object) bool {
 		m["containers"] = []any{map[string]any{"name": "pause", "image": "registry.k8s.io/pause:3.10"}}
 		return true
 	}
-	s, _ := o.Fields["spec"].(map[string]any)
+	s, _ := o.Fields.Get("spec").(map[string]any)
 	switch o.Kind {
 	case "Pod":
 		if s == nil {
 			s = map[string]any{}
-			o.Fields["spec"] = s
+			o.Fields.Set("spec", s)
 		}
 		return spec(s)
 	case "ReplicaSet", "Deployment", "StatefulSet", "DaemonSet", "Job", "ReplicationController":
@@ -444,13 +444,10 @@ func withContainers(o *fakeapi.Object) bool {
 // for patchOwners.
 func (e *exporter) create(in *fakeapi.Object, where, try string) (*fakeapi.Object, error) {
 	o := in.DeepCopy()
-	if o.Fields == nil {
-		o.Fields = map[string]any{}
-	}
 	fileUID := o.Metadata.UID
 	o.Metadata.UID, o.Metadata.ResourceVersion = "", ""
 	o.Metadata.CreationTimestamp, o.Metadata.DeletionTimestamp, o.Metadata.DeletionGracePeriodSeconds = nil, nil, nil
-	delete(o.Fields, "status")
+	o.Fields.Delete("status")
 	padded := withContainers(o)
 	var refs []fakeapi.OwnerReference
 	later := false
@@ -508,7 +505,7 @@ func (e *exporter) create(in *fakeapi.Object, where, try string) (*fakeapi.Objec
 
 // hasTaint reports whether a Node's spec names a taint with this key.
 func hasTaint(o *fakeapi.Object, key string) bool {
-	spec, _ := o.Fields["spec"].(map[string]any)
+	spec, _ := o.Fields.Get("spec").(map[string]any)
 	taints, _ := spec["taints"].([]any)
 	for _, t := range taints {
 		if m, _ := t.(map[string]any); m["key"] == key {

@@ -238,10 +238,7 @@ func (p *parser) object(n *yaml.Node, path string) (*fakeapi.Object, bool) {
 		default:
 			val, good := p.value(v, joinPath(path, e.Key), 1)
 			ok = ok && good
-			if obj.Fields == nil {
-				obj.Fields = map[string]any{}
-			}
-			obj.Fields[e.Key] = val
+			obj.Fields.Set(e.Key, val)
 		}
 	}
 	return obj, ok

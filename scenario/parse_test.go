@@ -416,10 +416,10 @@ objects:
 	if cm.Metadata.Namespace != "default" || node.Metadata.Namespace != "" || w.Metadata.Namespace != "other" || realm.Metadata.Namespace != "" {
 		t.Errorf("namespaces: %q %q %q %q", cm.Metadata.Namespace, node.Metadata.Namespace, w.Metadata.Namespace, realm.Metadata.Namespace)
 	}
-	if got := cm.Fields["data"].(map[string]any)["enabled"]; got != "true" {
+	if got := cm.Fields.Get("data").(map[string]any)["enabled"]; got != "true" {
 		t.Errorf("data.enabled = %#v, want the string", got)
 	}
-	spec := w.Fields["spec"].(map[string]any)
+	spec := w.Fields.Get("spec").(map[string]any)
 	if spec["size"] != float64(3) || spec["ratio"] != 0.5 || spec["nothing"] != nil || len(spec["tags"].([]any)) != 2 {
 		t.Errorf("spec = %#v", spec)
 	}

@@ -40,7 +40,7 @@ steps:
 			t.Fatalf("namespace after load: %+v", ns)
 		}
 		var out []any
-		for _, c := range ns.Fields["status"].(map[string]any)["conditions"].([]any) {
+		for _, c := range ns.Fields.Get("status").(map[string]any)["conditions"].([]any) {
 			m := c.(map[string]any)
 			out = append(out, m["type"], m["status"], m["message"])
 		}

@@ -19,11 +19,11 @@ func TestManifestNodeRoundTrip(t *testing.T) {
 		Labels:          map[string]string{"app": "web", "yes": "no", "n": "1"},
 		Finalizers:      []string{"example.com/a", "foregroundDeletion"},
 		OwnerReferences: []fakeapi.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-1", Controller: fakeapi.Bool(true)}},
-	}, Fields: map[string]any{
+	}, Fields: fakeapi.FieldsOf(map[string]any{
 		"data": map[string]any{"t": "true", "n": "40", "null": "null", "e": "1e3", "h": "0x1F", "d": "2026-01-01",
 			"tilde": "~", "empty": "", "colon": "a: b", "hash": "# no", "multi": "line 1\nline 2\n", "star": "*x"},
 		"spec": map[string]any{"replicas": float64(3), "ratio": 0.25, "on": true, "none": nil, "list": []any{"a", float64(1), false}},
-	}}
+	})}
 	n, err := manifestNode(o)
 	if err != nil {
 		t.Fatal(err)

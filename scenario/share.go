@@ -43,9 +43,10 @@ func (s *sharer) object(o *fakeapi.Object) {
 		return
 	}
 	s.metadata(o)
-	for k, v := range o.Fields {
+	for k, v := range o.Fields.All() {
 		s.buf = s.buf[:0]
-		o.Fields[k], _ = s.value(v)
+		v, _ = s.value(v)
+		o.Fields.Set(k, v)
 	}
 }
 

@@ -23,7 +23,7 @@ func sharedPod(name, uid string, fields map[string]any) *fakeapi.Object {
 		Labels: map[string]string{"app": "web"},
 		// Room for more: as the parser's appends leave it.
 		OwnerReferences: append(make([]fakeapi.OwnerReference, 0, 4), fakeapi.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-1", Controller: fakeapi.Bool(true)})},
-		Fields: fields}
+		Fields: fakeapi.FieldsOf(fields)}
 }
 
 // TestSharerSharesEqualParts: equal labels, references and subtrees of
@@ -50,8 +50,8 @@ func TestSharerSharesEqualParts(t *testing.T) {
 			t.Errorf("%s changed:\n%s\n%s", o.Metadata.Name, before[i], j)
 		}
 	}
-	spec2 := func(o *fakeapi.Object) map[string]any { return o.Fields["spec"].(map[string]any) }
-	status := func(o *fakeapi.Object) map[string]any { return o.Fields["status"].(map[string]any) }
+	spec2 := func(o *fakeapi.Object) map[string]any { return o.Fields.Get("spec").(map[string]any) }
+	status := func(o *fakeapi.Object) map[string]any { return o.Fields.Get("status").(map[string]any) }
 	switch {
 	case !same(a.Metadata.Labels, c.Metadata.Labels) || !same(a.Metadata.OwnerReferences, c.Metadata.OwnerReferences):
 		t.Error("equal labels or references are not shared")
@@ -136,7 +136,7 @@ func TestSharedDumpWrites(t *testing.T) {
 	a := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "web-5d8c7f00-00000"}
 	b := fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "web-5d8c7f00-00008"} // the same node: the same spec
 	before, _ := json.Marshal(store.Lookup(b))
-	if !same(store.Lookup(a).Fields["spec"], store.Lookup(b).Fields["spec"]) {
+	if !same(store.Lookup(a).Fields.Get("spec"), store.Lookup(b).Fields.Get("spec")) {
 		t.Fatal("the two Pods do not share their spec: the test tests nothing")
 	}
 	patch := `{"metadata":{"labels":{"app":"other","extra":"x"}},"spec":{"activeDeadlineSeconds":60},"status":{"phase":"Failed"}}`

@@ -405,18 +405,18 @@ func (m *Model) cmdCreate(in *invocation) (tea.Cmd, error) {
 	if v, ok := in.flag("image"); ok {
 		image = v
 	}
-	obj.Fields = defaultFields(info.Kind, name, replicas, image, labels)
+	obj.Fields = fakeapi.FieldsOf(defaultFields(info.Kind, name, replicas, image, labels))
 	if v, ok := in.flag("schedule"); ok {
 		if info.Kind != "CronJob" {
 			return nil, usagef("--schedule is for a CronJob")
 		}
-		obj.Fields["spec"].(map[string]any)["schedule"] = v
+		obj.Fields.Get("spec").(map[string]any)["schedule"] = v
 	}
 	if v, ok := in.flag("node"); ok {
 		if info.Kind != "Pod" {
 			return nil, usagef("--node is for pods (it sets spec.nodeName)")
 		}
-		obj.Fields["spec"].(map[string]any)["nodeName"] = v
+		obj.Fields.Get("spec").(map[string]any)["nodeName"] = v
 	}
 	if len(labels) > 0 {
 		obj.Metadata.Labels = labels

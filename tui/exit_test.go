@@ -16,7 +16,7 @@ func TestExitCommand(t *testing.T) {
 		if p == nil {
 			t.Fatalf("pod %s is missing", name)
 		}
-		st, _ := p.Fields["status"].(map[string]any)
+		st, _ := p.Fields.Get("status").(map[string]any)
 		s, _ := st["phase"].(string)
 		return s
 	}

@@ -182,7 +182,7 @@ func plural(n int, one, many string) string {
 }
 
 func nodeNameOf(o *fakeapi.Object) string {
-	if spec, ok := o.Fields["spec"].(map[string]any); ok {
+	if spec, ok := o.Fields.Get("spec").(map[string]any); ok {
 		if n, ok := spec["nodeName"].(string); ok {
 			return n
 		}
@@ -192,7 +192,7 @@ func nodeNameOf(o *fakeapi.Object) string {
 
 // gracePeriod is a pod's terminationGracePeriodSeconds (default 30).
 func gracePeriod(o *fakeapi.Object) int {
-	if spec, ok := o.Fields["spec"].(map[string]any); ok {
+	if spec, ok := o.Fields.Get("spec").(map[string]any); ok {
 		if g, ok := spec["terminationGracePeriodSeconds"].(float64); ok {
 			return int(g)
 		}

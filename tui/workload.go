@@ -52,7 +52,7 @@ func (m *Model) cmdScale(in *invocation) (tea.Cmd, error) {
 	if obj == nil {
 		return nil, errorf("%s", m.tr.T("cmd-not-found", "ref", ref.String()))
 	}
-	spec, _ := obj.Fields["spec"].(map[string]any)
+	spec, _ := obj.Fields.Get("spec").(map[string]any)
 	cur := 1 // an absent spec.replicas is 1 for every scalable kind
 	if f, ok := spec["replicas"].(float64); ok {
 		cur = int(f)
@@ -197,8 +197,8 @@ func (m *Model) revisions(d *fakeapi.Object) []revision {
 	var revs []revision
 	if d.Kind != "Deployment" {
 		for _, cr := range engine.RolloutHistory(d, m.s.world().Store().Objects()) {
-			data, _ := cr.Fields["data"].(map[string]any)
-			image := templateImages(&fakeapi.Object{Fields: data})
+			data, _ := cr.Fields.Get("data").(map[string]any)
+			image := templateImages(&fakeapi.Object{Fields: fakeapi.FieldsOf(data)})
 			revs = append(revs, revision{n: engine.RevisionNumber(cr), rs: cr, image: image})
 		}
 		return revs
@@ -232,7 +232,7 @@ func controllerRef(o *fakeapi.Object) *fakeapi.OwnerReference {
 
 // templateImages is the images of a workload's pod template, joined.
 func templateImages(o *fakeapi.Object) string {
-	spec, _ := o.Fields["spec"].(map[string]any)
+	spec, _ := o.Fields.Get("spec").(map[string]any)
 	tmpl, _ := spec["template"].(map[string]any)
 	pspec, _ := tmpl["spec"].(map[string]any)
 	cs, _ := pspec["containers"].([]any)

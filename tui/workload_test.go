@@ -13,7 +13,7 @@ func replicas(t *testing.T, m *Model, kind, name string) int {
 	if o == nil {
 		t.Fatalf("%s/%s is missing", kind, name)
 	}
-	spec, _ := o.Fields["spec"].(map[string]any)
+	spec, _ := o.Fields.Get("spec").(map[string]any)
 	f, ok := spec["replicas"].(float64)
 	if !ok {
 		return -1
