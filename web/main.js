@@ -426,8 +426,22 @@ window.bufferText = () => {
 // firstWrite is the last write before the first frame is drawn, the
 // frame itself (for the bench: what of the time to the first frame is
 // Go's and what is xterm's).
+// xterm.js parses a write in a later task, in slices of 12 ms, unless a
+// key came just before it; the first frame's 9 KB, parsed by code not yet
+// compiled, took two or more slices, with Go's start work between them.
+// Until the first frame the page waits for nothing else: writes are
+// parsed as they come (firstWrite → first frame, medians of 15 cold
+// loads: 88 → 54 ms, docs/BENCHMARKS.md, issue 19, fifteenth session).
+// Answers to Bubble Tea's terminal queries come back while Go writes and
+// wait in the page's input queue (below) until that frame. writeSync is
+// xterm's (6.0.0, pinned in package.json; marked deprecated there): should
+// it go, writes are parsed as before.
+const writeNow = term._core?._writeBuffer;
 window.goTermWrite = (u8) => {
-  if (t.firstFrame === undefined) t.firstWrite = performance.now();
+  if (t.firstFrame === undefined) {
+    t.firstWrite = performance.now();
+    if (typeof writeNow?.writeSync === 'function') return writeNow.writeSync(u8);
+  }
   term.write(u8);
 };
 

@@ -160,6 +160,43 @@ func TestFirstFrameMeasuresNoCharacter(t *testing.T) {
 	p.checkExceptions()
 }
 
+// TestFirstFrameParsedAsWritten: until the first frame, what Go writes is
+// in xterm's buffer when the write returns (xterm alone parses a write
+// in a later task, in slices), and the playground takes a command after
+// it (xterm answers Bubble Tea's terminal queries while it parses, inside
+// Go's write: the answers wait in the page's input queue).
+func TestFirstFrameParsedAsWritten(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	srv := serve(t, site(t))
+	if _, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.__writes = [];
+		let write;
+		Object.defineProperty(window, 'goTermWrite', { configurable: true,
+			get: () => write && ((u8) => { const r = write(u8);
+				window.__writes.push({ Bytes: u8.length, Shown: window.bufferText().trim() !== '', Before: window.__t.firstFrame === undefined }); return r; }),
+			set: (f) => { write = f; } });`}); err != nil {
+		t.Fatal(err)
+	}
+	p.load(srv.URL)
+	type write struct {
+		Bytes         int
+		Shown, Before bool
+	}
+	writes := eval[[]write](p, `window.__writes`)
+	var framed bool
+	for _, w := range writes {
+		if w.Before && w.Shown {
+			framed = true
+		}
+	}
+	if !framed {
+		t.Errorf("no write before the first frame was in xterm's buffer when it returned: %+v", writes)
+	}
+	p.command("delete deploy/web --cascade=foreground")
+	p.waitText("Deployment/web terminating")
+	p.checkExceptions()
+}
+
 // TestStartMeasuresInOneLayout: the characters the page measures while
 // main.wasm loads (some 400: printable ASCII in three variants, the
 // borders and marks in two) are measured in one layout, not one each.
