@@ -6,9 +6,9 @@ import (
 )
 
 // TextRelease lets the reader of a dump give back the memory of the text
-// it has read as it goes: a large dump's text (gcplay reads an 83 MB file
-// for 100,000 objects) is otherwise held whole until the last object is
-// read, beside the objects read, and so sets the process's peak.
+// it has read as it goes: a large dump's text is otherwise held whole
+// until the last object is read, beside the objects read, and so sets the
+// process's peak (docs/BENCHMARKS.md, "Fifteenth session: the peak").
 type TextRelease struct {
 	// Release is told that the reader no longer reads data[:n]: the
 	// memory of those bytes may be given back (their contents are then

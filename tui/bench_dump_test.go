@@ -40,18 +40,9 @@ func BenchmarkPlayDumpTimeline(b *testing.B) {
 		b.Logf("open: %d objects, heap %.0f MB", s.world().Store().Len(), live())
 		r := func(label string) bool {
 			t0 := time.Now()
-			run := s.startSettle()
-			for {
-				over, err := s.settleChunk(run, runChunk)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if over {
-					break
-				}
-			}
-			b.Logf("%s: %d steps to %d in %v, heap %.0f MB", label, run.steps, s.h.Pos(), time.Since(t0).Round(time.Millisecond), live())
-			return run.r.unsettled == ""
+			steps, settled := settleBench(b, s)
+			b.Logf("%s: %d steps to %d in %v, heap %.0f MB", label, steps, s.h.Pos(), time.Since(t0).Round(time.Millisecond), live())
+			return settled
 		}
 		for !r("r") {
 		}
@@ -181,16 +172,8 @@ func BenchmarkPlayDumpStepBack(b *testing.B) {
 			b.Fatal(err)
 		}
 		r := func() bool {
-			run := s.startSettle()
-			for {
-				over, err := s.settleChunk(run, runChunk)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if over {
-					return run.r.unsettled == ""
-				}
-			}
+			_, settled := settleBench(b, s)
+			return settled
 		}
 		for !r() {
 		}
@@ -221,6 +204,21 @@ func BenchmarkPlayDumpStepBack(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.HeapAlloc)/1e6, "heap-MB")
 		runtime.KeepAlive(s)
+	}
+}
+
+// settleBench runs s as the `r` key does, chunk by chunk, to rest or to
+// the run's limit: the steps taken, and whether the world is at rest.
+func settleBench(b *testing.B, s *session) (steps int, settled bool) {
+	run := s.startSettle()
+	for {
+		over, err := s.settleChunk(run, runChunk)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if over {
+			return run.steps, run.r.unsettled == ""
+		}
 	}
 }
 

@@ -384,9 +384,9 @@ warmCharWidths();
 // (figures in docs/BENCHMARKS.md, issue 19, eighth session). The
 // characters the playground draws are measured now, while the page is
 // otherwise still (in the shadow of main.wasm's download on a slow link),
-// all in one layout (measureWidths; one layout each took 60-85 ms in all,
-// fifteenth session); others are measured before the frame that first
-// draws them (measureFirst). It reaches into xterm's width cache (pinned
+// all in one layout (measureWidths, rather than a layout each: figures in
+// docs/BENCHMARKS.md, issue 19, fifteenth session); others are measured
+// before the frame that first draws them (measureFirst). It reaches into xterm's width cache (pinned
 // in package.json): should that change shape, it does nothing.
 function warmCharWidths() {
   const cache = term._core?._renderService?._renderer?.value?._widthCache;
@@ -426,12 +426,12 @@ window.bufferText = () => {
 // firstWrite is the last write before the first frame is drawn, the
 // frame itself (for the bench: what of the time to the first frame is
 // Go's and what is xterm's).
-// xterm.js parses a write in a later task, in slices of 12 ms, unless a
-// key came just before it; the first frame's 9 KB, parsed by code not yet
-// compiled, took two or more slices, with Go's start work between them.
+// xterm.js parses a write in a later task, in short time slices, unless
+// a key came just before it; the first frame, parsed by code not yet
+// compiled, took more than one slice, with Go's start work between them.
 // Until the first frame the page waits for nothing else: writes are
-// parsed as they come (firstWrite → first frame, medians of 15 cold
-// loads: 88 → 54 ms, docs/BENCHMARKS.md, issue 19, fifteenth session).
+// parsed as they come (figures in docs/BENCHMARKS.md, issue 19,
+// fifteenth session).
 // Answers to Bubble Tea's terminal queries come back while Go writes and
 // wait in the page's input queue (below) until that frame. writeSync is
 // xterm's (6.0.0, pinned in package.json; marked deprecated there): should
