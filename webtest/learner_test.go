@@ -584,6 +584,7 @@ func TestChineseBrowser(t *testing.T) {
 		t.Fatalf("Chromium reports navigator.language %q for --lang=zh-CN", got)
 	}
 	p.waitText("个对象")
+	p.bordersInColumns("the first frame")
 	if got := eval[string](p, `document.getElementById('share').textContent`); got != "分享链接" {
 		t.Errorf("the share button reads %q, want 分享链接", got)
 	}
@@ -592,6 +593,7 @@ func TestChineseBrowser(t *testing.T) {
 	if !strings.Contains(scr, "它的属主都已不存在") {
 		t.Errorf("the step's reason is not in Chinese with its values:\n%s", scr)
 	}
+	p.bordersInColumns("three steps")
 	path, _ := p.shot("zh")
 	t.Logf("screenshot: %s", path)
 	if *screenshot != "" {
