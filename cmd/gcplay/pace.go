@@ -24,10 +24,16 @@ const (
 	// is paced: a small world's peak is the runtime's, not the heap's.
 	paceMinLive = 32 << 20
 	// readFactor times the objects read is the least limit.
-	readFactor = 2.4
+	readFactor = 2.2
 	// liveFactor times the heap found live at the last collection is the
-	// limit once the world holds more than the dump's objects.
-	liveFactor = 1.6
+	// limit once the world holds more than the dump's objects, for a run
+	// (run -f, what-if -f): its world is the settled world and what its
+	// delete holds.
+	liveFactor = 1.4
+	// growFactor is liveFactor for the playground (play -f), whose
+	// timeline grows as r runs: a collection of its heap costs more, so
+	// it is given more room.
+	growFactor = 1.6
 	// outsideGo is what the process holds outside Go's runtime (the
 	// binary's pages), beside what the runtime counts against the limit.
 	outsideGo = 16 << 20
@@ -43,14 +49,17 @@ const (
 // read's peak was higher (a JSON dump's text is longer), the limit is
 // that peak, which costs no collections. A world that grows further (a
 // run that records its trace, controllers that create many objects) gets
-// liveFactor times what is live instead, so the collector never runs
-// again and again over a heap it cannot shrink below the limit. The
-// factors were chosen by measurement: docs/BENCHMARKS.md, "Twelfth
-// session: the peak".
+// liveFactor (growFactor in the playground) times what is live instead,
+// so the collector never runs again and again over a heap it cannot
+// shrink below the limit. The factors were chosen by measurement:
+// docs/BENCHMARKS.md, "Twelfth session: the peak", and "Fifteenth
+// session: the peak" once the world's live heap came down.
 type worldPacer struct {
 	// read is the heap live once the dump was read; peak is the
 	// process's peak resident memory then (0 where it is not known).
 	read, peak uint64
+	// grow is the factor of what is live (liveFactor or growFactor).
+	grow float64
 	// stop ends the pacing after the next collection (the tests').
 	stop *atomic.Bool
 }
@@ -61,7 +70,7 @@ func (p worldPacer) limit(live uint64) int64 {
 	if p.read < paceMinLive {
 		return 0
 	}
-	limit := max(float64(p.read)*readFactor, float64(live)*liveFactor)
+	limit := max(float64(p.read)*readFactor, float64(live)*p.grow)
 	if p.peak > outsideGo {
 		limit = max(limit, float64(p.peak-outsideGo))
 	}
@@ -70,9 +79,10 @@ func (p worldPacer) limit(live uint64) int64 {
 
 // startPacer sets the limit for a world whose dump's objects hold read
 // bytes, read when the process's peak resident memory was peak, and again
-// after every collection, until stop is called.
-func startPacer(read, peak uint64) (stop func()) {
-	p := worldPacer{read: read, peak: peak, stop: new(atomic.Bool)}
+// after every collection, until stop is called; grow is the factor of
+// what is live (liveFactor or growFactor).
+func startPacer(read, peak uint64, grow float64) (stop func()) {
+	p := worldPacer{read: read, peak: peak, grow: grow, stop: new(atomic.Bool)}
 	if p.limit(read) == 0 {
 		return func() {}
 	}

@@ -251,7 +251,11 @@ func (o *RunOptions) runFile(file string) *fileReport {
 	data = nil // a dump's text is not needed once it is read
 	t.parsedDump(s)
 	if o.Dump != "" {
-		collectAfterRead(!o.Trace)
+		pace := liveFactor
+		if o.Trace {
+			pace = 0
+		}
+		collectAfterRead(pace)
 	}
 	// The text reads the steps; only JSON prints the final objects,
 	// removals and events.
@@ -276,15 +280,15 @@ func (o *RunOptions) runFile(file string) *fileReport {
 // one, and the process's peak would be set by the read rather than by the
 // world. The parsed scenario keeps nothing of the text
 // (TestParsedDumpKeepsNoText). It runs beside the caller, on the core the
-// single-threaded world leaves idle, and then, with pace, paces a large
-// world's collector (worldPacer): not for a run that records every step,
-// whose history grows with the run, nor when the user set GOMEMLIMIT or
-// GOGC.
-func collectAfterRead(pace bool) {
+// single-threaded world leaves idle, and then, with a factor of what is
+// live (grow: liveFactor or growFactor), paces a large world's collector
+// (worldPacer): not (0) for a run that records every step, whose history
+// grows with the run, nor when the user set GOMEMLIMIT or GOGC.
+func collectAfterRead(grow float64) {
 	go func() {
 		runtime.GC()
-		if pace && os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
-			startPacer(liveHeap(), peakRSS())
+		if grow > 0 && os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
+			startPacer(liveHeap(), peakRSS(), grow)
 		}
 	}()
 }

@@ -159,7 +159,7 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 		// A cluster dump: its world's collector is paced, as gcplay run
 		// paces it (worldPacer), so that the timeline's growth as r runs
 		// is not doubled again by Go's collector headroom.
-		collectAfterRead(true)
+		collectAfterRead(growFactor)
 	}
 	err = runProgram(m, in, out)
 	switch {

@@ -112,7 +112,7 @@ func (o *WhatIfOptions) load(out io.Writer) (*scenario.Scenario, *scenario.Impor
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
 	t.parsedDump(s)
-	collectAfterRead(true)
+	collectAfterRead(liveFactor)
 	im, err := scenario.Start(s)
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitFailed, Err: err}
