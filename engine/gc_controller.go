@@ -211,9 +211,9 @@ func (g *garbageCollector) relist() {
 // ones still queued) to a fresh copy.
 func (g *garbageCollector) clone(e *env) controller {
 	// Each node copied points to its copy (node.copied) until the clone
-	// is made: a map from node to copy was looked up about twice per
-	// node, at a cache miss each in a graph of 100,000 (docs/BENCHMARKS.md,
-	// "Fifteenth session").
+	// is made, rather than a map from node to copy looked up about twice
+	// per node, a cache miss each in a large graph (docs/BENCHMARKS.md,
+	// "Fifteenth session: play -f ..., stepping back").
 	copied := make([]*node, 0, g.uidToNode.Len())
 	defer func() {
 		for _, n := range copied {

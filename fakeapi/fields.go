@@ -12,9 +12,9 @@ import (
 // (map[string]any, []any, string, float64, bool, nil). They are read
 // like a map (Get, Lookup, All) and kept as a short list sorted by name:
 // an object has a few of them, and a Go map of up to eight entries takes
-// 336 bytes however few it holds, which for a dump's 100,000 Pods was a
-// fifth of the settled world's memory (docs/BENCHMARKS.md, "Fifteenth
-// session").
+// a whole group of eight slots however few it holds, which for a large
+// dump's Pods was much of the settled world's memory (docs/BENCHMARKS.md,
+// "Fifteenth session: the peak").
 //
 // Like a map, Fields copied share their entries: Set of a name they have
 // changes every copy; Set of a new name and Delete make a list of their

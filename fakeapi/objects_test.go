@@ -67,6 +67,14 @@ func TestObjectsOrder(t *testing.T) {
 			t.Fatalf("object %d: %s %s, want %s %s", i, got[i].APIVersion, got[i], want[i].APIVersion, want[i])
 		}
 	}
+	// CompareOrder of OrderKey is the same order, without ties.
+	for i := 1; i < len(got); i++ {
+		a, aok := w.s.OrderKey(got[i-1])
+		b, bok := w.s.OrderKey(got[i])
+		if !aok || !bok || CompareOrder(a, b) >= 0 {
+			t.Fatalf("objects %d and %d: CompareOrder(%v, %v) = %d (%v %v), want < 0", i-1, i, a, b, CompareOrder(a, b), aok, bok)
+		}
+	}
 	// The interleaving case is really there: default's Pods go core a,
 	// example a, other a, example b, other b, ...
 	var defaultPods []string

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"cmp"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/objtable"
 )
 
 // snapshot is everything the views show that costs more than the rows in
@@ -359,7 +359,7 @@ func (sn *snapshot) obj(r *row) *fakeapi.Object {
 // order it cannot tell: then only sorting gives the order. An object's
 // place in the order (its kind, namespace, name and group) never
 // changes, so while a cascade only removes objects, or a step back only
-// brings a few back, a frame need not sort the 100,000 others.
+// brings a few back, a frame need not sort all the others.
 func remaining(all []*fakeapi.Object, store *fakeapi.Store, arrivals func() map[string]*fakeapi.Object) []*fakeapi.Object {
 	out := make([]*fakeapi.Object, 0, store.Len())
 	for _, o := range all {
@@ -382,7 +382,7 @@ func remaining(all []*fakeapi.Object, store *fakeapi.Store, arrivals func() map[
 	if len(out)+len(arr) < store.Len() {
 		return nil
 	}
-	return mergeArrivals(out, arr, store.Len(), store.Registry())
+	return mergeArrivals(out, arr, store.Len(), store)
 }
 
 // maxArrivalRecords bounds the records arrived reads: past it (a long
@@ -411,54 +411,34 @@ func arrived(h *engine.History, a, b int, store *fakeapi.Store) map[string]*fake
 	return out
 }
 
-// orderKey is an object's place in the store's order (Store.Objects):
-// kind, namespace, name, then group.
-type orderKey struct{ kind, namespace, name, group string }
-
-func keyOfObject(o *fakeapi.Object, reg *fakeapi.Registry) (orderKey, bool) {
-	info, ok := reg.Lookup(o.APIVersion, o.Kind)
-	if !ok {
-		return orderKey{}, false
-	}
-	ns := o.Metadata.Namespace
-	if !info.Namespaced() {
-		ns = ""
-	}
-	return orderKey{info.Kind, ns, o.Metadata.Name, info.Group()}, true
-}
-
-func (k orderKey) compare(l orderKey) int {
-	return cmp.Or(strings.Compare(k.kind, l.kind), strings.Compare(k.namespace, l.namespace), strings.Compare(k.name, l.name), strings.Compare(k.group, l.group))
-}
-
 // mergeArrivals returns objs (in the store's order) with those objects
 // of arrivals that objs lacks in their places, or nil unless that makes
 // n objects, or when an object's kind is not served.
-func mergeArrivals(objs []*fakeapi.Object, arrivals map[string]*fakeapi.Object, n int, reg *fakeapi.Registry) []*fakeapi.Object {
+func mergeArrivals(objs []*fakeapi.Object, arrivals map[string]*fakeapi.Object, n int, store *fakeapi.Store) []*fakeapi.Object {
 	type arrival struct {
-		key orderKey
+		key objtable.Key
 		o   *fakeapi.Object
 		at  int
 	}
 	news := make([]arrival, 0, len(arrivals))
 	for _, o := range arrivals {
-		k, ok := keyOfObject(o, reg)
+		k, ok := store.OrderKey(o)
 		if !ok {
 			return nil
 		}
 		news = append(news, arrival{key: k, o: o})
 	}
-	slices.SortFunc(news, func(a, b arrival) int { return a.key.compare(b.key) })
+	slices.SortFunc(news, func(a, b arrival) int { return fakeapi.CompareOrder(a.key, b.key) })
 	bad := false
-	keyAt := func(j int) orderKey {
-		k, ok := keyOfObject(objs[j], reg)
+	keyAt := func(j int) objtable.Key {
+		k, ok := store.OrderKey(objs[j])
 		bad = bad || !ok
 		return k
 	}
 	kept := news[:0]
 	for _, a := range news {
-		a.at = sort.Search(len(objs), func(j int) bool { return a.key.compare(keyAt(j)) <= 0 })
-		if a.at < len(objs) && a.key.compare(keyAt(a.at)) == 0 {
+		a.at = sort.Search(len(objs), func(j int) bool { return fakeapi.CompareOrder(a.key, keyAt(j)) <= 0 })
+		if a.at < len(objs) && fakeapi.CompareOrder(a.key, keyAt(a.at)) == 0 {
 			if objs[a.at] != a.o {
 				return nil // another object in its place
 			}

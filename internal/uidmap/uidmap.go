@@ -201,10 +201,10 @@ func (m *Map[V]) Clone(f func(V) V) Map[V] {
 	}
 	if len(m.sparse) > 0 {
 		// The map's tables copied as they are, then each value replaced
-		// in the clone's own order: a new map of a dump's 100,000 UUIDs,
+		// in the clone's own order: a new map of a large dump's UUIDs,
 		// filled entry by entry in another map's order, misses the
 		// processor's caches at every insert (docs/BENCHMARKS.md,
-		// "Fifteenth session").
+		// "Fifteenth session: play -f ..., stepping back").
 		c.sparse = maps.Clone(m.sparse)
 		if f != nil {
 			for uid, v := range c.sparse {
