@@ -526,7 +526,7 @@ func plainLine(s []byte) bool {
 	if bytes.IndexByte([]byte("-?:,[]{}#&*!|>'\"%@`"), s[0]) >= 0 {
 		return false
 	}
-	return !bytes.Contains(s, []byte(": ")) && !bytes.Contains(s, []byte(" #")) && s[len(s)-1] != ':'
+	return s[len(s)-1] != ':' && !commentOrColon(s)
 }
 
 // lineAfter is the offset in the document of the line after l, whose

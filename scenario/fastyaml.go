@@ -201,7 +201,7 @@ func (f *fastYAML) has(j int) bool {
 		for ind < len(line) && line[ind] == ' ' {
 			ind++
 		}
-		s := bytes.TrimRight(line[ind:], " \r")
+		s := trimSpaceCR(line[ind:])
 		if len(s) == 0 || s[0] == '#' {
 			continue
 		}
@@ -215,6 +215,22 @@ func (f *fastYAML) has(j int) bool {
 		f.lines = append(f.lines, fastLine{ind: ind, s: s, num: f.num})
 	}
 	return true
+}
+
+// trimSpaceCR is bytes.TrimRight(s, " \r"), which builds its set of two
+// bytes at every call: has trims every line of a dump with it.
+func trimSpaceCR(s []byte) []byte {
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// commentOrColon reports whether s holds " #" or ": ", which a plain
+// scalar's one line cannot; both hold a space, which most scalars of a
+// dump (names, UIDs, images, times) do not, so that is looked for first.
+func commentOrColon(s []byte) bool {
+	return bytes.IndexByte(s, ' ') >= 0 && (bytes.Contains(s, []byte(" #")) || bytes.Contains(s, []byte(": ")))
 }
 
 // drop forgets the lines before the current one.
@@ -561,7 +577,7 @@ func (f *fastYAML) scalarText(s []byte) (fastScalar, bool) {
 	// (A key's text may end with spaces before its colon, which are not
 	// the key's.)
 	s = bytes.TrimRight(s, " ")
-	if bytes.Contains(s, []byte(" #")) || bytes.Contains(s, []byte(": ")) || s[len(s)-1] == ':' {
+	if s[len(s)-1] == ':' || commentOrColon(s) {
 		return fastScalar{}, false
 	}
 	v := f.str(s)
