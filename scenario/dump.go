@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -428,30 +429,9 @@ func isList(n *yaml.Node) bool {
 // checkDumpIdentity reports two objects with one name or one UID, and
 // resolves ownerReferences written without a uid to the dump's objects.
 func (p *parser) checkDumpIdentity(objs []Manifest, reg *fakeapi.Registry) {
-	type key struct{ kind, ns, name string }
-	byName := make(map[key]*Manifest, len(objs))
-	byUID := make(map[string]*Manifest, len(objs))
-	for i := range objs {
-		m := &objs[i]
-		o := m.Object
-		if o.Metadata.Name == "" {
-			p.errorf(&yaml.Node{Line: m.Line}, m.Path+".metadata", "missing name: an object of a dump has one (generateName alone names no object yet)")
-			continue
-		}
-		info, _ := reg.Lookup(o.APIVersion, o.Kind)
-		k := key{info.Kind, o.Metadata.Namespace, o.Metadata.Name}
-		if prev := byName[k]; prev != nil {
-			p.errorf(&yaml.Node{Line: m.Line}, m.Path, "%s is also at line %d", o, prev.Line)
-			continue
-		}
-		byName[k] = m
-		if u := o.Metadata.UID; u != "" {
-			if prev := byUID[u]; prev != nil {
-				p.errorf(&yaml.Node{Line: m.Line}, m.Path+".metadata.uid", "uid %q is also the uid of %s at line %d", u, prev.Object, prev.Line)
-				continue
-			}
-			byUID[u] = m
-		}
+	byName, byUID, unique := identitiesApart(objs, reg)
+	if !unique {
+		byName, byUID = p.identities(objs, reg)
 	}
 	// Plain manifests have no uid: give each its own, so that references
 	// by name can point to it.
@@ -479,7 +459,7 @@ func (p *parser) checkDumpIdentity(objs []Manifest, reg *fakeapi.Registry) {
 			if !info.Namespaced() {
 				ns = ""
 			}
-			owner := byName[key{info.Kind, ns, r.Name}]
+			owner := byName[identityKey{info.Kind, ns, r.Name}]
 			if owner == nil || owner.Object.Metadata.UID == "" {
 				p.errorf(&yaml.Node{Line: m.Line}, fmt.Sprintf("%s.metadata.ownerReferences[%d]", m.Path, j),
 					"%s has no uid and the dump holds no %s to take it from; give the uid", fakeapi.RefString(r.Kind, ns, r.Name), fakeapi.RefString(r.Kind, ns, r.Name))
@@ -488,6 +468,85 @@ func (p *parser) checkDumpIdentity(objs []Manifest, reg *fakeapi.Registry) {
 			r.UID = owner.Object.Metadata.UID
 		}
 	}
+}
+
+// identityKey is an object's name as the apiserver knows it: its kind,
+// namespace and name.
+type identityKey struct{ kind, ns, name string }
+
+// identities indexes a dump's objects by name and by UID, reporting an
+// object without a name, or with the name or the UID of an object before
+// it (and leaving it out of the indexes).
+func (p *parser) identities(objs []Manifest, reg *fakeapi.Registry) (map[identityKey]*Manifest, map[string]*Manifest) {
+	byName := make(map[identityKey]*Manifest, len(objs))
+	byUID := make(map[string]*Manifest, len(objs))
+	for i := range objs {
+		m := &objs[i]
+		o := m.Object
+		if o.Metadata.Name == "" {
+			p.errorf(&yaml.Node{Line: m.Line}, m.Path+".metadata", "missing name: an object of a dump has one (generateName alone names no object yet)")
+			continue
+		}
+		info, _ := reg.Lookup(o.APIVersion, o.Kind)
+		k := identityKey{info.Kind, o.Metadata.Namespace, o.Metadata.Name}
+		if prev := byName[k]; prev != nil {
+			p.errorf(&yaml.Node{Line: m.Line}, m.Path, "%s is also at line %d", o, prev.Line)
+			continue
+		}
+		byName[k] = m
+		if u := o.Metadata.UID; u != "" {
+			if prev := byUID[u]; prev != nil {
+				p.errorf(&yaml.Node{Line: m.Line}, m.Path+".metadata.uid", "uid %q is also the uid of %s at line %d", u, prev.Object, prev.Line)
+				continue
+			}
+			byUID[u] = m
+		}
+	}
+	return byName, byUID
+}
+
+// identitiesApartMin is the smallest dump whose indexes by name and by
+// UID identitiesApart builds each on a core of its own.
+var identitiesApartMin = 1 << 12
+
+// identitiesApart builds identities' two indexes of a large dump, each on
+// a core of its own, for the common case: every object named, no name
+// or UID twice, where identities reports nothing and leaves nothing out,
+// so that the indexes are the ones it builds. unique is false otherwise
+// (or for a small dump, or on one core), and identities reads the dump
+// from its start to report what it finds.
+func identitiesApart(objs []Manifest, reg *fakeapi.Registry) (byName map[identityKey]*Manifest, byUID map[string]*Manifest, unique bool) {
+	if len(objs) < identitiesApartMin || runtime.GOMAXPROCS(0) < 2 {
+		return nil, nil, false
+	}
+	uidsUnique := make(chan bool, 1)
+	go func() {
+		byUID = make(map[string]*Manifest, len(objs))
+		for i := range objs {
+			if u := objs[i].Object.Metadata.UID; u != "" {
+				if byUID[u] != nil {
+					uidsUnique <- false
+					return
+				}
+				byUID[u] = &objs[i]
+			}
+		}
+		uidsUnique <- true
+	}()
+	byName = make(map[identityKey]*Manifest, len(objs))
+	unique = true
+	for i := range objs {
+		o := objs[i].Object
+		info, _ := reg.Lookup(o.APIVersion, o.Kind)
+		k := identityKey{info.Kind, o.Metadata.Namespace, o.Metadata.Name}
+		if o.Metadata.Name == "" || byName[k] != nil {
+			unique = false
+			break
+		}
+		byName[k] = &objs[i]
+	}
+	unique = <-uidsUnique && unique
+	return byName, byUID, unique
 }
 
 // orderRestore puts Namespaces first (each namespace an object uses must
