@@ -480,6 +480,7 @@ type identityKey struct{ kind, ns, name string }
 func (p *parser) identities(objs []Manifest, reg *fakeapi.Registry) (map[identityKey]*Manifest, map[string]*Manifest) {
 	byName := make(map[identityKey]*Manifest, len(objs))
 	byUID := make(map[string]*Manifest, len(objs))
+	var kinds fakeapi.KindCache
 	for i := range objs {
 		m := &objs[i]
 		o := m.Object
@@ -487,7 +488,7 @@ func (p *parser) identities(objs []Manifest, reg *fakeapi.Registry) (map[identit
 			p.errorf(&yaml.Node{Line: m.Line}, m.Path+".metadata", "missing name: an object of a dump has one (generateName alone names no object yet)")
 			continue
 		}
-		info, _ := reg.Lookup(o.APIVersion, o.Kind)
+		info, _ := kinds.Lookup(reg, o.APIVersion, o.Kind)
 		k := identityKey{info.Kind, o.Metadata.Namespace, o.Metadata.Name}
 		if prev := byName[k]; prev != nil {
 			p.errorf(&yaml.Node{Line: m.Line}, m.Path, "%s is also at line %d", o, prev.Line)
@@ -535,9 +536,10 @@ func identitiesApart(objs []Manifest, reg *fakeapi.Registry) (byName map[identit
 	}()
 	byName = make(map[identityKey]*Manifest, len(objs))
 	unique = true
+	var kinds fakeapi.KindCache
 	for i := range objs {
 		o := objs[i].Object
-		info, _ := reg.Lookup(o.APIVersion, o.Kind)
+		info, _ := kinds.Lookup(reg, o.APIVersion, o.Kind)
 		k := identityKey{info.Kind, o.Metadata.Namespace, o.Metadata.Name}
 		if o.Metadata.Name == "" || byName[k] != nil {
 			unique = false
@@ -565,8 +567,9 @@ func orderRestore(objs []Manifest, reg *fakeapi.Registry, notes []string) ([]Man
 		}
 	}
 	var added []string
+	var kinds fakeapi.KindCache
 	for _, m := range objs {
-		info, _ := reg.Lookup(m.Object.APIVersion, m.Object.Kind)
+		info, _ := kinds.Lookup(reg, m.Object.APIVersion, m.Object.Kind)
 		if ns := m.Object.Metadata.Namespace; info.Namespaced() && !have[ns] {
 			have[ns] = true
 			added = append(added, ns)
