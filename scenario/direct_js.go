@@ -17,7 +17,8 @@ const directDecoding = false
 // What the reading refers to of it is here, and does nothing.
 type predecoder struct{}
 
-func startPredecode([]byte, int, int) *predecoder                     { return nil }
+func cutPredecode([]byte, int, int) *predecoder                       { return nil }
+func (*predecoder) start() *predecoder                                { return nil }
 func closePredecode(*predecoder)                                      {}
 func takeDecoded(*dumpReader, int, *fastYAML, int) (took, found bool) { return false, false }
 func (*predecoder) readFrom() int                                     { return math.MaxInt }

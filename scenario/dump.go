@@ -110,18 +110,28 @@ func ParseDump(filename string, data []byte) (*Scenario, error) {
 // 0 as ParseDump does it, when data is large and there are cores; < 0
 // never; > 0 in chunks of that much text, whatever data's size.
 func parseDump(filename string, data []byte, direct bool, chunk int) (*Scenario, readStats, error) {
-	return parseDumpReleasing(filename, data, direct, chunk, nil, 0)
+	return parseDumpReleasing(filename, data, direct, chunk, nil, 0, plainTextAside(data))
 }
 
 // parseDumpReleasing is parseDump giving back, through rel when it is
 // not nil, the memory of the text that the direct decoding of a YAML
 // List's entries has read (ParseFileReleasing), every step bytes.
-func parseDumpReleasing(filename string, data []byte, direct bool, chunk int, rel *TextRelease, step int) (*Scenario, readStats, error) {
+func parseDumpReleasing(filename string, data []byte, direct bool, chunk int, rel *TextRelease, step int, plain func() bool) (*Scenario, readStats, error) {
 	if rel == nil {
 		step = 0
 	}
 	d := newDumpReader(filename, data)
-	if !plainText(data) {
+	yamlList := false
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] != '{' && t[0] != '[' {
+		yamlList = direct && directDecoding
+	}
+	// The cut into chunks reads the whole text, as plainText does (plain:
+	// on another core, for a large text): the two go on at once.
+	var pre *predecoder
+	if yamlList && chunk >= 0 {
+		pre = cutPredecode(data, chunk, step)
+	}
+	if !plain() {
 		// Characters the fast readers do not read as yaml.v3 does
 		// (invalid UTF-8, a control character, a line break other than
 		// a line feed): yaml.v3 reads the text, and reports the fault.
@@ -133,11 +143,9 @@ func parseDumpReleasing(filename string, data []byte, direct bool, chunk int, re
 	var directJSON func(int, *fastJSON, int) bool
 	if direct && directDecoding {
 		directItem, directJSON = d.directItem, d.directJSON
-		if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] != '{' && t[0] != '[' {
-			if chunk >= 0 {
-				d.pre = startPredecode(data, chunk, step)
-				defer closePredecode(d.pre)
-			}
+		if yamlList {
+			d.pre = pre.start()
+			defer closePredecode(d.pre)
 			if step > 0 {
 				d.rel = &releaser{data: data, rel: rel, step: step}
 			}

@@ -108,31 +108,40 @@ func takeDecoded(d *dumpReader, doc int, f *fastYAML, ind int) (took, found bool
 	return true, true
 }
 
-// startPredecode starts the workers decoding the entries of data's Lists,
-// when data is large enough and there is more than one core; nil when it
-// does not. closePredecode must be called once the reading is done. chunk, when
-// not 0, is the chunks' size, and the workers start whatever data's size
-// and the cores (as the tests have them).
+// cutPredecode cuts the items of data's Lists into chunks for workers to
+// decode, when data is large enough and there is more than one core; nil
+// when it does not. It reads data's bytes and nothing else, so it may
+// run before data is known to be plainText; the workers start only with
+// start. chunk, when not 0, is the chunks' size, and the chunks are cut
+// whatever data's size and the cores (as the tests have them).
 //
 // step, when not 0, says the text read is given back behind the reading
 // in order every step bytes (readFrom).
-func startPredecode(data []byte, chunk, step int) *predecoder {
-	workers := runtime.GOMAXPROCS(0)
+func cutPredecode(data []byte, chunk, step int) *predecoder {
 	if chunk == 0 {
-		if workers < 2 || len(data) < parallelMin {
+		if runtime.GOMAXPROCS(0) < 2 || len(data) < parallelMin {
 			return nil
 		}
 		chunk = parallelChunk
 	}
-	workers = max(workers, 2)
 	pd := &predecoder{data: data, chunk: chunk, step: step}
 	pd.cut()
 	if len(pd.chunks) == 0 {
 		return nil
 	}
-	pd.line = 1 + bytes.Count(data[:pd.chunks[0].start], []byte{'\n'})
-	workers = min(workers, len(pd.chunks))
-	if step > 0 {
+	return pd
+}
+
+// start starts the workers decoding pd's chunks, and returns pd (nil
+// when pd is nil). closePredecode must be called once the reading is
+// done.
+func (pd *predecoder) start() *predecoder {
+	if pd == nil {
+		return nil
+	}
+	pd.line = 1 + bytes.Count(pd.data[:pd.chunks[0].start], []byte{'\n'})
+	workers := min(max(runtime.GOMAXPROCS(0), 2), len(pd.chunks))
+	if pd.step > 0 {
 		pd.from = make([]atomic.Int64, workers)
 		for w := range pd.from {
 			pd.from[w].Store(math.MaxInt64)

@@ -4,6 +4,7 @@ package scenario
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -43,5 +44,22 @@ func TestDumpParallelLarge(t *testing.T) {
 	two := append(append(append([]byte(nil), data...), "---\n"...), data...)
 	if _, _, err := parseDump("dump.yaml", two, true, 0); err == nil || !strings.Contains(err.Error(), "is also at line") {
 		t.Errorf("two copies of one dump: %v, want objects named twice", err)
+	}
+	// A character the fast readers do not read, in the last entry: the
+	// text is cut into chunks before plainText (on another core) finds
+	// it, and yaml.v3 reads it and reports it, as it does on one core.
+	bad := bytes.Clone(data)
+	i := bytes.LastIndex(bad, []byte("restartPolicy: Always"))
+	bad[i+len("restartPolicy: A")] = 0x01
+	_, _, wantErr = parseDump("dump.yaml", bad, true, -1)
+	if wantErr == nil || !strings.Contains(wantErr.Error(), "control character") {
+		t.Fatalf("a control character: %v", wantErr)
+	}
+	if _, _, err := parseDump("dump.yaml", bad, true, 0); fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Errorf("a control character, in parallel: %v, want %v", err, wantErr)
+	}
+	rel := &TextRelease{Release: func(int) {}, Reload: func() error { return nil }}
+	if _, err := ParseFileReleasing("dump.yaml", bad, rel); fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Errorf("a control character, given back as read: %v, want %v", err, wantErr)
 	}
 }

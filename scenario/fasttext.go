@@ -2,8 +2,27 @@ package scenario
 
 import (
 	"encoding/binary"
+	"runtime"
+	"sync"
 	"unicode/utf8"
 )
+
+// plainAsideMin is the smallest text whose plainText plainTextAside
+// works out on another core.
+const plainAsideMin = 1 << 20
+
+// plainTextAside is plainText(data), worked out on another core for a
+// large text while the caller reads the whole text for other ends (the
+// dump's test, IsDump; the cut of its items into chunks, cutPredecode):
+// asked for, the answer waits for it. It reads data and nothing else.
+func plainTextAside(data []byte) func() bool {
+	if len(data) < plainAsideMin || runtime.GOMAXPROCS(0) < 2 {
+		return sync.OnceValue(func() bool { return plainText(data) })
+	}
+	c := make(chan bool, 1)
+	go func() { c <- plainText(data) }()
+	return sync.OnceValue(func() bool { return <-c })
+}
 
 // plainText reports whether every character of data is one that fastYAML
 // and fastJSON read as yaml.v3 reads it: a printable ASCII character, a

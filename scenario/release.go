@@ -43,10 +43,16 @@ type releaser struct {
 // after it returns, but to give its memory back: the parsed scenario
 // keeps nothing of it (TestParsedDumpKeepsNoText).
 func ParseFileReleasing(filename string, data []byte, rel *TextRelease) (*Scenario, error) {
-	if rel == nil || !IsDump(data) {
+	if rel == nil {
 		return ParseFile(filename, data)
 	}
-	s, _, err := parseDumpReleasing(filename, data, true, 0, rel, releaseStep)
+	// IsDump and plainText each read the whole text: at once.
+	plain := plainTextAside(data)
+	if !IsDump(data) {
+		plain() // (once it returns, nothing reads data aside)
+		return ParseFile(filename, data)
+	}
+	s, _, err := parseDumpReleasing(filename, data, true, 0, rel, releaseStep, plain)
 	return s, err
 }
 

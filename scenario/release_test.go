@@ -68,7 +68,7 @@ func TestReleasingReadsNothingGivenBack(t *testing.T) {
 						return nil
 					},
 				}
-				got, _, err := parseDumpReleasing(tc.name, data, true, chunk, rel, 8192)
+				got, _, err := parseDumpReleasing(tc.name, data, true, chunk, rel, 8192, plainTextAside(data))
 				if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 					t.Fatalf("error %v, want %v", err, wantErr)
 				}
