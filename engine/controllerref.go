@@ -23,15 +23,15 @@ import (
 
 // nested walks maps from v along path.
 func nested(v any, path ...string) (any, bool) {
+	if f, ok := v.(fakeapi.Fields); ok { // an object's top level
+		return f.Nested(path...)
+	}
 	for _, p := range path {
-		var ok bool
-		switch m := v.(type) {
-		case map[string]any:
-			v, ok = m[p]
-		case fakeapi.Fields: // an object's top level
-			v, ok = m.Lookup(p)
-		}
+		m, ok := v.(map[string]any)
 		if !ok {
+			return nil, false
+		}
+		if v, ok = m[p]; !ok {
 			return nil, false
 		}
 	}

@@ -279,7 +279,7 @@ func (c *daemonSetController) deleteHistory(r *fakeapi.Object) {
 // shouldIgnoreNodeUpdate: only a change of labels or taints matters.
 func shouldIgnoreNodeUpdate(old, cur *fakeapi.Object) bool {
 	return reflect.DeepEqual(old.Metadata.Labels, cur.Metadata.Labels) &&
-		reflect.DeepEqual(toJSONValue(nestedValue(old.Fields.Get("spec"), "taints")), toJSONValue(nestedValue(cur.Fields.Get("spec"), "taints")))
+		reflect.DeepEqual(toJSONValue(nestedValue(old.Fields, "spec", "taints")), toJSONValue(nestedValue(cur.Fields, "spec", "taints")))
 }
 
 func nestedValue(v any, path ...string) any {
@@ -311,7 +311,7 @@ func (c *daemonSetController) syncNodeUpdate(node *fakeapi.Object) {
 		}
 		shouldRun, shouldContinue, _ := nodeShouldRunDaemonPod(node, v)
 		scheduled := podsByDS[k] > 0
-		mis, _ := nestedInt(ds.Fields.Get("status"), "numberMisscheduled")
+		mis, _ := nestedInt(ds.Fields, "status", "numberMisscheduled")
 		if (shouldRun && !scheduled) || (!shouldContinue && scheduled) || (scheduled && mis > 0) {
 			c.q.Add(k)
 		}
@@ -487,7 +487,7 @@ func readTolerations(v any) []toleration {
 }
 
 func nodeTaints(node *fakeapi.Object) []taint {
-	list, _ := nestedSlice(node.Fields.Get("spec"), "taints")
+	list, _ := nestedSlice(node.Fields, "spec", "taints")
 	var out []taint
 	for _, t := range list {
 		out = append(out, taint{key: nestedString(t, "key"), value: nestedString(t, "value"), effect: nestedString(t, "effect")})
@@ -668,7 +668,7 @@ func isPodReady(p *fakeapi.Object) bool { ready, _ := podReadyCondition(p); retu
 // podReadyCondition reads the Ready condition: whether it is True, and
 // since when.
 func podReadyCondition(p *fakeapi.Object) (bool, time.Time) {
-	conds, _ := nestedSlice(p.Fields.Get("status"), "conditions")
+	conds, _ := nestedSlice(p.Fields, "status", "conditions")
 	for _, c := range conds {
 		if nestedString(c, "type") == "Ready" {
 			if nestedString(c, "status") != "True" {
@@ -680,7 +680,7 @@ func podReadyCondition(p *fakeapi.Object) (bool, time.Time) {
 	return false, time.Time{}
 }
 
-func podPhase(p *fakeapi.Object) string { return nestedString(p.Fields.Get("status"), "phase") }
+func podPhase(p *fakeapi.Object) string { return nestedString(p.Fields, "status", "phase") }
 
 func isPodTerminal(p *fakeapi.Object) bool {
 	ph := podPhase(p)
@@ -947,7 +947,7 @@ func (s *dsSync) constructHistory() (cur *fakeapi.Object, old []*fakeapi.Object,
 func (s *dsSync) snapshot(revision int64) (*fakeapi.Object, error) {
 	c, v := s.c, s.v
 	var collision *int64
-	if n, ok := nestedInt(v.obj.Fields.Get("status"), "collisionCount"); ok {
+	if n, ok := nestedInt(v.obj.Fields, "status", "collisionCount"); ok {
 		collision = &n
 	}
 	hash := podTemplateHash(v.template, collision)
@@ -980,8 +980,8 @@ func (s *dsSync) snapshot(revision int64) (*fakeapi.Object, error) {
 	if getErr != nil {
 		return nil, getErr
 	}
-	n, _ := nestedInt(fresh.Fields.Get("status"), "collisionCount")
-	if cur, _ := nestedInt(v.obj.Fields.Get("status"), "collisionCount"); cur != n {
+	n, _ := nestedInt(fresh.Fields, "status", "collisionCount")
+	if cur, _ := nestedInt(v.obj.Fields, "status", "collisionCount"); cur != n {
 		return nil, fmt.Errorf("found a stale collision count (%d, expected %d) of DaemonSet %q while processing; will retry until it is updated", cur, n, v.obj.Metadata.Name)
 	}
 	st, _ := fresh.Fields.Get("status").(map[string]any)

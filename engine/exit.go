@@ -116,7 +116,7 @@ func (a Exit) targets(store *fakeapi.Store) ([]*fakeapi.Object, error) {
 
 // podFinished reports whether a Pod's phase is Succeeded or Failed.
 func podFinished(o *fakeapi.Object) bool {
-	switch nestedString(o.Fields.Get("status"), "phase") {
+	switch nestedString(o.Fields, "status", "phase") {
 	case podSucceeded, podFailed:
 		return true
 	}
@@ -133,12 +133,12 @@ func reportExit(e *env, pod *fakeapi.Object, code int) error {
 	if code != 0 {
 		phase, reason = podFailed, "Error"
 	}
-	started := nestedString(pod.Fields.Get("status"), "startTime")
+	started := nestedString(pod.Fields, "status", "startTime")
 	if started == "" {
 		started = now
 	}
 	restarts := map[string]any{}
-	if cs, ok := nestedSlice(pod.Fields.Get("status"), "containerStatuses"); ok {
+	if cs, ok := nestedSlice(pod.Fields, "status", "containerStatuses"); ok {
 		for _, c := range cs {
 			if n, ok := nested(c, "restartCount"); ok {
 				restarts[nestedString(c, "name")] = n
@@ -146,7 +146,7 @@ func reportExit(e *env, pod *fakeapi.Object, code int) error {
 		}
 	}
 	var statuses []any
-	containers, _ := nestedSlice(pod.Fields.Get("spec"), "containers")
+	containers, _ := nestedSlice(pod.Fields, "spec", "containers")
 	for _, c := range containers {
 		name := nestedString(c, "name")
 		rc, ok := restarts[name]

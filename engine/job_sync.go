@@ -110,7 +110,7 @@ func jobFinished(o *fakeapi.Object) bool {
 // jobFinishedCondition returns the type of a Job's True Complete or Failed
 // condition, and when it was set.
 func jobFinishedCondition(o *fakeapi.Object) (jobCondition, bool) {
-	conds, _ := nestedSlice(o.Fields.Get("status"), "conditions")
+	conds, _ := nestedSlice(o.Fields, "status", "conditions")
 	for _, c := range conds {
 		if t := nestedString(c, "type"); (t == jobComplete || t == jobFailed) && nestedString(c, "status") == "True" {
 			return jobCondition{Type: t, Status: "True", LastTransitionTime: nestedString(c, "lastTransitionTime"),

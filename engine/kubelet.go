@@ -50,12 +50,7 @@ func (k *kubelet) setQueue(q *workqueue[string]) {
 func podKey(o *fakeapi.Object) string { return o.Metadata.Namespace + "/" + o.Metadata.Name }
 
 func nodeName(o *fakeapi.Object) string {
-	if spec, ok := o.Fields.Get("spec").(map[string]any); ok {
-		if n, ok := spec["nodeName"].(string); ok {
-			return n
-		}
-	}
-	return ""
+	return nestedString(o.Fields, "spec", "nodeName")
 }
 
 func (k *kubelet) observe(ev fakeapi.WatchEvent) {

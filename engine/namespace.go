@@ -644,10 +644,10 @@ func (c *namespaceController) estimateGracefulTermination(g gvr, ns string, dele
 	}
 	var estimate int64
 	for _, p := range pods {
-		if phase, _ := nested(p.Fields.Get("status"), "phase"); phase == "Succeeded" || phase == "Failed" {
+		if phase, _ := nested(p.Fields, "status", "phase"); phase == "Succeeded" || phase == "Failed" {
 			continue
 		}
-		grace, ok := nestedInt(p.Fields.Get("spec"), "terminationGracePeriodSeconds")
+		grace, ok := nestedInt(p.Fields, "spec", "terminationGracePeriodSeconds")
 		if !ok {
 			grace = podDefaultGrace
 		}

@@ -112,7 +112,7 @@ func codeOfPhase(phase string) phaseCode {
 // phase is the Pod's status.phase.
 func (p *podInfo) phase() string {
 	if p.phaseCode == phaseOther {
-		return nestedString(p.obj.Fields.Get("status"), "phase")
+		return nestedString(p.obj.Fields, "status", "phase")
 	}
 	return phaseNames[p.phaseCode]
 }
@@ -138,9 +138,8 @@ func (p *podInfo) node() string { return nodeName(p.obj) }
 
 func newPodInfo(o *fakeapi.Object) *podInfo {
 	p := &podInfo{obj: o, terminating: o.Metadata.DeletionTimestamp != nil}
-	status := o.Fields.Get("status")
-	p.phaseCode = codeOfPhase(nestedString(status, "phase"))
-	if conds, ok := nestedSlice(status, "conditions"); ok {
+	p.phaseCode = codeOfPhase(nestedString(o.Fields, "status", "phase"))
+	if conds, ok := nestedSlice(o.Fields, "status", "conditions"); ok {
 		for _, c := range conds {
 			if nestedString(c, "type") == "Ready" && nestedString(c, "status") == "True" {
 				p.ready = true
@@ -148,7 +147,7 @@ func newPodInfo(o *fakeapi.Object) *podInfo {
 			}
 		}
 	}
-	if cs, ok := nestedSlice(status, "containerStatuses"); ok {
+	if cs, ok := nestedSlice(o.Fields, "status", "containerStatuses"); ok {
 		for _, c := range cs {
 			if n, ok := nestedInt(c, "restartCount"); ok && n > int64(p.restarts) && n <= math.MaxInt32 {
 				p.restarts = int32(n)
@@ -464,7 +463,7 @@ func lifeStage(o *fakeapi.Object) string {
 		}
 		return ""
 	}
-	switch nestedString(o.Fields.Get("status"), "phase") {
+	switch nestedString(o.Fields, "status", "phase") {
 	case podRunning, podSucceeded, podFailed:
 		return ""
 	}
@@ -501,7 +500,7 @@ func setCondition(conds []any, typ, now string) []any {
 }
 
 func existingConditions(pod *fakeapi.Object) []any {
-	conds, _ := nestedSlice(pod.Fields.Get("status"), "conditions")
+	conds, _ := nestedSlice(pod.Fields, "status", "conditions")
 	out := make([]any, len(conds))
 	copy(out, conds)
 	return out
@@ -537,7 +536,7 @@ func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 		conds = setCondition(conds, t, now)
 	}
 	restarts := map[string]any{}
-	if cs, ok := nestedSlice(pod.Fields.Get("status"), "containerStatuses"); ok {
+	if cs, ok := nestedSlice(pod.Fields, "status", "containerStatuses"); ok {
 		for _, c := range cs {
 			if n, ok := nested(c, "restartCount"); ok {
 				restarts[nestedString(c, "name")] = n
@@ -545,7 +544,7 @@ func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 		}
 	}
 	var statuses []any
-	containers, _ := nestedSlice(pod.Fields.Get("spec"), "containers")
+	containers, _ := nestedSlice(pod.Fields, "spec", "containers")
 	for _, c := range containers {
 		name := nestedString(c, "name")
 		rc, ok := restarts[name]

@@ -201,7 +201,7 @@ func (a RolloutUndo) undoFromHistory(w *World, rec *Record) (*Record, error) {
 		return w.end(), nil
 	}
 	fresh := set.DeepCopy()
-	if t, ok := nested(to.Fields.Get("data"), "spec", "template"); ok {
+	if t, ok := nested(to.Fields, "data", "spec", "template"); ok {
 		tm, _ := toJSONValue(t).(map[string]any)
 		delete(tm, "$patch")
 		specOf(fresh)["template"] = tm

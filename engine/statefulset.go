@@ -441,7 +441,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		rec.Note("%s has the template again: renumbered revision %d", fakeapi.RefOf(equal), next)
 	default:
 		var collision *int64
-		if n, ok := nestedInt(v.obj.Fields.Get("status"), "collisionCount"); ok {
+		if n, ok := nestedInt(v.obj.Fields, "status", "collisionCount"); ok {
 			collision = &n
 		}
 		hash := podTemplateHash(data, collision)
@@ -461,7 +461,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		}
 		rec.Note("created %s, revision %d, for the current pod template", fakeapi.RefOf(upd), next)
 	}
-	curName := nestedString(v.obj.Fields.Get("status"), "currentRevision")
+	curName := nestedString(v.obj.Fields, "status", "currentRevision")
 	cur = upd
 	for _, r := range revs {
 		if r.Metadata.Name == curName {
@@ -786,7 +786,7 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 	p := replicas[i].obj
 	if replicas[i].created && podFinished(p) {
 		if p.Metadata.DeletionTimestamp == nil {
-			if err := s.deletePod(p, say("deleted %s: it has finished (%s) and will be recreated", fakeapi.RefOf(p), nestedString(p.Fields.Get("status"), "phase"))); err != nil {
+			if err := s.deletePod(p, say("deleted %s: it has finished (%s) and will be recreated", fakeapi.RefOf(p), nestedString(p.Fields, "status", "phase"))); err != nil {
 				return true, err
 			}
 		}
@@ -1131,7 +1131,7 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 	if s.cur != nil {
 		st.CurrentRevision, st.UpdateRevision = s.cur.Metadata.Name, s.upd.Metadata.Name
 	}
-	if n, ok := nestedInt(s.v.obj.Fields.Get("status"), "collisionCount"); ok {
+	if n, ok := nestedInt(s.v.obj.Fields, "status", "collisionCount"); ok {
 		st.CollisionCount = &n
 	}
 	count := func(p *fakeapi.Object) {

@@ -43,7 +43,40 @@ func sameFields(a, b Fields) bool {
 		return false
 	}
 	for i, e := range a.list {
-		if o := b.list[i]; e.Name != o.Name || !jsoneq.Equal(e.Value, o.Value) {
+		if o := b.list[i]; e.Name != o.Name || !sameValue(e.Value, o.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue is jsoneq.Equal for a field's values, either of which may be
+// packed (PackMap): a packed map equals the map of its entries.
+func sameValue(a, b any) bool {
+	pa, aok := a.(*packedMap)
+	pb, bok := b.(*packedMap)
+	switch {
+	case aok && bok:
+		if len(pa.list) != len(pb.list) {
+			return false
+		}
+		for i, e := range pa.list {
+			if o := pb.list[i]; e.Name != o.Name || !jsoneq.Equal(e.Value, o.Value) {
+				return false
+			}
+		}
+		return true
+	case bok:
+		pa, b = pb, a
+	case !aok:
+		return jsoneq.Equal(a, b)
+	}
+	m, ok := b.(map[string]any)
+	if !ok || m == nil || len(m) != len(pa.list) {
+		return false
+	}
+	for _, e := range pa.list {
+		if w, ok := m[e.Name]; !ok || !jsoneq.Equal(e.Value, w) {
 			return false
 		}
 	}
@@ -157,6 +190,13 @@ func isJSONValue(v any) bool {
 	case []any:
 		for _, e := range t {
 			if !isJSONValue(e) {
+				return false
+			}
+		}
+		return true
+	case *packedMap:
+		for _, e := range t.list {
+			if !isJSONValue(e.Value) {
 				return false
 			}
 		}

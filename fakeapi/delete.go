@@ -281,22 +281,18 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 // (the value API defaulting gives that field); 0 when the pod is not
 // scheduled or has finished; a negative value becomes 1.
 func podGracePeriod(pod *Object, requested *int64) int64 {
-	// spec and status are each looked up once: a Pod's own fields map is
-	// read here first in its deletion, so each lookup is a cache miss.
-	spec, _ := pod.Fields.Get("spec").(map[string]any)
 	var period int64 = 30
 	if requested != nil {
 		period = *requested
-	} else if v, ok := spec["terminationGracePeriodSeconds"]; ok {
+	} else if v, ok := pod.Fields.Nested("spec", "terminationGracePeriodSeconds"); ok {
 		if n, ok := numberValue(v); ok {
 			period = n
 		}
 	}
-	if node := spec["nodeName"]; node == nil || node == "" {
+	if node, _ := pod.Fields.Nested("spec", "nodeName"); node == nil || node == "" {
 		period = 0
 	}
-	status, _ := pod.Fields.Get("status").(map[string]any)
-	if phase := status["phase"]; phase == "Succeeded" || phase == "Failed" {
+	if phase, _ := pod.Fields.Nested("status", "phase"); phase == "Succeeded" || phase == "Failed" {
 		period = 0
 	}
 	if period < 0 {

@@ -19,6 +19,15 @@ import (
 // Like a map, Fields copied share their entries: Set of a name they have
 // changes every copy; Set of a new name and Delete make a list of their
 // own. Stored objects are never changed (a write makes a new object).
+//
+// A field's value may be held packed (PackMap): a map kept as a list of
+// its entries sorted by key, as the fields themselves are. A dump's
+// objects each have a map of their own (a Pod's status, whose podIP and
+// times differ from every other Pod's), and a Go map of a few entries
+// takes a whole group of eight slots. Fields never hand a packed value
+// out: Get, Lookup, All and Map give it as a new map[string]any of the
+// same entries, and Nested reads into it without making one, so every
+// reader sees the value as decoded from JSON.
 type Fields struct {
 	list []Field
 }
@@ -60,9 +69,38 @@ func (f Fields) Get(name string) any {
 // Lookup returns the field's value and whether there is one.
 func (f Fields) Lookup(name string) (any, bool) {
 	if i, ok := f.find(name); ok {
-		return f.list[i].Value, true
+		return unpacked(f.list[i].Value), true
 	}
 	return nil, false
+}
+
+// Nested returns the value at path (a field's name, then keys of the maps
+// inside it) and whether there is one, as reading each level's
+// map[string]any would; a packed map on the way is read in place.
+// Nested() is f itself.
+func (f Fields) Nested(path ...string) (any, bool) {
+	if len(path) == 0 {
+		return f, true
+	}
+	i, ok := f.find(path[0])
+	if !ok {
+		return nil, false
+	}
+	v := f.list[i].Value
+	for _, k := range path[1:] {
+		switch m := v.(type) {
+		case map[string]any:
+			v, ok = m[k]
+		case *packedMap:
+			v, ok = m.lookup(k)
+		default:
+			ok = false
+		}
+		if !ok {
+			return nil, false
+		}
+	}
+	return unpacked(v), true
 }
 
 // Set sets the field's value.
@@ -101,7 +139,7 @@ func (f Fields) Len() int { return len(f.list) }
 func (f Fields) All() iter.Seq2[string, any] {
 	return func(yield func(string, any) bool) {
 		for _, e := range f.list {
-			if !yield(e.Name, e.Value) {
+			if !yield(e.Name, unpacked(e.Value)) {
 				return
 			}
 		}
@@ -115,7 +153,7 @@ func (f Fields) Map() map[string]any {
 	}
 	m := make(map[string]any, len(f.list))
 	for _, e := range f.list {
-		m[e.Name] = e.Value
+		m[e.Name] = unpacked(e.Value)
 	}
 	return m
 }
@@ -138,4 +176,50 @@ func (f Fields) Clone() Fields {
 		return Fields{}
 	}
 	return Fields{slices.Clone(f.list)}
+}
+
+// packedMap is a map held packed (PackMap): its entries sorted by key.
+type packedMap struct {
+	list []Field
+}
+
+// PackMap returns the map of entries in the packed form an object's field
+// may hold (Fields), for Set and nothing else: only Fields read it. It
+// keeps entries, sorted by key, and the caller must not use them again.
+// It reports false when two entries have one key. A map of up to eight
+// entries takes a group of eight slots; packed, it takes one an entry.
+func PackMap(entries []Field) (any, bool) {
+	list := entries
+	for i := range list {
+		list[i].Value = unpacked(list[i].Value) // packed only at the top
+	}
+	slices.SortFunc(list, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+	for i := 1; i < len(list); i++ {
+		if list[i].Name == list[i-1].Name {
+			return nil, false
+		}
+	}
+	return &packedMap{list}, true
+}
+
+func (p *packedMap) lookup(key string) (any, bool) {
+	for _, e := range p.list {
+		if e.Name >= key {
+			return e.Value, e.Name == key
+		}
+	}
+	return nil, false
+}
+
+// unpacked returns v, a packed map as a new map of its entries.
+func unpacked(v any) any {
+	p, ok := v.(*packedMap)
+	if !ok {
+		return v
+	}
+	m := make(map[string]any, len(p.list))
+	for _, e := range p.list {
+		m[e.Name] = e.Value
+	}
+	return m
 }

@@ -179,8 +179,8 @@ func (o *Object) DeepCopy() *Object {
 	c := &Object{APIVersion: o.APIVersion, Kind: o.Kind, Metadata: o.Metadata.DeepCopy()}
 	if n := o.Fields.Len(); n > 0 {
 		list := make([]Field, 0, n)
-		for k, v := range o.Fields.All() {
-			list = append(list, Field{k, copyJSONValue(v)})
+		for _, e := range o.Fields.list {
+			list = append(list, Field{e.Name, copyJSONValue(e.Value)})
 		}
 		c.Fields = Fields{list}
 	}
@@ -227,6 +227,12 @@ func (r OwnerReference) DeepCopy() OwnerReference {
 
 func copyJSONValue(v any) any {
 	switch t := v.(type) {
+	case *packedMap: // a copy is a map (Fields)
+		c := make(map[string]any, len(t.list))
+		for _, e := range t.list {
+			c[e.Name] = copyJSONValue(e.Value)
+		}
+		return c
 	case map[string]any:
 		c := make(map[string]any, len(t))
 		for k, e := range t {

@@ -111,17 +111,20 @@ type storedPart struct {
 // fields too instead of copying them. It walks only the values it does
 // not remember.
 func (c *storedFormCache) check(fields Fields) bool {
-	for k, v := range fields.All() {
-		switch k {
+	for _, e := range fields.list { // packed values as they are (PackMap)
+		switch e.Name {
 		case "apiVersion", "kind", "metadata":
 			return false
 		}
+		v := e.Value
 		var part storedPart
 		switch t := v.(type) {
 		case map[string]any:
 			part = storedPart{reflect.ValueOf(t).UnsafePointer(), len(t)}
 		case []any:
 			part = storedPart{unsafe.Pointer(unsafe.SliceData(t)), len(t)}
+		case *packedMap:
+			part = storedPart{unsafe.Pointer(t), len(t.list)}
 		}
 		var at *storedPart
 		if part.p != nil {

@@ -611,10 +611,12 @@ func (f *fastYAML) value(v yval, depth int) (any, bool) {
 // blockKey is the text of a block of lines (from its first line's
 // content to its last line's end, the lines after the first with their
 // indentation) and the indentation of its first line: two blocks with the
-// same key read as the same value.
+// same key read as the same value. An object's field is read packed
+// (mapValue), a block deeper down not: top keeps the two apart.
 type blockKey struct {
 	ind  int
 	text string
+	top  bool
 }
 
 type blockValue struct {
@@ -657,7 +659,7 @@ func (f *fastYAML) sharedBlock(v yval, depth int) (any, bool) {
 	}
 	// The key's text is the document's own bytes, which outlive the
 	// map: no copy.
-	key := blockKey{v.ind, unsafe.String(&first[0], n)}
+	key := blockKey{v.ind, unsafe.String(&first[0], n), depth == 1}
 	if b, ok := f.blocks[key]; ok && depth+b.height <= directMaxDepth {
 		f.i = end
 		return b.v, true
@@ -722,6 +724,18 @@ func (f *fastYAML) mapValue(ind, depth int) (any, bool) {
 		return nil, false
 	}
 	pairs := f.dpairs[mark:]
+	if depth == 1 {
+		// An object's field's map (a Pod's spec, its status): packed
+		// (fakeapi.PackMap), read only through the object's Fields.
+		entries := make([]fakeapi.Field, len(pairs))
+		for i, p := range pairs {
+			entries[i] = fakeapi.Field{Name: p.key, Value: p.val}
+		}
+		p, ok := fakeapi.PackMap(entries)
+		clear(pairs)
+		f.dpairs = f.dpairs[:mark]
+		return p, ok
+	}
 	m := make(map[string]any, len(pairs))
 	for _, p := range pairs {
 		m[p.key] = p.val
@@ -1032,15 +1046,7 @@ func (d *dumpReader) keepDirect(doc int, obj *fakeapi.Object, namespaced bool, l
 func typedFieldsOK(fields fakeapi.Fields, kind string) bool {
 	types := typedFields[kind]
 	for _, tf := range typedFieldOrder[kind] {
-		v := fields.Get(tf.keys[0])
-		for _, k := range tf.keys[1:] {
-			m, ok := v.(map[string]any)
-			if !ok {
-				v = nil
-				break
-			}
-			v = m[k]
-		}
+		v, _ := fields.Nested(tf.keys...)
 		switch t := v.(type) {
 		case nil:
 		case string:
