@@ -88,7 +88,9 @@ func TestFastYAMLMatchesV3(t *testing.T) {
 	} {
 		inputs[name] = []byte(src)
 	}
-	mustAccept := []string{"dump", "scalars", "nesting", "sequence root", "documents", "comments", "empty values", "../examples/dumps/web.yaml"}
+	// The playground's starter is read at every start of the page, and
+	// read by the fast reader it runs none of yaml.v3's parser there.
+	mustAccept := []string{"dump", "scalars", "nesting", "sequence root", "documents", "comments", "empty values", "../examples/dumps/web.yaml", "../tui/starter/deployment.yaml"}
 	for name, data := range inputs {
 		var fast []*yaml.Node
 		ok := fastDocuments(data, "", nil, func(_ int, root *yaml.Node) bool {

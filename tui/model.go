@@ -265,6 +265,17 @@ func New(opts Options) (*Model, error) {
 			return nil, err
 		}
 		name, data, setup = opts.File, b, !opts.StepThrough
+	default:
+		// The starter is a scenario, never a cluster dump
+		// (TestStarterIsAScenario): it skips ParseFile's look at whether
+		// it is one, which reads the first lines with yaml.v3. Written in
+		// the block style that scenario's fast reader takes (its
+		// TestFastYAMLMatchesV3 requires it), the page's start then runs
+		// none of yaml.v3's parser, code the browser would compile first.
+		var err error
+		if parsed, err = scenario.Parse(name, data); err != nil {
+			return nil, err
+		}
 	}
 	s, note, warn, err := openSession(name, data, parsed, setup)
 	if err != nil {
