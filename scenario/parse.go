@@ -17,6 +17,7 @@ import (
 
 	"github.com/gcplay/gcplay/engine"
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
 var (
@@ -24,7 +25,7 @@ var (
 	kindNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
 	// durationRE is the syntax time.ParseDuration reads; a string that has
 	// it but does not parse is out of range.
-	durationRE = regexp.MustCompile(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
+	durationRE = lazyre.New(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
 )
 
 var topLevelKeys = []string{"name", "description", "kinds", "controllers", "objects", "steps"}
@@ -386,7 +387,7 @@ func (p *parser) step(n *yaml.Node, i int, reg *fakeapi.Registry, controllers []
 		}
 		d, err := time.ParseDuration(s)
 		switch {
-		case err != nil && durationRE.MatchString(s):
+		case err != nil && durationRE.Get().MatchString(s):
 			p.errorf(deref(v), apath, "duration %q is out of range: the clock moves at most %s (about 292 years) at a time", s, time.Duration(math.MaxInt64))
 		case err != nil:
 			p.errorf(deref(v), apath, "invalid duration %q: write a number with a unit, such as 30s, 2m or 1h30m", s)

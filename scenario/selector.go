@@ -2,9 +2,10 @@ package scenario
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
 // Selector is a parsed label selector in kubectl's syntax: requirements
@@ -21,9 +22,9 @@ type Requirement struct {
 }
 
 var (
-	labelNameRE  = regexp.MustCompile(`^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$`)
-	dnsSubRE     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	setTermRE    = regexp.MustCompile(`^(\S+)\s+(in|notin)\s*\((.*)\)$`)
+	labelNameRE  = lazyre.New(`^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$`)
+	dnsSubRE     = lazyre.New(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	setTermRE    = lazyre.New(`^(\S+)\s+(in|notin)\s*\((.*)\)$`)
 	operatorRuns = []string{"!=", "==", "="}
 )
 
@@ -74,7 +75,7 @@ func parseRequirement(term string) (Requirement, error) {
 	if term == "" {
 		return Requirement{}, fmt.Errorf("empty requirement")
 	}
-	if m := setTermRE.FindStringSubmatch(term); m != nil {
+	if m := setTermRE.Get().FindStringSubmatch(term); m != nil {
 		r := Requirement{Key: m[1], Op: m[2]}
 		if err := validKey(r.Key); err != nil {
 			return r, err
@@ -128,11 +129,11 @@ func validKey(k string) error {
 	if i := strings.LastIndex(k, "/"); i >= 0 {
 		prefix := k[:i]
 		name = k[i+1:]
-		if prefix == "" || len(prefix) > 253 || !dnsSubRE.MatchString(prefix) {
+		if prefix == "" || len(prefix) > 253 || !dnsSubRE.Get().MatchString(prefix) {
 			return fmt.Errorf("invalid label key %q: the prefix must be a DNS subdomain", k)
 		}
 	}
-	if name == "" || len(name) > 63 || !labelNameRE.MatchString(name) {
+	if name == "" || len(name) > 63 || !labelNameRE.Get().MatchString(name) {
 		return fmt.Errorf("invalid label key %q", k)
 	}
 	return nil
@@ -144,7 +145,7 @@ func validValue(v string) error {
 	if v == "" {
 		return nil
 	}
-	if len(v) > 63 || !labelNameRE.MatchString(v) {
+	if len(v) > 63 || !labelNameRE.Get().MatchString(v) {
 		return fmt.Errorf("invalid label value %q", v)
 	}
 	return nil
