@@ -24,12 +24,12 @@ const (
 	// is paced: a small world's peak is the runtime's, not the heap's.
 	paceMinLive = 32 << 20
 	// readFactor times the objects read is the least limit.
-	readFactor = 2.2
+	readFactor = 2.45
 	// liveFactor times the heap found live at the last collection is the
 	// limit once the world holds more than the dump's objects, for a run
 	// (run -f, what-if -f): its world is the settled world and what its
 	// delete holds.
-	liveFactor = 1.5
+	liveFactor = 1.4
 	// growFactor is liveFactor for the playground (play -f), whose
 	// timeline grows as r runs: a collection of its heap costs more, so
 	// it is given more room.
