@@ -65,10 +65,30 @@ func NewNotFound(resource, name string) *StatusError {
 	b.Grow(len(resource) + len(name) + len(` "" not found`))
 	b.WriteString(resource)
 	b.WriteByte(' ')
-	var buf [64]byte
-	b.Write(strconv.AppendQuote(buf[:0], name))
+	if plainQuotable(name) {
+		// What %q writes for a name of printable ASCII without a quote
+		// or a backslash (every valid object name): the name in quotes,
+		// without strconv's rune by rune look at each character.
+		b.WriteByte('"')
+		b.WriteString(name)
+		b.WriteByte('"')
+	} else {
+		var buf [64]byte
+		b.Write(strconv.AppendQuote(buf[:0], name))
+	}
 	b.WriteString(" not found")
 	return &StatusError{Reason: ReasonNotFound, Code: 404, Message: b.String()}
+}
+
+// plainQuotable reports whether s is made of printable ASCII other than
+// '"' and '\\', which strconv.Quote writes unchanged.
+func plainQuotable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // ReasonOf returns the reason of err, or "" when err is not a StatusError.
