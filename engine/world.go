@@ -28,12 +28,14 @@ type World struct {
 	next readyQueue
 }
 
-// readyQueue is what Idle found (see World.next).
+// readyQueue is what Idle found (see World.next): the queue and the
+// controller that owns it.
 type readyQueue struct {
 	valid bool
 	seq   int
 	at    time.Duration
 	queue string
+	owner controller
 }
 
 // running is one controller a world runs.
@@ -333,10 +335,12 @@ var ErrNothingToDo = fmt.Errorf("nothing to do: every queue is empty or waiting"
 
 func (a Step) apply(w *World) (*Record, error) {
 	q := a.Queue
+	var c controller
 	if q != "" {
 		w.promote()
+		c = w.queueOwner(q)
 	} else {
-		q = w.defaultQueue()
+		q, c = w.defaultQueue()
 		if q == "" {
 			rec := w.begin("scheduler")
 			rec.Item = "step"
@@ -344,7 +348,6 @@ func (a Step) apply(w *World) (*Record, error) {
 		}
 	}
 	rec := w.begin(q)
-	c := w.queueOwner(q)
 	if c == nil {
 		return w.userEnd(fmt.Errorf("no queue or controller named %q (there are %s)", q, strings.Join(w.QueueNames(), ", ")))
 	}
@@ -383,33 +386,36 @@ func (w *World) promote() {
 
 // nextQueue picks the default step: the first ready queue of the first
 // controller in registry order (the graph builder keeps up with events
-// first, then the collector's workers, then the workload controllers).
-func (w *World) nextQueue() string {
+// first, then the collector's workers, then the workload controllers),
+// and the controller that owns it (nil when no queue is ready).
+func (w *World) nextQueue() (string, controller) {
 	for _, r := range w.running {
 		for _, q := range r.reg.queues {
 			if r.c.ready(q) {
-				return q
+				return q, r.c
 			}
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // Idle reports whether no work is ready now (timers may still be pending).
 func (w *World) Idle() bool {
 	w.promote()
-	q := w.nextQueue()
-	w.next = readyQueue{valid: true, seq: w.seq, at: w.clock.now, queue: q}
+	q, c := w.nextQueue()
+	w.next = readyQueue{valid: true, seq: w.seq, at: w.clock.now, queue: q, owner: c}
 	return q == ""
 }
 
 // defaultQueue is the queue a Step that names none takes, after promoting
-// what is due: Idle's answer when nothing has happened since, else found
-// again.
-func (w *World) defaultQueue() string {
+// what is due, and its owner: Idle's answer when nothing has happened
+// since, else found again. The owner comes with the queue, so a step
+// does not look its queue's name up among every controller's.
+func (w *World) defaultQueue() (string, controller) {
 	if n := w.next; n.valid && n.seq == w.seq && n.at == w.clock.now {
 		w.next.valid = false
-		return n.queue
+		w.next.owner = nil
+		return n.queue, n.owner
 	}
 	w.promote()
 	return w.nextQueue()
@@ -490,7 +496,7 @@ func (w *World) onlyMaxBackoffLeft() bool {
 // Describe says in one line what the next default step will do.
 func (w *World) Describe() string {
 	w.promote()
-	q := w.nextQueue()
+	q, c := w.nextQueue()
 	if q == "" {
 		if d, ok := w.NextDue(); ok {
 			return fmt.Sprintf("idle until %s, when delayed work is due", fmtElapsed(d))
@@ -500,7 +506,7 @@ func (w *World) Describe() string {
 		}
 		return "idle: every queue is empty"
 	}
-	return w.queueOwner(q).describeNext(q)
+	return c.describeNext(q)
 }
 
 // Node returns the collector's uidToNode entry for uid.
