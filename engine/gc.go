@@ -183,7 +183,7 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 			return
 		}
 	}
-	if fromGraph, ok := g.uidToNode.Get(n.identity.UID); ok && (fromGraph.identity.APIVersion != n.identity.APIVersion || fromGraph.identity.Kind != n.identity.Kind) {
+	if fromGraph, ok := g.graphNode(n); ok && (fromGraph.identity.APIVersion != n.identity.APIVersion || fromGraph.identity.Kind != n.identity.Kind) {
 		c := n.clone()
 		c.identity.APIVersion, c.identity.Kind = fromGraph.identity.APIVersion, fromGraph.identity.Kind
 		n = c

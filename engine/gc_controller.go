@@ -226,7 +226,7 @@ func (g *garbageCollector) clone(e *env) controller {
 			return n.copied
 		}
 		c := &node{identity: n.identity, owners: n.owners, beingDeleted: n.beingDeleted,
-			deletingDependents: n.deletingDependents, virtual: n.virtual, queued: n.queued}
+			deletingDependents: n.deletingDependents, virtual: n.virtual, queued: n.queued, inGraph: n.inGraph}
 		n.copied = c
 		copied = append(copied, n)
 		if len(n.dependents) > 0 {

@@ -65,6 +65,10 @@ type node struct {
 	// rather than in a map of 100,000 nodes, it costs no memory access of
 	// its own. A clone for another world copies it; node.clone does not.
 	queued uint8
+	// inGraph says that uidToNode holds this node for its UID (see
+	// garbageCollector.setNode): a worker then knows the graph's node for
+	// a queued item without a lookup in a map of 100,000 nodes.
+	inGraph bool
 	// copied is the node's copy while a world is cloned
 	// (garbageCollector.clone), nil otherwise.
 	copied *node
@@ -116,7 +120,8 @@ func (n *node) blockingDependents() []*node {
 // node.clone: the old pointer may still sit in a queue.
 func (n *node) clone() *node {
 	c := *n
-	c.queued = 0 // a new item, in no queue
+	c.queued = 0      // a new item, in no queue
+	c.inGraph = false // not in the graph until setNode puts it there
 	c.dependents = nil
 	for d := range n.dependents {
 		c.addDependent(d)

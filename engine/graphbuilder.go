@@ -125,9 +125,10 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 				}
 				g.attemptToDelete.Add(dep)
 			}
-			existing = existing.clone()
-			existing.identity = observed
-			g.uidToNode.Set(uid, existing)
+			c := existing.clone()
+			c.identity = observed
+			g.setNode(c, existing)
+			existing = c
 			rec.Note("virtual node %s observed as %s: replaced by a clone with the observed identity", uid, observed.ref())
 		}
 		existing.virtual = false
@@ -210,7 +211,7 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 					if alt := getAlternateOwnerIdentity(nonmatching, deleted); alt != nil {
 						c := existing.clone()
 						c.identity = *alt
-						g.uidToNode.Set(uid, c)
+						g.setNode(c, existing)
 						g.touch(uid)
 						d := g.attemptToDelete.AddRateLimited(c, g.env.now())
 						rec.Note("virtual node re-keyed to alternate identity %s, requeued after %s", alt.ref(), d)
@@ -265,9 +266,29 @@ func (g *garbageCollector) processDeleteEvent(ev *graphEvent, existing *node, re
 	}
 }
 
+// setNode makes n uidToNode's node for its UID, in place of old (nil when
+// the UID had none). Every write of uidToNode but removeNode's goes
+// through here, so that a node's inGraph says whether the graph holds it.
+func (g *garbageCollector) setNode(n, old *node) {
+	g.uidToNode.Set(n.identity.UID, n)
+	if old != nil {
+		old.inGraph = false
+	}
+	n.inGraph = true
+}
+
+// graphNode returns the node uidToNode holds for n's UID, and whether it
+// holds one: n itself while n is in the graph, found without a lookup.
+func (g *garbageCollector) graphNode(n *node) (*node, bool) {
+	if n.inGraph {
+		return n, true
+	}
+	return g.uidToNode.Get(n.identity.UID)
+}
+
 // insertNode adds n to uidToNode and to its owners' dependents.
 func (g *garbageCollector) insertNode(n *node) {
-	g.uidToNode.Set(n.identity.UID, n)
+	g.setNode(n, nil)
 	g.touch(n.identity.UID)
 	g.addDependentToOwners(n, n.owners, nil)
 }
@@ -275,6 +296,7 @@ func (g *garbageCollector) insertNode(n *node) {
 // removeNode drops n from uidToNode and from its owners' dependents.
 func (g *garbageCollector) removeNode(n *node) {
 	g.uidToNode.Delete(n.identity.UID)
+	n.inGraph = false
 	g.touch(n.identity.UID)
 	g.removeDependentFromOwners(n, n.owners)
 }
@@ -282,7 +304,7 @@ func (g *garbageCollector) removeNode(n *node) {
 // replaceNode swaps a clone c for n in uidToNode and in its owners'
 // dependent sets.
 func (g *garbageCollector) replaceNode(n, c *node) {
-	g.uidToNode.Set(c.identity.UID, c)
+	g.setNode(c, n)
 	for _, o := range c.owners {
 		if owner, ok := g.uidToNode.Get(o.UID); ok {
 			owner.deleteDependent(n)
@@ -303,7 +325,7 @@ func (g *garbageCollector) addDependentToOwners(n *node, owners []fakeapi.OwnerR
 				identity: objectReference{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: o.UID, Namespace: n.identity.Namespace},
 				virtual:  true,
 			}
-			g.uidToNode.Set(o.UID, owner)
+			g.setNode(owner, nil)
 			g.touch(o.UID)
 			if rec == nil {
 				rec = g.env.rec

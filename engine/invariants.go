@@ -24,6 +24,9 @@ func (w *World) CheckGraphInvariants() error {
 		if n.identity.UID != uid {
 			return fmt.Errorf("uidToNode[%s] holds a node with uid %s", uid, n.identity.UID)
 		}
+		if !n.inGraph {
+			return fmt.Errorf("uidToNode[%s] holds %s, which does not know it is in the graph", uid, n.identity.ref())
+		}
 		for _, d := range n.getDependents() {
 			cur, ok := g.uidToNode.Get(d.identity.UID)
 			if !ok {
@@ -49,6 +52,19 @@ func (w *World) CheckGraphInvariants() error {
 			}
 			if _, ok := owner.dependents[n]; !ok {
 				return fmt.Errorf("%s names owner %s (%s), which does not list it as a dependent", n.identity.ref(), owner.identity.ref(), o.UID)
+			}
+		}
+	}
+	// A queued node that says it is in the graph is the graph's node for
+	// its UID: the workers take it as that without a lookup (graphNode).
+	for _, q := range []*workqueue[*node]{g.attemptToDelete, g.attemptToOrphan} {
+		queued := q.Items()
+		for _, w := range q.Waiting() {
+			queued = append(queued, w.item)
+		}
+		for _, n := range queued {
+			if cur, ok := g.uidToNode.Get(n.identity.UID); n.inGraph && (!ok || cur != n) {
+				return fmt.Errorf("queued %s says it is in the graph, but uidToNode holds another node for %s", n.identity.ref(), n.identity.UID)
 			}
 		}
 	}
