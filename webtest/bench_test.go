@@ -2,6 +2,7 @@ package webtest
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,52 +95,94 @@ func TestBrowserBuildLeavesOut(t *testing.T) {
 // served as gcplay web serves it (internal/website: brotli copies):
 // what a first visit fetches, the time from navigation to the first
 // frame in a fresh browser (cold cache, no service worker) over a link
-// throttled by Chromium's network emulation to 20 Mbit/s and 40 ms, and
+// throttled by Chromium's network emulation to 20 Mbit/s and 40 ms, over
+// a link of that rate and latency made by the test's server (paced: the
+// emulation gives one download about half its rate, link_test.go), and
 // over loopback (to xterm's drawing of it, and to the next animation
-// frame, by which the browser has painted it), and key-to-render for s
-// and ← on the starter world, on the English page or (-weblang=zh) the
-// Chinese one.
+// frame, by which the browser has painted it), with main.wasm's last byte
+// and the rate its body came at on both slow links, and the rate it comes
+// at over the emulation when a bare page fetches it alone; and
+// key-to-render for s and ← on the starter world, on the English page or
+// (-weblang=zh) the Chinese one.
 func TestWebBench(t *testing.T) {
 	if !*webbench {
 		t.Skip("measures the page; run it with -webbench (make web-bench)")
 	}
 	dir := site(t)
-	srv := serve(t, dir)
 	wasm, err := website.WasmName(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := serveThrough(t, dir, func(h http.Handler) http.Handler { return withBare(h, wasm) })
+	slow := serveThrough(t, dir, func(h http.Handler) http.Handler {
+		return paced(h, linkBytesPerSecond, linkLatencyMs*time.Millisecond)
+	})
 	loadBefore := loadavg()
 
 	// Cold loads, each in a fresh browser.
-	type load struct{ compiled, first, shown float64 }
-	cold := func(throttle bool) load {
+	type load struct{ compiled, first, shown, wasmEnd, wasmRate float64 }
+	emulate := func(p *page) {
+		// Chromium's network emulation, in the tab before it navigates.
+		if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(p.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{Latency: linkLatencyMs, DownloadThroughput: linkBytesPerSecond, UploadThroughput: linkBytesPerSecond}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// body reads the Resource Timing of the first response whose path ends
+	// in name: its last byte (ms after navigation) and the rate its body
+	// came at as sent (MB/s, from its first byte to its last).
+	body := func(p *page, name string) (end, rate float64) {
+		type timing struct{ Start, End, Size float64 }
+		e := eval[timing](p, fmt.Sprintf(`(() => {
+			const e = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname.endsWith(%q));
+			return e ? { Start: e.responseStart, End: e.responseEnd, Size: e.encodedBodySize } : { Start: 0, End: 0, Size: 0 };
+		})()`, "/"+name))
+		if e.End <= e.Start {
+			return e.End, 0
+		}
+		return e.End, e.Size / (e.End - e.Start) / 1000
+	}
+	cold := func(throttle bool, url string) load {
 		p := newPage(t, 1280, 800)
 		defer p.close() // an open page's renderer ticks on and would slow the next load
 		if throttle {
-			// Chromium's network emulation, in the tab before it navigates.
-			if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := chromedp.Call(p.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-				MatchedNetworkConditions: []*network.Conditions{{Latency: 40, DownloadThroughput: 20e6 / 8, UploadThroughput: 20e6 / 8}},
-			}); err != nil {
-				t.Fatal(err)
-			}
+			emulate(p)
 		}
-		p.load(srv.URL)
+		p.load(url)
 		p.waitJS(`window.__t.firstFrameShown !== undefined`, 10*time.Second)
-		l := load{eval[float64](p, `window.__t.wasmLoaded`), eval[float64](p, `window.__t.firstFrame`), eval[float64](p, `window.__t.firstFrameShown`)}
+		l := load{compiled: eval[float64](p, `window.__t.wasmLoaded`), first: eval[float64](p, `window.__t.firstFrame`), shown: eval[float64](p, `window.__t.firstFrameShown`)}
+		l.wasmEnd, l.wasmRate = body(p, wasm)
 		p.checkExceptions()
 		return l
 	}
-	var throttled, loopback []load
+	// The control: main.wasm fetched alone by a bare page over the
+	// emulation, as sent to the page.
+	lone := func(url string) load {
+		p := newPage(t, 1280, 800)
+		defer p.close()
+		emulate(p)
+		p.do(chromedp.Navigate("about:blank"), chromedp.Navigate(url))
+		p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
+		var l load
+		l.wasmEnd, l.wasmRate = body(p, wasm)
+		return l
+	}
+	var throttled, pacedLoads, loopback, alone []load
 	var sent []string
-	for i := 0; i < 5 && *webCold; i++ {
-		throttled = append(throttled, cold(true))
+	if *webCold {
+		// In turns, so that the machine's load falls on all of them alike.
+		for i := 0; i < 5; i++ {
+			throttled = append(throttled, cold(true, srv.URL))
+			pacedLoads = append(pacedLoads, cold(false, slow.URL))
+			alone = append(alone, lone(srv.URL+"bench-bare.html"))
+		}
 	}
 	for i := 0; i < 7 && *webCold; i++ {
-		loopback = append(loopback, cold(false))
+		loopback = append(loopback, cold(false, srv.URL))
 	}
 	// What a first visit fetched, as sent (Resource Timing's encoded
 	// sizes), from one more loopback load.
@@ -164,13 +207,6 @@ func TestWebBench(t *testing.T) {
 		}
 		sent = append(sent, fmt.Sprintf("| **total** | %d | %d |", dec, enc))
 		p.close()
-	}
-	sizeOf := func(name string) int64 {
-		st, err := os.Stat(filepath.Join(dir, name))
-		if err != nil {
-			return 0
-		}
-		return st.Size()
 	}
 
 	// Key → render: from the keydown reaching the browser (its event's time
@@ -254,23 +290,39 @@ func TestWebBench(t *testing.T) {
 		}
 		return fmt.Sprintf("| %s | %.0f | %.0f | %.0f | %d |\n", name, median(v), slices.Min(v), slices.Max(v), len(v))
 	}
+	rateRow := func(name string, v []float64) string {
+		if len(v) == 0 {
+			return fmt.Sprintf("| %s | not measured (-webcold=false) | | | 0 |\n", name)
+		}
+		return fmt.Sprintf("| %s | %.2f | %.2f | %.2f | %d |\n", name, median(v), slices.Min(v), slices.Max(v), len(v))
+	}
 	keyRow := func(name string, v []float64) string {
 		return fmt.Sprintf("| %s | %.1f | %.1f | %.1f | %d |\n", name, median(v), percentile(v, 0.9), slices.Max(v), len(v))
 	}
 	compiled := func(l load) float64 { return l.compiled }
 	firstFrame := func(l load) float64 { return l.first }
 	firstShown := func(l load) float64 { return l.shown }
+	wasmEnd := func(l load) float64 { return l.wasmEnd }
+	wasmRate := func(l load) float64 { return l.wasmRate }
 	out := fmt.Sprintf("main.wasm (%s): %d bytes, brotli %d (served by gcplay web; goal ≤ 1,600,000), gzip %d\n\n"+
 		"What a first visit fetched (Resource Timing):\n\n| file | bytes | as sent |\n|---|---:|---:|\n%s\n\n"+
-		"| navigation → … (ms, cold, fresh browser) | median | min | max | loads |\n|---|---:|---:|---:|---:|\n%s%s%s%s\n"+
+		"| navigation → … (ms, cold, fresh browser) | median | min | max | loads |\n|---|---:|---:|---:|---:|\n%s%s%s%s%s%s\n"+
 		"| key → render (ms) | median | p90 | max | keys |\n|---|---:|---:|---:|---:|\n%s%s\n"+
 		"collections while the page was idle during the keys (window.__t.idleGC): %s\n\n"+
 		"the keys on the page in %s (-weblang)\n\n"+
 		"load average (1, 5, 15 min) before: %s; after: %s\n",
-		wasm, sizeOf(wasm), sizeOf(wasm+".br"), sizeOf(wasm+".gz"), strings.Join(sent, "\n"),
-		row("main.wasm compiled, 20 Mbit/s 40 ms", col(throttled, compiled)),
+		wasm, sizeOf(dir, wasm), sizeOf(dir, wasm+".br"), sizeOf(dir, wasm+".gz"), strings.Join(sent, "\n"),
+		row("main.wasm's last byte, 20 Mbit/s 40 ms", col(throttled, wasmEnd))+
+			rateRow("main.wasm's body as sent, MB/s, 20 Mbit/s 40 ms (the link's rate: 2.5)", col(throttled, wasmRate))+
+			rateRow("main.wasm fetched alone by a bare page, its body as sent, MB/s, 20 Mbit/s 40 ms", col(alone, wasmRate))+
+			row("main.wasm compiled, 20 Mbit/s 40 ms", col(throttled, compiled)),
 		row("first frame, 20 Mbit/s 40 ms (goal ≤ 1000)", col(throttled, firstFrame))+
 			row("first frame on screen (by the next animation frame), 20 Mbit/s 40 ms", col(throttled, firstShown)),
+		row("main.wasm's last byte, paced link of 20 Mbit/s 40 ms", col(pacedLoads, wasmEnd))+
+			rateRow("main.wasm's body as sent, MB/s, paced link", col(pacedLoads, wasmRate))+
+			row("main.wasm compiled, paced link", col(pacedLoads, compiled)),
+		row("first frame, paced link of 20 Mbit/s 40 ms", col(pacedLoads, firstFrame))+
+			row("first frame on screen (by the next animation frame), paced link", col(pacedLoads, firstShown)),
 		row("main.wasm compiled, loopback", col(loopback, compiled)),
 		row("first frame, loopback (goal ≤ 600)", col(loopback, firstFrame))+
 			row("first frame on screen (by the next animation frame), loopback", col(loopback, firstShown)),
@@ -285,6 +337,15 @@ func TestWebBench(t *testing.T) {
 }
 
 func median(v []float64) float64 { return percentile(v, 0.5) }
+
+// sizeOf is the size of a file of the site, or 0.
+func sizeOf(dir, name string) int64 {
+	st, err := os.Stat(filepath.Join(dir, name))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
 
 // loadavg returns the first three fields of /proc/loadavg, or "unknown".
 func loadavg() string {

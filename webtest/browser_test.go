@@ -143,6 +143,13 @@ type server struct {
 
 func serve(t *testing.T, dir string) *server {
 	t.Helper()
+	return serveThrough(t, dir, nil)
+}
+
+// serveThrough is serve with the site's handler wrapped by through (when
+// not nil), as the bench's paced link does.
+func serveThrough(t *testing.T, dir string, through func(http.Handler) http.Handler) *server {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +157,9 @@ func serve(t *testing.T, dir string) *server {
 	s := &server{URL: "http://" + ln.Addr().String() + "/"}
 	// The page as gcplay web serves it: precompressed copies, cache headers.
 	files := website.Handler(dir)
+	if through != nil {
+		files = through(files)
+	}
 	s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.paths = append(s.paths, r.URL.Path)
