@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcplay/gcplay/scenario"
 )
@@ -216,4 +217,59 @@ func BenchmarkManifestYAML(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestIsUTCTimeIsTimeParse holds isUTCTime to what it replaced:
+// time.Parse with YAML's timestamp layout, on strings of its form.
+func TestIsUTCTimeIsTimeParse(t *testing.T) {
+	parses := func(s string) bool {
+		_, err := time.Parse("2006-1-2T15:4:5.999999999Z07:00", s)
+		return err == nil
+	}
+	check := func(s string) {
+		t.Helper()
+		if got, want := isUTCTime(s), parses(s); got != want {
+			t.Errorf("isUTCTime(%q) = %v, time.Parse says %v", s, got, want)
+		}
+	}
+	n := 0
+	// Every month and day, 00-39 of 00-19, in years around leap rules.
+	for _, y := range []int{0, 1, 4, 100, 400, 1900, 1999, 2000, 2024, 2026, 2100, 9999} {
+		for m := 0; m < 20; m++ {
+			for d := 0; d < 40; d++ {
+				check(fmt.Sprintf("%04d-%02d-%02dT12:30:30Z", y, m, d))
+				n++
+			}
+		}
+	}
+	// The time of day, each field 00-99.
+	for v := 0; v < 100; v++ {
+		check(fmt.Sprintf("2026-01-01T%02d:00:00Z", v))
+		check(fmt.Sprintf("2026-01-01T00:%02d:00Z", v))
+		check(fmt.Sprintf("2026-01-01T00:00:%02dZ", v))
+		check(fmt.Sprintf("2026-02-29T23:59:%02dZ", v))
+		n += 4
+	}
+	// Not of the form.
+	for _, s := range []string{"", "2026-01-01T00:00:00", "2026-01-01 00:00:00Z", "2026-1-01T00:00:00Z",
+		"2026-01-01T00:00:00.5Z", "2026-01-01T00:00:00+00:00", "2026-01-01t00:00:00Z", "x026-01-01T00:00:00Z"} {
+		if isUTCTime(s) {
+			t.Errorf("isUTCTime(%q) = true", s)
+		}
+	}
+	// A random sample of digits in the form.
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 20000; i++ {
+		b := []byte("dddd-dd-ddTdd:dd:ddZ")
+		for j, c := range b {
+			if c == 'd' {
+				b[j] = byte('0' + r.Intn(10))
+			}
+		}
+		check(string(b))
+		n++
+	}
+	if n < 20000 {
+		t.Fatalf("only %d strings checked", n)
+	}
 }
