@@ -178,8 +178,17 @@ func main() {
 	send := func(msg tea.Msg) { go p.Send(msg) } // Send blocks until the loop takes it
 	funcs := map[string]js.Func{
 		"goTermInput": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			p.StartInput() // when goStartInput did not come first
 			q.Push(bytesOf(args[0]))
 			poke()
+			return nil
+		}),
+		// goStartInput starts the program's reading of its input (the
+		// page calls it once the first frame is drawn): making the reader
+		// (its table of key sequences) was work before the first frame
+		// while the page holds the input until then.
+		"goStartInput": js.FuncOf(func(js.Value, []js.Value) any {
+			p.StartInput()
 			return nil
 		}),
 		// goFlush writes the frame now (the page calls it after goTermInput

@@ -5,7 +5,7 @@
 //
 // Go calls: goTermWrite(bytes), onGoReady(cols, rows), onGoWorld(link, lesson),
 // onGoLinkOpened(ok), onGoExit(reason), gcplayDownload(name, bytes), gcplayStore.get/set.
-// The page calls: goTermInput(data), goFlush(), goStarted(), goTermResize(cols, rows),
+// The page calls: goTermInput(data), goFlush(), goStarted(), goStartInput(), goTermResize(cols, rows),
 // goCommand(line), goOpenLink(text), goOpenLesson(name), goOpenCourse(), goNextLesson(),
 // goRestartLesson(), goCourse(), goLink(); the tests also call goFramesWritten().
 import { Terminal } from './xterm/xterm.mjs';
@@ -460,6 +460,7 @@ const input = (data) => {
 };
 function deliverPending() {
   if (!window.goTermInput) return;
+  window.goStartInput?.(); // the program reads its input from the first frame on
   for (const d of pending) window.goTermInput(d);
   pending = [];
   window.goFlush?.();

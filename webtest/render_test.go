@@ -197,6 +197,33 @@ func TestFirstFrameParsedAsWritten(t *testing.T) {
 	p.checkExceptions()
 }
 
+// TestKeyBeforeFirstFrame: a key typed while the playground starts waits
+// in the page until the first frame and is then taken: the program's
+// input reader, which the browser build starts only once that frame is
+// drawn (goStartInput), reads it. The key comes in as xterm's own input
+// does, at Go's onGoReady, before Go writes its first frame.
+func TestKeyBeforeFirstFrame(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	srv := serve(t, site(t))
+	if _, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		let ready;
+		Object.defineProperty(window, 'onGoReady', { configurable: true,
+			get: () => ready && ((...a) => { window.__typedBefore = window.__t.firstFrame === undefined; window.term.input('?'); return ready(...a); }),
+			set: (f) => { ready = f; } });`}); err != nil {
+		t.Fatal(err)
+	}
+	p.load(srv.URL)
+	if !eval[bool](p, `window.__typedBefore === true`) {
+		t.Fatalf("the key was not typed before the first frame (window.__typedBefore = %v)", eval[any](p, `window.__typedBefore ?? null`))
+	}
+	p.waitText("Step the collector") // the help that ? opens
+	p.press("Escape")
+	p.waitJS(`!window.bufferText().includes('Step the collector')`, 5*time.Second)
+	p.command("delete deploy/web --cascade=foreground")
+	p.waitText("Deployment/web terminating")
+	p.checkExceptions()
+}
+
 // TestStartMeasuresInOneLayout: the characters the page measures while
 // main.wasm loads (some 400: printable ASCII in three variants, the
 // borders and marks in two) are measured in one layout, not one each.

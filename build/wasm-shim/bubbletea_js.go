@@ -12,7 +12,9 @@
 // raw mode, no process to suspend and no SIGWINCH: the page's bridge passes
 // its own input reader and sends tea.WindowSizeMsg itself.
 //
-// It also adds Program.FlushFrame, which the page uses to draw a key's
+// It also adds Program.StartInput, which starts the input reader that the
+// browser build's Run leaves waiting (build.sh edits Run to call
+// initInputReaderLater), Program.FlushFrame, which the page uses to draw a key's
 // frame at once, and Program.DrawFramesWith, a renderer that writes a
 // frame's changed lines to the terminal itself when it can (FrameWriter),
 // or else parses only those lines into its cells (at the end). Once the pinned
@@ -26,6 +28,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -44,6 +47,54 @@ func suspendProcess() {}
 // listenForResize has no signal to listen to: the page sends
 // WindowSizeMsg when the xterm.js terminal is resized.
 func (p *Program) listenForResize(done chan struct{}) { close(done) }
+
+// The input reader's start: the program whose Run has reached it
+// (inputWaiting), and one for which StartInput was called (inputWanted).
+// The page runs one program.
+var (
+	inputMu                   sync.Mutex
+	inputWaiting, inputWanted *Program
+)
+
+// initInputReaderLater is what the browser build's Run calls where Bubble
+// Tea's calls initInputReader (build.sh edits tea.go): the reader starts
+// when StartInput is called, or now if it already was. Making the reader
+// builds ultraviolet's table of key sequences (buildKeysTable, one
+// function of 43 KB of wasm, with hundreds of map entries), code the
+// browser compiles on first call, while the page draws nothing until the
+// first frame and holds its input until then (web/main.js).
+func (p *Program) initInputReaderLater() error {
+	inputMu.Lock()
+	defer inputMu.Unlock()
+	if inputWanted == p {
+		return p.initInputReader(false)
+	}
+	inputWaiting = p
+	return nil
+}
+
+// StartInput starts reading the program's input, which Run in the browser
+// build does not do itself (initInputReaderLater). The page calls it once
+// its first frame is drawn; calls after the first, and a call once the
+// program is shutting down, do nothing. An error in starting the reader
+// ends Run with it, as it would have at Run's start.
+func (p *Program) StartInput() {
+	inputMu.Lock()
+	defer inputMu.Unlock()
+	if inputWanted == p || p.ctx.Err() != nil {
+		return
+	}
+	inputWanted = p
+	if inputWaiting != p {
+		return // Run starts it when it gets there
+	}
+	if err := p.initInputReader(false); err != nil {
+		select {
+		case p.errs <- err:
+		default:
+		}
+	}
+}
 
 // FlushFrame writes the latest view now, as the renderer's next frame
 // tick would. The page calls it (through wasm/main.go's goFlush) right

@@ -69,6 +69,10 @@ edit() {
 # Bubble Tea: its four missing platform functions for js.
 copy charm.land/bubbletea/v2 bubbletea
 cp "$here/bubbletea_js.go" "$work/bubbletea/zz_gcplay_shim_js.go"
+# Run starts the input reader when the page asks (Program.StartInput, in
+# bubbletea_js.go), after its first frame: until then the page holds its
+# input, and making the reader was code compiled before the first frame.
+edit "$work/bubbletea/tea.go" '/Init the input reader and initial model/,/initInputReader(false)/s/p\.initInputReader(false)/p.initInputReaderLater()/' 'p.initInputReaderLater()'
 
 # x/ansi: the kitty graphics package's encoder, decoder and image writer
 # are left out for js. The page uses only kitty's keyboard flags (through
