@@ -52,9 +52,18 @@ func FieldsOf(m map[string]any) Fields {
 }
 
 func (f Fields) find(name string) (int, bool) {
+	// Names are unique: a name is found by equality, which compares
+	// lengths first and calls no ordered comparison (a Pod's fields are
+	// read several times at each step of a large delete); only an absent
+	// name needs its place in the order.
 	for i, e := range f.list {
-		if e.Name >= name {
-			return i, e.Name == name
+		if e.Name == name {
+			return i, true
+		}
+	}
+	for i, e := range f.list {
+		if e.Name > name {
+			return i, false
 		}
 	}
 	return len(f.list), false
@@ -203,9 +212,9 @@ func PackMap(entries []Field) (any, bool) {
 }
 
 func (p *packedMap) lookup(key string) (any, bool) {
-	for _, e := range p.list {
-		if e.Name >= key {
-			return e.Value, e.Name == key
+	for _, e := range p.list { // keys are unique: found by equality (see find)
+		if e.Name == key {
+			return e.Value, true
 		}
 	}
 	return nil, false

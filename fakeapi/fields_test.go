@@ -2,8 +2,10 @@ package fakeapi
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -96,4 +98,65 @@ func TestPodFieldsTakeLittle(t *testing.T) {
 		t.Errorf("a Pod's two top-level fields hold %d bytes", per)
 	}
 	runtime.KeepAlive(keep)
+}
+
+// TestFieldsAgainstAMap sets, deletes and reads names of every length
+// (prefixes of one another, the empty name) in a random order, and
+// compares with a Go map: what is read, and the names kept in order. A
+// packed map read through Nested is compared the same way, for keys it
+// has and keys it lacks.
+func TestFieldsAgainstAMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	names := []string{"", "a", "ab", "abc", "b", "ba", "spec", "status", "data", "phase", "nodeName", "x"}
+	var f Fields
+	m := map[string]any{}
+	for i := range 2000 {
+		name := names[rng.IntN(len(names))]
+		switch rng.IntN(3) {
+		case 0:
+			f.Set(name, i)
+			m[name] = i
+		case 1:
+			f.Delete(name)
+			delete(m, name)
+		}
+		for _, n := range names {
+			got, ok := f.Lookup(n)
+			want, wok := m[n]
+			if got != want || ok != wok {
+				t.Fatalf("step %d: Lookup(%q) = %v, %v; the map has %v, %v", i, n, got, ok, want, wok)
+			}
+		}
+		var kept []string
+		for k := range f.All() {
+			kept = append(kept, k)
+		}
+		if !slices.IsSorted(kept) || len(kept) != len(m) {
+			t.Fatalf("step %d: names %q, not the map's %d in order", i, kept, len(m))
+		}
+	}
+	for range 200 {
+		entries := map[string]any{}
+		var list []Field
+		for _, n := range names {
+			if rng.IntN(2) == 0 {
+				entries[n] = len(n)
+				list = append(list, Field{n, len(n)})
+			}
+		}
+		rng.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+		packed, ok := PackMap(list)
+		if !ok {
+			t.Fatal("PackMap refused unique keys")
+		}
+		var g Fields
+		g.Set("status", packed)
+		for _, n := range names {
+			got, ok := g.Nested("status", n)
+			want, wok := entries[n]
+			if got != want || ok != wok {
+				t.Fatalf("Nested(status, %q) = %v, %v; the map has %v, %v", n, got, ok, want, wok)
+			}
+		}
+	}
 }
