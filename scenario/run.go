@@ -23,6 +23,12 @@ type RunOptions struct {
 	// world holds a dump's objects alone and frees those the run removes
 	// (else every object a delete removes stays in memory to the end).
 	ReleaseRestore bool
+	// Released, with ReleaseRestore, is called once Run has let go of
+	// s.Restore and before it builds the world: of the dump, only its
+	// objects are then live. gcplay run measures the objects read there
+	// (its collector's pace), where a measure that raced with the release
+	// found the list or not (cmd/gcplay, collectAfterRelease).
+	Released func()
 	// WorldOnly says the caller reads only the Result's World, its steps
 	// and whether the run failed (a playground opening a file, a share
 	// link, run's text output): the final objects, deletion order and
@@ -173,6 +179,9 @@ func Run(s *Scenario, opts RunOptions) (res *Result) {
 	}
 	if opts.ReleaseRestore {
 		s.Restore = nil
+		if opts.Released != nil {
+			opts.Released()
+		}
 	}
 	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers, CheckInvariants: opts.CheckInvariants, Restore: restore})
 	if err != nil {

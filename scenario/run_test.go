@@ -362,6 +362,32 @@ func TestRunReleaseRestore(t *testing.T) {
 	}
 }
 
+// TestRunReleased: Released is called once, with ReleaseRestore only, when
+// the scenario no longer holds the dump's list.
+func TestRunReleased(t *testing.T) {
+	data, err := os.ReadFile("../examples/dumps/web.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, release := range []bool{false, true} {
+		s, err := ParseDump("web.yaml", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, held := 0, -1
+		res := Run(s, RunOptions{ReleaseRestore: release, Released: func() { calls++; held = len(s.Restore) }})
+		if !res.Passed {
+			t.Fatalf("ReleaseRestore %v: %+v", release, res.Failure)
+		}
+		switch {
+		case release && (calls != 1 || held != 0):
+			t.Errorf("ReleaseRestore: Released called %d times, the scenario holding %d objects", calls, held)
+		case !release && calls != 0:
+			t.Errorf("without ReleaseRestore, Released called %d times", calls)
+		}
+	}
+}
+
 // TestRunWorldOnly checks that WorldOnly leaves the world and the outcome
 // as they are and only skips copying the final objects, the deletion order
 // and the events into the Result.

@@ -23,8 +23,15 @@ const (
 	// paceMinLive is the smallest dump, by its objects' live heap, that
 	// is paced: a small world's peak is the runtime's, not the heap's.
 	paceMinLive = 32 << 20
-	// readFactor times the objects read is the least limit.
+	// readFactor times the objects read is the least limit, where they
+	// are measured as the collection after the read finds them (what-if,
+	// the playground): with what the world's start holds by then.
 	readFactor = 2.45
+	// releasedFactor is readFactor for gcplay run, which measures the
+	// objects alone (collectAfterRelease): the same limits, without the
+	// 11 MB of scatter the measure had (docs/BENCHMARKS.md, "Seventeenth
+	// session (2026-11-27): the collector and the build").
+	releasedFactor = 2.8
 	// liveFactor times the heap found live at the last collection is the
 	// limit once the world holds more than the dump's objects, for a run
 	// (run -f, what-if -f): its world is the settled world and what its
@@ -59,8 +66,9 @@ type worldPacer struct {
 	// read is the heap live once the dump was read; peak is the
 	// process's peak resident memory then (0 where it is not known).
 	read, peak uint64
-	// grow is the factor of what is live (liveFactor or growFactor).
-	grow float64
+	// least is the factor of read (readFactor or releasedFactor); grow
+	// is the factor of what is live (liveFactor or growFactor).
+	least, grow float64
 	// stop ends the pacing after the next collection (the tests').
 	stop *atomic.Bool
 }
@@ -71,7 +79,7 @@ func (p worldPacer) limit(live uint64) int64 {
 	if p.read < paceMinLive {
 		return 0
 	}
-	limit := max(float64(p.read)*readFactor, float64(live)*p.grow)
+	limit := max(float64(p.read)*p.least, float64(live)*p.grow)
 	if p.peak > outsideGo {
 		limit = max(limit, float64(p.peak-outsideGo))
 	}
@@ -80,10 +88,10 @@ func (p worldPacer) limit(live uint64) int64 {
 
 // startPacer sets the limit for a world whose dump's objects hold read
 // bytes, read when the process's peak resident memory was peak, and again
-// after every collection, until stop is called; grow is the factor of
-// what is live (liveFactor or growFactor).
-func startPacer(read, peak uint64, grow float64) (stop func()) {
-	p := worldPacer{read: read, peak: peak, grow: grow, stop: new(atomic.Bool)}
+// after every collection, until stop is called; least is the factor of
+// read, grow the factor of what is live (liveFactor or growFactor).
+func startPacer(read, peak uint64, least, grow float64) (stop func()) {
+	p := worldPacer{read: read, peak: peak, least: least, grow: grow, stop: new(atomic.Bool)}
 	if p.limit(read) == 0 {
 		return func() {}
 	}
@@ -99,6 +107,16 @@ func (p worldPacer) pace() {
 	}
 	debug.SetMemoryLimit(p.limit(liveHeap()))
 	afterNextCollection(p.pace)
+}
+
+// allocatedBytes is what the process has allocated on the heap so far.
+func allocatedBytes() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // afterNextCollection calls f once the collector has run: when it finds

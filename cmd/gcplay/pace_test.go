@@ -17,18 +17,18 @@ func TestWorldPacerLimit(t *testing.T) {
 	const mb = 1 << 20
 	for _, c := range []struct {
 		read, peak, live uint64
-		grow             float64
+		least, grow      float64
 		want             int64
 	}{
-		{read: 31 * mb, live: 31 * mb, grow: liveFactor, want: 0},
-		{read: 31 * mb, peak: 400 * mb, live: 500 * mb, grow: liveFactor, want: 0},
-		{read: 100 * mb, live: 100 * mb, grow: liveFactor, want: 245 * mb},
-		{read: 100 * mb, peak: 276 * mb, live: 150 * mb, grow: liveFactor, want: 260 * mb},
-		{read: 100 * mb, peak: 376 * mb, live: 150 * mb, grow: liveFactor, want: 360 * mb},
-		{read: 100 * mb, peak: 250 * mb, live: 200 * mb, grow: liveFactor, want: 280 * mb},
-		{read: 100 * mb, peak: 250 * mb, live: 200 * mb, grow: growFactor, want: 320 * mb},
+		{read: 31 * mb, live: 31 * mb, least: readFactor, grow: liveFactor, want: 0},
+		{read: 31 * mb, peak: 400 * mb, live: 500 * mb, least: readFactor, grow: liveFactor, want: 0},
+		{read: 100 * mb, live: 100 * mb, least: readFactor, grow: liveFactor, want: 245 * mb},
+		{read: 100 * mb, peak: 276 * mb, live: 150 * mb, least: readFactor, grow: liveFactor, want: 260 * mb},
+		{read: 100 * mb, peak: 376 * mb, live: 150 * mb, least: readFactor, grow: liveFactor, want: 360 * mb},
+		{read: 100 * mb, peak: 250 * mb, live: 200 * mb, least: readFactor, grow: liveFactor, want: 280 * mb},
+		{read: 100 * mb, peak: 250 * mb, live: 200 * mb, least: readFactor, grow: growFactor, want: 320 * mb},
 	} {
-		if got := (worldPacer{read: c.read, peak: c.peak, grow: c.grow}).limit(c.live); got != c.want {
+		if got := (worldPacer{read: c.read, peak: c.peak, least: c.least, grow: c.grow}).limit(c.live); got != c.want {
 			t.Errorf("read %d MB, peak %d MB, live %d MB: limit %d MB, want %d", c.read/mb, c.peak/mb, c.live/mb, got/mb, c.want/mb)
 		}
 	}
@@ -61,9 +61,9 @@ func TestWorldPacerFollowsGrowth(t *testing.T) {
 	}
 	runtime.GC()
 	read := liveHeap()
-	stop := startPacer(read, 0, liveFactor)
+	stop := startPacer(read, 0, readFactor, liveFactor)
 	defer stop()
-	if got, want := debug.SetMemoryLimit(-1), (worldPacer{read: read, grow: liveFactor}).limit(read); got != want || got < 2*int64(read) {
+	if got, want := debug.SetMemoryLimit(-1), (worldPacer{read: read, least: readFactor, grow: liveFactor}).limit(read); got != want || got < 2*int64(read) {
 		t.Fatalf("limit %d once read %d bytes, want %d", got, read, want)
 	}
 	for range 5 {
@@ -117,4 +117,27 @@ func gcPercent() int {
 	p := debug.SetGCPercent(100)
 	debug.SetGCPercent(p)
 	return p
+}
+
+// TestLiveBefore: what a collection finds live, less what was allocated
+// while it ran, is what was live before it.
+func TestLiveBefore(t *testing.T) {
+	const mb = 1 << 20
+	held := make([]byte, 40*mb)
+	runtime.GC()
+	base := liveHeap()
+	var during []byte
+	got := liveBefore(func() {
+		during = make([]byte, 24*mb)
+		runtime.GC()
+	})
+	if live := liveHeap(); live < base+20*mb {
+		t.Fatalf("the collection found %d MB live, %d MB before and 24 MB allocated", live/mb, base/mb)
+	}
+	if got+4*mb < base || got > base+4*mb {
+		t.Errorf("live before the collection %d MB, want about %d", got/mb, base/mb)
+	}
+	runtime.KeepAlive(held)
+	runtime.KeepAlive(during)
+	runtime.GC() // the next test starts from its own heap
 }

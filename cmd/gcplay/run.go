@@ -250,16 +250,17 @@ func (o *RunOptions) runFile(file string) *fileReport {
 	r.restored, r.Notes = len(s.Restore), s.Notes
 	data = nil // a dump's text is not needed once it is read
 	t.parsedDump(s)
+	var released func()
 	if o.Dump != "" {
 		pace := liveFactor
 		if o.Trace {
 			pace = 0
 		}
-		collectAfterRead(pace)
+		released = func() { collectAfterRelease(pace) }
 	}
 	// The text reads the steps; only JSON prints the final objects,
 	// removals and events.
-	res := scenario.Run(s, scenario.RunOptions{Records: o.Trace, ReleaseRestore: true, WorldOnly: o.Output == "text"})
+	res := scenario.Run(s, scenario.RunOptions{Records: o.Trace, ReleaseRestore: true, Released: released, WorldOnly: o.Output == "text"})
 	r.Result = res
 	switch {
 	case res.InternalError != "":
@@ -287,10 +288,46 @@ func (o *RunOptions) runFile(file string) *fileReport {
 func collectAfterRead(grow float64) {
 	go func() {
 		runtime.GC()
-		if grow > 0 && os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
-			startPacer(liveHeap(), peakRSS(), grow)
+		if paced(grow) {
+			startPacer(liveHeap(), peakRSS(), readFactor, grow)
 		}
 	}()
+}
+
+// collectAfterRelease is collectAfterRead for gcplay run, called once the
+// scenario has let go of the dump's list (scenario.RunOptions.Released),
+// with a measure of the objects read that does not depend on the machine's
+// load: what the collection finds live less what was allocated while it
+// ran (the world's start, which Go's collector counts live as it goes).
+// The collection after the read raced with the release, and found the
+// list (about 4.5 MB for 100,000 objects) in some runs and not in others;
+// with what the world's start allocated while it marked, the least limit
+// moved by up to 11 MB between runs of one dump (docs/BENCHMARKS.md,
+// "Seventeenth session (2026-11-27): the collector and the build"). What
+// the collection allocated after its marking is taken off too, so the
+// measure errs low: a lower limit, never a higher peak.
+func collectAfterRelease(grow float64) {
+	go func() {
+		read := liveBefore(runtime.GC)
+		if paced(grow) {
+			startPacer(read, peakRSS(), releasedFactor, grow)
+		}
+	}()
+}
+
+// liveBefore runs collect, a collection, and returns what it found live
+// less what was allocated meanwhile.
+func liveBefore(collect func()) uint64 {
+	before := allocatedBytes()
+	collect()
+	live := liveHeap()
+	return live - min(allocatedBytes()-before, live)
+}
+
+// paced says whether a world read from a dump is paced: not (0) for a run
+// that records every step, nor when the user set GOMEMLIMIT or GOGC.
+func paced(grow float64) bool {
+	return grow > 0 && os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == ""
 }
 
 func readError(err error) string {
