@@ -123,21 +123,32 @@ func gcPercent() int {
 // while it ran, is what was live before it.
 func TestLiveBefore(t *testing.T) {
 	const mb = 1 << 20
-	held := make([]byte, 40*mb)
+	held := make([]byte, 80*mb)
 	runtime.GC()
 	base := liveHeap()
 	var during []byte
 	got := liveBefore(func() {
-		during = make([]byte, 24*mb)
+		during = make([]byte, 16*mb)
 		runtime.GC()
 	})
-	if live := liveHeap(); live < base+20*mb {
-		t.Fatalf("the collection found %d MB live, %d MB before and 24 MB allocated", live/mb, base/mb)
+	if live := liveHeap(); live < base+14*mb {
+		t.Fatalf("the collection found %d MB live, %d MB before and 16 MB allocated", live/mb, base/mb)
 	}
 	if got+4*mb < base || got > base+4*mb {
 		t.Errorf("live before the collection %d MB, want about %d", got/mb, base/mb)
 	}
+	// Allocated meanwhile, more than a quarter of what it finds: a
+	// quarter is taken off.
+	var more []byte
+	got = liveBefore(func() {
+		more = make([]byte, 48*mb)
+		runtime.GC()
+	})
+	if live := liveHeap(); got < live-live/4 || got > live-live/4+mb {
+		t.Errorf("%d MB live with 48 MB allocated meanwhile: live before %d MB, want three quarters", live/mb, got/mb)
+	}
 	runtime.KeepAlive(held)
 	runtime.KeepAlive(during)
+	runtime.KeepAlive(more)
 	runtime.GC() // the next test starts from its own heap
 }
