@@ -388,6 +388,27 @@ func TestRunReleased(t *testing.T) {
 	}
 }
 
+// TestStartReleased: StartReleased calls released once, when the scenario
+// no longer holds the dump's list.
+func TestStartReleased(t *testing.T) {
+	data, err := os.ReadFile("../examples/dumps/web.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseDump("web.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, calls, held := len(s.Restore), 0, -1
+	im, err := StartReleased(s, func() { calls++; held = len(s.Restore) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 || held != 0 || im.Objects != n {
+		t.Errorf("released called %d times, the scenario holding %d objects; %d objects started, want %d", calls, held, im.Objects, n)
+	}
+}
+
 // TestRunWorldOnly checks that WorldOnly leaves the world and the outcome
 // as they are and only skips copying the final objects, the deletion order
 // and the events into the Result.

@@ -118,7 +118,12 @@ func (im *Imported) answers(o *fakeapi.Object) bool {
 // Start restores a dump's world and lets the controllers settle it, as
 // kube-controller-manager would after a restart. The world keeps the
 // dump's objects: s.Restore is emptied.
-func Start(s *Scenario) (*Imported, error) {
+func Start(s *Scenario) (*Imported, error) { return StartReleased(s, nil) }
+
+// StartReleased is Start, calling released (when not nil) once s.Restore
+// is emptied and before the world is built, as Run's
+// RunOptions.Released.
+func StartReleased(s *Scenario, released func()) (*Imported, error) {
 	im := &Imported{deleters: map[string]string{}, dumpNamespaces: map[string]bool{}, Objects: len(s.Restore)}
 	restore := make([]*fakeapi.Object, len(s.Restore))
 	for i, m := range s.Restore {
@@ -130,6 +135,9 @@ func Start(s *Scenario) (*Imported, error) {
 	// The store keeps the objects themselves: the scenario lets go of
 	// them, so that a large dump is held once.
 	s.Restore = nil
+	if released != nil {
+		released()
+	}
 	w, err := engine.NewWorld(engine.Config{Kinds: s.Kinds, Controllers: s.Controllers, Restore: restore})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.File, err)

@@ -24,11 +24,12 @@ const (
 	// is paced: a small world's peak is the runtime's, not the heap's.
 	paceMinLive = 32 << 20
 	// readFactor times the objects read is the least limit, where they
-	// are measured as the collection after the read finds them (what-if,
-	// the playground): with what the world's start holds by then.
+	// are measured as the collection after the read finds them (the
+	// playground): with what the world's start holds by then.
 	readFactor = 2.45
-	// releasedFactor is readFactor for gcplay run, which measures the
-	// objects alone (collectAfterRelease): the same limits, without the
+	// releasedFactor is readFactor for gcplay run and what-if, which
+	// measure the objects alone (collectAfterRelease): the same limits
+	// as the lower of the old measure's values, without the
 	// 11 MB of scatter the measure had (docs/BENCHMARKS.md, "Seventeenth
 	// session (2026-11-27): the collector and the build").
 	releasedFactor = 2.8

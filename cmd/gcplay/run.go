@@ -294,8 +294,9 @@ func collectAfterRead(grow float64) {
 	}()
 }
 
-// collectAfterRelease is collectAfterRead for gcplay run, called once the
-// scenario has let go of the dump's list (scenario.RunOptions.Released),
+// collectAfterRelease is collectAfterRead for gcplay run and what-if,
+// called once the scenario has let go of the dump's list
+// (scenario.RunOptions.Released, scenario.StartReleased),
 // with a measure of the objects read that does not depend on the machine's
 // load: what the collection finds live less what was allocated while it
 // ran (the world's start, which Go's collector counts live as it goes).

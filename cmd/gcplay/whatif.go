@@ -112,8 +112,7 @@ func (o *WhatIfOptions) load(out io.Writer) (*scenario.Scenario, *scenario.Impor
 		return nil, nil, &ExitError{Code: ExitInvalid, Err: err}
 	}
 	t.parsedDump(s)
-	collectAfterRead(liveFactor)
-	im, err := scenario.Start(s)
+	im, err := scenario.StartReleased(s, func() { collectAfterRelease(liveFactor) })
 	if err != nil {
 		return nil, nil, &ExitError{Code: ExitFailed, Err: err}
 	}
