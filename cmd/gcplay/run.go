@@ -282,9 +282,9 @@ func (o *RunOptions) runFile(file string) *fileReport {
 // world. The parsed scenario keeps nothing of the text
 // (TestParsedDumpKeepsNoText). It runs beside the caller, on the core the
 // single-threaded world leaves idle, and then, with a factor of what is
-// live (grow: liveFactor or growFactor), paces a large world's collector
-// (worldPacer): not (0) for a run that records every step, whose history
-// grows with the run, nor when the user set GOMEMLIMIT or GOGC.
+// live (grow: growFactor), paces a large world's collector (worldPacer),
+// unless the user set GOMEMLIMIT or GOGC. The playground (play -f) calls
+// it; gcplay run and what-if call collectAfterRelease instead.
 func collectAfterRead(grow float64) {
 	go func() {
 		runtime.GC()
