@@ -165,7 +165,13 @@ func (o *PlayOptions) Run(cmd *cobra.Command) error {
 	switch {
 	case perr != nil:
 	case m.Built():
-		if kerr := keep(m, path); kerr != nil {
+		// Keeping a large world's timeline takes seconds (a dump's world
+		// after a delete of thousands of steps): say so on the line that
+		// the outcome then replaces, rather than leave the terminal blank.
+		fmt.Fprint(out, "Keeping your world and its timeline for next time…")
+		kerr := keep(m, path)
+		fmt.Fprint(out, "\r\x1b[K")
+		if kerr != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "gcplay: warning: your world could not be kept for next time: %v\n", kerr)
 			break
 		}
