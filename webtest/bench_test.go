@@ -284,18 +284,16 @@ func TestWebBench(t *testing.T) {
 		}
 		return v
 	}
-	row := func(name string, v []float64) string {
+	// statRow is a cold loads' row: median, min and max with prec
+	// decimals.
+	statRow := func(prec int, name string, v []float64) string {
 		if len(v) == 0 {
 			return fmt.Sprintf("| %s | not measured (-webcold=false) | | | 0 |\n", name)
 		}
-		return fmt.Sprintf("| %s | %.0f | %.0f | %.0f | %d |\n", name, median(v), slices.Min(v), slices.Max(v), len(v))
+		return fmt.Sprintf("| %s | %.*f | %.*f | %.*f | %d |\n", name, prec, median(v), prec, slices.Min(v), prec, slices.Max(v), len(v))
 	}
-	rateRow := func(name string, v []float64) string {
-		if len(v) == 0 {
-			return fmt.Sprintf("| %s | not measured (-webcold=false) | | | 0 |\n", name)
-		}
-		return fmt.Sprintf("| %s | %.2f | %.2f | %.2f | %d |\n", name, median(v), slices.Min(v), slices.Max(v), len(v))
-	}
+	row := func(name string, v []float64) string { return statRow(0, name, v) }     // ms
+	rateRow := func(name string, v []float64) string { return statRow(2, name, v) } // MB/s
 	keyRow := func(name string, v []float64) string {
 		return fmt.Sprintf("| %s | %.1f | %.1f | %.1f | %d |\n", name, median(v), percentile(v, 0.9), slices.Max(v), len(v))
 	}

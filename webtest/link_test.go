@@ -20,12 +20,12 @@ const (
 // time at the rate: 600 µs at 20 Mbit/s), and the next read is asked for
 // only once the network stack has handled the last one (written it to the
 // HTTP cache, decoded it, passed it on to the renderer). That time, which
-// a real link overlaps with its transfer, is added to the link's here: on
-// this project's loaded machine a lone download got about half of 20
-// Mbit/s and about 90% of 5 Mbit/s, while several downloads at once fill
-// each other's gaps. The bench therefore also times the page over a link
-// its own server makes (docs/BENCHMARKS.md, "Issue 19, seventeenth
-// session: the throttled link").
+// a real link overlaps with its transfer, is added to the link's here, so
+// a lone download gets well under the set rate (the more so the faster
+// the link), while several downloads at once fill each other's gaps. The
+// bench therefore also times the page over a link its own server makes
+// (figures: docs/BENCHMARKS.md, "Issue 19, seventeenth session: the
+// throttled link").
 
 // pacer is a link shared by every response of a server: each chunk leaves
 // once every chunk before it, of any response, has had its time at rate.

@@ -60,7 +60,7 @@ var (
 // Tea's calls initInputReader (build.sh edits tea.go): the reader starts
 // when StartInput is called, or now if it already was. Making the reader
 // builds ultraviolet's table of key sequences (buildKeysTable, one
-// function of 43 KB of wasm, with hundreds of map entries), code the
+// large function filling a map of hundreds of entries), code the
 // browser compiles on first call, while the page draws nothing until the
 // first frame and holds its input until then (web/main.js).
 func (p *Program) initInputReaderLater() error {

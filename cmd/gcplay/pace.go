@@ -9,8 +9,15 @@ import (
 )
 
 // liveHeap is the heap the last collection found live.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+func liveHeap() uint64 { return heapMetric("/gc/heap/live:bytes") }
+
+// allocatedBytes is what the process has allocated on the heap so far.
+func allocatedBytes() uint64 { return heapMetric("/gc/heap/allocs:bytes") }
+
+// heapMetric reads one of the runtime's byte counters (0 where this Go
+// does not have it).
+func heapMetric(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -109,16 +116,6 @@ func (p worldPacer) pace() {
 	}
 	debug.SetMemoryLimit(p.limit(liveHeap()))
 	afterNextCollection(p.pace)
-}
-
-// allocatedBytes is what the process has allocated on the heap so far.
-func allocatedBytes() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
 }
 
 // afterNextCollection calls f once the collector has run: when it finds

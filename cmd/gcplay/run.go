@@ -301,10 +301,10 @@ func collectAfterRead(grow float64) {
 // load: what the collection finds live less what was allocated while it
 // ran (the world's start, which Go's collector counts live as it goes).
 // The collection after the read raced with the release, and found the
-// list (about 4.5 MB for 100,000 objects) in some runs and not in others;
-// with what the world's start allocated while it marked, the least limit
-// moved by up to 11 MB between runs of one dump (docs/BENCHMARKS.md,
-// "Seventeenth session (2026-11-27): the collector and the build"). What
+// list in some runs and not in others; with what the world's start
+// allocated while it marked, the least limit took one of two values
+// between runs of one dump (docs/BENCHMARKS.md, "Seventeenth session
+// (2026-11-27): the collector and the build"). What
 // the collection allocated after its marking is taken off too, so the
 // measure errs low, by at most a quarter (liveBefore): a lower limit,
 // never a higher peak, and a large world is never left unpaced.
