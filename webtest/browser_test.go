@@ -193,6 +193,8 @@ type page struct {
 	ctx context.Context
 	// close ends the browser (again is harmless); the test's cleanup calls it.
 	close func()
+	// profile is the browser's user data folder, new for each page.
+	profile string
 
 	mu         sync.Mutex
 	exceptions []string
@@ -212,6 +214,7 @@ func newPage(t *testing.T, w, h int, extra ...chromedp.ExecAllocatorOption) *pag
 	}
 	// The flags keep Chromium off the network (this machine has none):
 	// no background updates, sync, QUIC; a fresh profile every time.
+	profile := t.TempDir()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -225,12 +228,12 @@ func newPage(t *testing.T, w, h int, extra ...chromedp.ExecAllocatorOption) *pag
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints"),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(w, h),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	p := &page{t: t, ctx: ctx, close: func() { cancelC(); cancelA() }}
+	p := &page{t: t, ctx: ctx, close: func() { cancelC(); cancelA() }, profile: profile}
 	t.Cleanup(p.close)
 	err := chromedp.Listen(ctx, func(ev any) {
 		p.mu.Lock()
