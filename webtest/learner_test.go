@@ -210,17 +210,20 @@ func TestReloadRightAfterAChange(t *testing.T) {
 	// does both: Go takes the command before goCommand returns, and the
 	// reload's timer, due at once, fires before the write's, due 200 ms
 	// later, however slow the machine. (With the command and the reload in
-	// two calls, a busy machine let 200 ms pass between them.)
+	// two calls, a busy machine let 200 ms pass between them.) The old
+	// page is marked: it runs on until the reload's answer comes, and the
+	// waits below are for the new one.
 	stale := eval[bool](p, `(() => {
 		const before = window.__t.saved;
 		window.goCommand('create cm two');
+		window.__old = true;
 		setTimeout(() => location.reload());
 		return window.__t.saved === before;
 	})()`)
 	if !stale {
 		t.Fatalf("the world was written before the reload: this test needs the reload to come first")
 	}
-	p.waitJS(`window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
+	p.waitJS(`window.__old === undefined && window.__t !== undefined && window.__t.firstFrame !== undefined`, 30*time.Second)
 	scr := p.waitText("ConfigMap/two")
 	if strings.Contains(scr, "shared world") || !strings.Contains(scr, "Welcome back") {
 		t.Errorf("after a reload the page does not greet the learner's own world:\n%s", scr)
