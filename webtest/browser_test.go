@@ -294,9 +294,19 @@ func eval[T any](p *page, expr string) T {
 	return v
 }
 
-// waitJS waits until the expression is true.
+// patience stretches the deadline of every wait (waitJS, waitText). A
+// deadline only bounds a hang: a wait returns as soon as its condition
+// holds, so a long one costs nothing while the page works. The timeout a
+// test names is what the page takes on an idle machine with room to
+// spare; a loaded CI machine runs Chromium and Go several times slower,
+// and that must never fail a wait.
+const patience = 4
+
+// waitJS waits until the expression is true: up to patience times
+// timeout.
 func (p *page) waitJS(expr string, timeout time.Duration) {
 	p.t.Helper()
+	timeout *= patience
 	deadline := time.Now().Add(timeout)
 	for {
 		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](expr))
@@ -328,17 +338,18 @@ func (p *page) screen() string {
 	return eval[string](p, `window.bufferText()`)
 }
 
-// waitText waits until the screen shows s.
+// waitText waits until the screen shows s: up to patience times 15 s.
 func (p *page) waitText(s string) string {
 	p.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	timeout := patience * 15 * time.Second
+	deadline := time.Now().Add(timeout)
 	for {
 		scr := p.screenQuiet()
 		if strings.Contains(scr, s) {
 			return scr
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("the screen never showed %q; it shows:\n%s", s, scr)
+			p.t.Fatalf("the screen never showed %q in %s; it shows:\n%s", s, timeout, scr)
 		}
 		time.Sleep(15 * time.Millisecond)
 	}
