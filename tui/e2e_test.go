@@ -77,9 +77,13 @@ func TestEndToEndTmux(t *testing.T) {
 		t.Fatalf("before the delete the owner should not be terminating:\n%s", s)
 	}
 
-	// Resize, then quit: the terminal is given back.
+	// Resize, then quit: the terminal is given back. At 80 columns the
+	// collector and the inspector share one pane, which tab switches.
+	if s := tm.screen(); strings.Contains(s, "(tab: inspector)") {
+		t.Fatalf("at 120 columns the inspector should have its own pane:\n%s", s)
+	}
 	tm.run("resize-window", "-t", "e2e", "-x", "80", "-y", "24")
-	tm.waitFor("tab panes")
+	tm.waitFor("Collector (tab: inspector)")
 	tm.keys("q")
 	tm.waitFor("gcplay-exited-0")
 
