@@ -29,49 +29,18 @@ import (
 func TestRevisitStartsFromCompiledCode(t *testing.T) {
 	// V8 keeps a module's code once enough of it is optimised
 	// (--wasm-caching-threshold; 20 KB here, so a few keys make
-	// enough) and then no new code has been optimised for a while
-	// (--wasm-caching-timeout-ms, two seconds by default): keys made
-	// and then a pause, as a learner reads the screen. What is tested
-	// (where the kept code lives, and that the second visit is answered
-	// from there) does not depend on the amounts.
+	// enough) and nothing more has been for a while: keys, and then a
+	// pause, as a learner reads the screen (useUntilKept). What is
+	// tested (where the kept code lives, and that the second visit is
+	// answered from there) does not depend on the amounts.
 	p := newPage(t, 1280, 800, chromedp.Flag("js-flags", "--wasm-caching-threshold=20000"))
 	srv := serve(t, site(t))
 	tr := traceEvents(t, p)
 
-	// The first visit, used: its busy functions get optimised.
+	// The first visit, used until the browser keeps its code.
 	tr.start()
 	p.load(srv.URL)
-	p.waitJS(`navigator.serviceWorker.controller !== null`, 20*time.Second)
-	p.command("delete deploy/web --cascade=foreground")
-	p.waitText("terminating")
-	p.press("s", "s", "s", "s", "ArrowLeft", "ArrowLeft", "ArrowRight")
-	// The learner pauses until the trace shows the code kept (V8's
-	// "wasm.SerializeModule"). Keys during the pause would put it off
-	// (each key may optimise more), so more keys come only after a
-	// quiet spell longer than V8's without it (too little optimised
-	// yet); on a busy machine the optimising threads finish late, and
-	// the pause lasts. The deadline only bounds a browser that never
-	// keeps anything.
-	deadline := time.Now().Add(4 * time.Minute)
-	seconds := 0
-	for !tr.end()["wasm.SerializeModule"] {
-		if time.Now().After(deadline) {
-			t.Fatalf("the first visit's compiled code was never kept (no wasm.SerializeModule in its traces for %d seconds)", seconds)
-		}
-		tr.start()
-		if seconds++; seconds%4 == 0 {
-			p.press("s", "s", "s", "ArrowLeft", "ArrowLeft", "ArrowLeft")
-		}
-		time.Sleep(time.Second)
-	}
-	t.Logf("the code was kept after %d seconds", seconds)
-	// V8 hands the code over; the browser then writes it to its code
-	// cache, from another thread and process. The learner leaves once it
-	// is there: a write still on its way when the page goes could be
-	// dropped with it, and then no visit would find the code.
-	if size := waitCodeCacheEntry(t, p.profile, 4*time.Minute); size == 0 {
-		t.Fatalf("the kept code never reached the browser's code cache: %s", codeCacheListing(p.profile))
-	}
+	t.Logf("the code was kept after %d seconds", useUntilKept(t, p, tr))
 	fetched := srv.count(".wasm")
 
 	// The second visit, answered by the worker from the HTTP cache (the
@@ -117,6 +86,47 @@ func TestRevisitStartsFromCompiledCode(t *testing.T) {
 	srv.Close()
 	p.load(srv.URL)
 	p.checkExceptions()
+}
+
+// useUntilKept uses a first visit as a learner would, until the browser
+// has kept the page's compiled code in its code cache, and returns the
+// seconds it paused. tr must be tracing (since the page loaded, or later).
+func useUntilKept(t *testing.T, p *page, tr *tracer) int {
+	t.Helper()
+	// Its busy functions get optimised.
+	p.waitJS(`navigator.serviceWorker.controller !== null`, 20*time.Second)
+	p.command("delete deploy/web --cascade=foreground")
+	p.waitText("terminating")
+	p.press("s", "s", "s", "s", "ArrowLeft", "ArrowLeft", "ArrowRight")
+	// The learner pauses until the trace shows the code kept (V8's
+	// "wasm.SerializeModule"). V8 keeps it once enough is optimised
+	// (--wasm-caching-threshold) and then nothing new has been for a
+	// while (--wasm-caching-timeout-ms, two seconds by default): keys
+	// during the pause would put it off, so more keys come only after a
+	// quiet spell longer than V8's without it (too little optimised
+	// yet); on a busy machine the optimising threads finish late, and
+	// the pause lasts. The deadline only bounds a browser that never
+	// keeps anything.
+	deadline := time.Now().Add(4 * time.Minute)
+	seconds := 0
+	for !tr.end()["wasm.SerializeModule"] {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first visit's compiled code was never kept (no wasm.SerializeModule in its traces for %d seconds)", seconds)
+		}
+		tr.start()
+		if seconds++; seconds%4 == 0 {
+			p.press("s", "s", "s", "ArrowLeft", "ArrowLeft", "ArrowLeft")
+		}
+		time.Sleep(time.Second)
+	}
+	// V8 hands the code over; the browser then writes it to its code
+	// cache, from another thread and process. The learner leaves once it
+	// is there: a write still on its way when the page goes could be
+	// dropped with it, and then no visit would find the code.
+	if size := waitCodeCacheEntry(t, p.profile, 4*time.Minute); size == 0 {
+		t.Fatalf("the kept code never reached the browser's code cache: %s", codeCacheListing(p.profile))
+	}
+	return seconds
 }
 
 // tracer records the names of the v8.wasm trace events of a page, one

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -24,18 +23,14 @@ var (
 //
 //	go test -count=1 -run '^TestWebCompare$' -v ./webtest -webcompare=/tmp/before,/tmp/after -webloads=15
 //
-// With -webrevisit, each first visit is then used as in
-// TestRevisitStartsFromCompiledCode until the browser has kept its
-// compiled code, and the second visit (the service worker's) is timed too.
+// With -webrevisit, each first visit is then used (useUntilKept) until
+// the browser has kept its compiled code, and the second visit (the
+// service worker's) is timed too.
 func TestWebCompare(t *testing.T) {
 	if *webcompare == "" {
 		t.Skip("compares built sites; run it with -webcompare=DIR,DIR")
 	}
-	dirs := strings.Split(*webcompare, ",")
-	srvs := make([]*server, len(dirs))
-	for i, d := range dirs {
-		srvs[i] = serve(t, d)
-	}
+	dirs, srvs := serveSites(t, *webcompare)
 	marks := []string{"wasmLoaded", "goMain", "goModel", "goReady", "firstWrite", "firstFrame"}
 	got := make([]map[string][]float64, len(dirs))
 	again := make([]map[string][]float64, len(dirs))
@@ -57,19 +52,9 @@ func TestWebCompare(t *testing.T) {
 			}
 			if *webrevisit {
 				// Traced from the first frame on (the code is kept
-				// later); a few rounds at most, should it be missed.
+				// later).
 				tr.start()
-				p.waitJS(`navigator.serviceWorker.controller !== null`, 20*time.Second)
-				p.command("delete deploy/web --cascade=foreground")
-				p.waitText("terminating")
-				for round := 0; ; round++ {
-					p.press("s", "s", "ArrowLeft", "ArrowRight")
-					time.Sleep(time.Second)
-					if tr.end()["wasm.SerializeModule"] || round == 10 {
-						break
-					}
-					tr.start()
-				}
+				useUntilKept(t, p, tr)
 				p.do(chromedp.Navigate("about:blank"))
 				tr.start()
 				p.load(s.URL)
@@ -94,6 +79,17 @@ func TestWebCompare(t *testing.T) {
 		fmt.Println()
 	}
 	fmt.Printf("load average after: %s\n", loadavg())
+}
+
+// serveSites serves each of a comma-separated list of built sites.
+func serveSites(t *testing.T, list string) ([]string, []*server) {
+	t.Helper()
+	dirs := strings.Split(list, ",")
+	srvs := make([]*server, len(dirs))
+	for i, d := range dirs {
+		srvs[i] = serve(t, d)
+	}
+	return dirs, srvs
 }
 
 // compareTable is TestWebCompare's table of one visit's marks, a column

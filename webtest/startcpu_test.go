@@ -47,11 +47,7 @@ func TestWebStartCPU(t *testing.T) {
 	if *webcpu == "" {
 		t.Skip("compares built sites; run it with -webcpu=DIR,DIR")
 	}
-	dirs := strings.Split(*webcpu, ",")
-	srvs := make([]*server, len(dirs))
-	for i, d := range dirs {
-		srvs[i] = serve(t, d)
-	}
+	dirs, srvs := serveSites(t, *webcpu)
 	marks := []string{"wasmLoaded", "goMain", "goModel", "goReady", "firstWrite", "firstFrame"}
 	got := make([][]startPhase, len(dirs)) // per site, per load: one per phase
 	for n := 0; n < *webloads; n++ {
