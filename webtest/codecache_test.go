@@ -200,8 +200,8 @@ const wasmDelivery = `JSON.stringify(performance.getEntriesByType('resource').fi
 
 // keptCodeSize is the least size of a code cache entry that holds
 // main.wasm's optimised code: the code of even a few hundred of its
-// functions is larger, and the cache's other WebAssembly entries (the
-// page's small idle module) are far smaller.
+// functions is larger, and the other WebAssembly entries the browser
+// keeps for the page are far smaller.
 const keptCodeSize = 256 << 10
 
 // waitCodeCacheEntry waits until the browser's WebAssembly code cache in
