@@ -130,14 +130,14 @@ func useUntilKept(t *testing.T, p *page, tr *tracer) int {
 	return seconds
 }
 
-// tracer records the names of the v8.wasm trace events of a page, one
-// trace at a time.
+// tracer records the trace events of a page, one trace at a time.
 type tracer struct {
-	t    *testing.T
-	p    *page
-	mu   sync.Mutex
-	seen map[string]bool
-	done chan struct{}
+	t         *testing.T
+	p         *page
+	mu        sync.Mutex
+	recording bool
+	events    []traceEvent
+	done      chan struct{}
 }
 
 func traceEvents(t *testing.T, p *page) *tracer {
@@ -149,9 +149,9 @@ func traceEvents(t *testing.T, p *page) *tracer {
 		case *tracing.EventDataCollected:
 			for _, v := range ev.Value {
 				b, _ := json.Marshal(v)
-				var e struct{ Name string }
-				if json.Unmarshal(b, &e) == nil && tr.seen != nil {
-					tr.seen[e.Name] = true
+				var e traceEvent
+				if json.Unmarshal(b, &e) == nil && tr.recording {
+					tr.events = append(tr.events, e)
 				}
 			}
 		case *tracing.EventTracingComplete:
@@ -167,18 +167,22 @@ func traceEvents(t *testing.T, p *page) *tracer {
 	return tr
 }
 
-func (tr *tracer) start() {
+// start starts a trace of the categories given, v8.wasm if none.
+func (tr *tracer) start(categories ...string) {
 	tr.t.Helper()
+	if len(categories) == 0 {
+		categories = []string{"v8.wasm"}
+	}
 	tr.mu.Lock()
-	tr.seen = map[string]bool{}
+	tr.recording, tr.events = true, nil
 	tr.mu.Unlock()
-	if _, err := chromedp.Call(tr.p.ctx, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{"v8.wasm"}}}); err != nil {
+	if _, err := chromedp.Call(tr.p.ctx, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{IncludedCategories: categories}}); err != nil {
 		tr.t.Fatal(err)
 	}
 }
 
-// end stops the trace and returns the names of the events it held.
-func (tr *tracer) end() map[string]bool {
+// endEvents stops the trace and returns its events.
+func (tr *tracer) endEvents() []traceEvent {
 	tr.t.Helper()
 	done := make(chan struct{})
 	tr.mu.Lock()
@@ -190,7 +194,18 @@ func (tr *tracer) end() map[string]bool {
 	<-done
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	return tr.seen
+	tr.recording = false
+	return tr.events
+}
+
+// end stops the trace and returns the names of the events it held.
+func (tr *tracer) end() map[string]bool {
+	tr.t.Helper()
+	seen := map[string]bool{}
+	for _, e := range tr.endEvents() {
+		seen[e.Name] = true
+	}
+	return seen
 }
 
 // wasmDelivery says where the page's main.wasm came from, by its

@@ -31,7 +31,7 @@ func TestWebCompare(t *testing.T) {
 		t.Skip("compares built sites; run it with -webcompare=DIR,DIR")
 	}
 	dirs, srvs := serveSites(t, *webcompare)
-	marks := []string{"wasmLoaded", "goMain", "goModel", "goReady", "firstWrite", "firstFrame"}
+	marks := startMarks
 	got := make([]map[string][]float64, len(dirs))
 	again := make([]map[string][]float64, len(dirs))
 	deserialized := make([]int, len(dirs))
@@ -80,6 +80,9 @@ func TestWebCompare(t *testing.T) {
 	}
 	fmt.Printf("load average after: %s\n", loadavg())
 }
+
+// startMarks are the page's marks of its start (window.__t), in order.
+var startMarks = []string{"wasmLoaded", "goMain", "goModel", "goReady", "firstWrite", "firstFrame"}
 
 // serveSites serves each of a comma-separated list of built sites.
 func serveSites(t *testing.T, list string) ([]string, []*server) {

@@ -1,17 +1,13 @@
 package webtest
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 )
 
@@ -48,7 +44,7 @@ func TestWebStartCPU(t *testing.T) {
 		t.Skip("compares built sites; run it with -webcpu=DIR,DIR")
 	}
 	dirs, srvs := serveSites(t, *webcpu)
-	marks := []string{"wasmLoaded", "goMain", "goModel", "goReady", "firstWrite", "firstFrame"}
+	marks := startMarks
 	got := make([][]startPhase, len(dirs)) // per site, per load: one per phase
 	for n := 0; n < *webloads; n++ {
 		for i, s := range srvs {
@@ -64,7 +60,7 @@ func TestWebStartCPU(t *testing.T) {
 	fmt.Printf("load average after: %s\n", loadavg())
 }
 
-// traceEvent is the part of a Chromium trace event TestWebStartCPU reads.
+// traceEvent is the part of a Chromium trace event the tests read.
 type traceEvent struct {
 	Name string  `json:"name"`
 	Tid  int     `json:"tid"`
@@ -84,44 +80,14 @@ func traceStart(t *testing.T, url string) []traceEvent {
 	t.Helper()
 	p := newPage(t, 1280, 800)
 	defer p.close()
-	var mu sync.Mutex
-	var evs []traceEvent
-	done := make(chan struct{})
-	err := chromedp.Listen(p.ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *tracing.EventDataCollected:
-			for _, v := range ev.Value {
-				b, _ := json.Marshal(v)
-				var e traceEvent
-				if json.Unmarshal(b, &e) == nil {
-					evs = append(evs, e)
-				}
-			}
-		case *tracing.EventTracingComplete:
-			close(done)
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := traceEvents(t, p)
 	if _, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: stampMarks}); err != nil {
 		t.Fatal(err)
 	}
-	cats := []string{"devtools.timeline", "v8.wasm"}
-	if _, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{IncludedCategories: cats}}); err != nil {
-		t.Fatal(err)
-	}
+	tr.start("devtools.timeline", "v8.wasm")
 	p.load(url)
 	p.checkExceptions()
-	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
-	<-done
-	mu.Lock()
-	defer mu.Unlock()
-	return evs
+	return tr.endEvents()
 }
 
 // startPhase is one phase of one traced load (ms).
