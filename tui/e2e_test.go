@@ -90,7 +90,7 @@ func TestEndToEndTmux(t *testing.T) {
 	// q kept the world: the next gcplay offers it back, timeline and all.
 	tm.waitFor("the next gcplay offers to resume them")
 	if s := tm.screen(); strings.Contains(s, "Keeping your world") {
-		t.Fatalf("the word shown while the world is kept should be replaced by the outcome:\n%s", s)
+		t.Fatalf("the line shown while the world is kept should be replaced by the outcome:\n%s", s)
 	}
 	tm.run("respawn-pane", "-k", "-t", "e2e", start+"; sleep 60")
 	tm.waitFor("Resume?")
