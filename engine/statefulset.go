@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -314,20 +313,39 @@ func readStatefulSet(o *fakeapi.Object) (stsView, error) {
 	return v, nil
 }
 
-var ordinalRE = regexp.MustCompile(`^(.*)-([0-9]+)$`)
+// splitOrdinalName is the match of upstream's statefulPodRegex,
+// "(.*)-([0-9]+)$" (here anchored at the start too), written out: it
+// returns the two groups. The greedy (.*) ends at the last '-', the only
+// one the digits can follow to the end; '.' takes any character but a
+// newline. TestSplitOrdinalNameIsTheRegexp holds it to the regexp. The
+// starter world's Pods come here while the page builds its first frame,
+// and in the browser a package-level regexp was compiled, and this one
+// run, before anything was drawn.
+func splitOrdinalName(name string) (parent, ordinal string, ok bool) {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 || i == len(name)-1 || strings.IndexByte(name[:i], '\n') >= 0 {
+		return "", "", false
+	}
+	for j := i + 1; j < len(name); j++ {
+		if name[j] < '0' || name[j] > '9' {
+			return "", "", false
+		}
+	}
+	return name[:i], name[i+1:], true
+}
 
 // getParentNameAndOrdinal: a Pod named <set>-<n> has parent <set> and
 // ordinal n; any other name has ordinal -1.
 func getParentNameAndOrdinal(pod *fakeapi.Object) (string, int) {
-	m := ordinalRE.FindStringSubmatch(pod.Metadata.Name)
-	if m == nil {
+	parent, ordinal, ok := splitOrdinalName(pod.Metadata.Name)
+	if !ok {
 		return "", -1
 	}
-	n, err := strconv.Atoi(m[2])
+	n, err := strconv.Atoi(ordinal)
 	if err != nil {
 		return "", -1
 	}
-	return m[1], n
+	return parent, n
 }
 
 func getOrdinal(pod *fakeapi.Object) int { _, n := getParentNameAndOrdinal(pod); return n }

@@ -382,7 +382,7 @@ func (d *dumpReader) implyKind(n *yaml.Node, path string) {
 		}
 		return
 	}
-	if _, ok := d.reg.Lookup(av.Value, k.Value); ok || len(servedVersions(d.reg, k.Value)) > 0 || !kindNameRE.MatchString(k.Value) {
+	if _, ok := d.reg.Lookup(av.Value, k.Value); ok || len(servedVersions(d.reg, k.Value)) > 0 || !isKindName(k.Value) {
 		return
 	}
 	info := fakeapi.KindInfo{APIVersion: av.Value, Kind: k.Value, Scope: fakeapi.Cluster, Custom: true}

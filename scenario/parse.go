@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,9 +19,31 @@ import (
 	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
+// isName reports whether s matches ^[a-z0-9-]+$, a scenario's name;
+// isKindName whether s matches ^[A-Za-z][A-Za-z0-9]*$, a kind's.
+// TestIsNameIsTheRegexp holds both to their regexps. They are written out
+// because package-level regexps are compiled at every start, in the
+// browser before the first frame, and the starter world's name is
+// checked there.
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isKindName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
 var (
-	nameRE     = regexp.MustCompile(`^[a-z0-9-]+$`)
-	kindNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
 	// durationRE is the syntax time.ParseDuration reads; a string that has
 	// it but does not parse is out of range.
 	durationRE = lazyre.New(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
@@ -143,7 +164,7 @@ func (p *parser) scenario(root *yaml.Node, s *Scenario) {
 	if e, ok := f["name"]; !ok {
 		p.errorf(root, "", "missing required key %q", "name")
 	} else if name, ok := p.str(e.Value, "name"); ok {
-		if !nameRE.MatchString(name) {
+		if !isName(name) {
 			p.errorf(e.Value, "name", "%q must match [a-z0-9-]+", name)
 		}
 		s.Name = name
@@ -217,7 +238,7 @@ func (p *parser) kinds(n *yaml.Node, reg *fakeapi.Registry) []fakeapi.KindInfo {
 		if !ok1 || !ok2 || !ok3 {
 			continue
 		}
-		if !kindNameRE.MatchString(kind) {
+		if !isKindName(kind) {
 			p.errorf(f["kind"].Value, path+".kind", "%q is not a kind name (letters and digits, starting with a letter)", kind)
 			continue
 		}

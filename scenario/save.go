@@ -50,7 +50,7 @@ type savedEntry struct {
 }
 
 func saveEntries(w *engine.World, name string) (savedWorld, error) {
-	if !nameRE.MatchString(name) {
+	if !isName(name) {
 		return savedWorld{}, fmt.Errorf("scenario name %q must match [a-z0-9-]+", name)
 	}
 	store := w.Store()
