@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # build.sh OUT.wasm — build gcplay's browser entry point (./wasm) for
 # GOOS=js GOARCH=wasm, with Bubble Tea's four missing platform functions
-# added from bubbletea_js.go, and three libraries trimmed of what the page
+# added from bubbletea_js.go, three libraries trimmed of what the page
 # cannot use (x/ansi's kitty images, colorprofile's tmux probe, terminfo's
-# database loader; see below).
+# database loader) and yaml v2's and v3's regexps compiled on first use
+# rather than at start (see below).
 #
 # Each is applied to a private copy of the pinned module in the
 # git-ignored build/wasm/ area, selected by a go.work file there with
@@ -96,6 +97,18 @@ edit "$work/colorprofile/env.go" '/^	"context"$/d
 /^	"os\/exec"$/d
 s/^	cmd := exec\.CommandContext(context\.Background(), "tmux", "info")$/	var cmd noTmux/' '	var cmd noTmux'
 cp "$here/colorprofile/colorprofile_js.go" "$work/colorprofile/zz_gcplay_shim_js.go"
+
+# yaml v2 and v3: their package-level regexps (a float-looking plain
+# scalar's check in resolve.go, a base 60 float's in encode.go) compiled
+# on first use instead of in the packages' initializers, which run before
+# the page's first frame (the starter world's YAML has no scalar that
+# needs them). The same expressions, compiled the same way.
+for v in 2 3; do
+  copy go.yaml.in/yaml/v$v yaml$v
+  edit "$work/yaml$v/resolve.go" 's/^var yamlStyleFloat = regexp\.MustCompile(\(.*\))$/var yamlStyleFloat = gcplayLazyRegexp(func() *regexp.Regexp { return regexp.MustCompile(\1) })/' 'var yamlStyleFloat = gcplayLazyRegexp('
+  edit "$work/yaml$v/encode.go" 's/^var base60float = regexp\.MustCompile(\(.*\))$/var base60float = gcplayLazyRegexp(func() *regexp.Regexp { return regexp.MustCompile(\1) })/' 'var base60float = gcplayLazyRegexp('
+  cp "$here/yaml/lazyregexp_js.go" "$work/yaml$v/zz_gcplay_lazyregexp_js.go"
+done
 
 # xo/terminfo: a stand-in whose Load fails, as the library's does in the
 # browser (no file system); see terminfo/terminfo_js.go.
