@@ -190,7 +190,8 @@ const term = (window.term = new Terminal({
 const fit = new FitAddon();
 term.loadAddon(fit);
 term.open($('terminal'));
-t.rowsOnly = drawChangedRowsOnly(term);
+const prepareRows = drawChangedRowsOnly(term);
+t.rowsOnly = !!prepareRows;
 
 // xterm.js's DOM renderer redraws every row from the first to the last one
 // a frame wrote to: a key that changes the status line and the key bar
@@ -202,53 +203,94 @@ t.rowsOnly = drawChangedRowsOnly(term);
 // remembers the cells it was drawn from), and the cursor's row.
 // Anything that changes how a row is drawn without changing its cells (the
 // cell size, the selection, the renderer itself) draws every row again.
+// It returns the function that builds a key's changed rows ahead (below).
 // It reaches into xterm's renderer (pinned in package.json): should that
-// change shape, it does nothing and xterm draws as it always did.
+// change shape, it does nothing, returns null, and xterm draws as it
+// always did.
 function drawChangedRowsOnly(term) {
   const core = term._core;
   const r = core?._renderService?._renderer?.value;
-  if (!r || typeof r.renderRows !== 'function' || !Array.isArray(r._rowElements) || !r._rowFactory || !r.dimensions) return false;
+  if (!r || typeof r.renderRows !== 'function' || !Array.isArray(r._rowElements) || !r._rowFactory || !r.dimensions) return null;
   const line0 = core.buffer?.lines?.get(0);
-  if (!(line0?._data instanceof Uint32Array) || typeof line0._combined !== 'object' || typeof line0._extendedAttrs !== 'object') return false;
+  if (!(line0?._data instanceof Uint32Array) || typeof line0._combined !== 'object' || typeof line0._extendedAttrs !== 'object') return null;
   const drawn = new WeakMap(); // row element -> { how, cells } it was drawn from
   const draw = r.renderRows.bind(r);
   const empty = (o) => { for (const _ in o) return false; return true; };
+  // sameCells says whether cells (a copy of a line's) are the line's now.
+  const sameCells = (cells, line) => {
+    const now = line._data, n = line.length * 3;
+    if (cells.length !== n) return false;
+    for (let i = 0; i < n; i++) if (cells[i] !== now[i]) return false;
+    return true;
+  };
   let cursorWas = -1;
   const measure = measureFirst(term, r);
+  // How rows are drawn apart from their cells.
+  const howNow = () => {
+    const f = r._rowFactory;
+    return `${r.dimensions.css.cell.width}x${r.dimensions.css.cell.height} ${f._selectionStart} ${f._selectionEnd} ${f._columnSelectMode} ${r._coreBrowserService?.isFocused}`;
+  };
+  // The cursor's row (Bubble Tea hides the cursor; shown, it is drawn
+  // where it is and removed where it was).
+  const cursorNow = () => {
+    const buf = core.buffer;
+    return r._coreService?.isCursorHidden === true ? -1 : buf.ybase + buf.y - buf.ydisp;
+  };
+  // Each row element's children change only through its replaceChildren
+  // (xterm's renderer draws a row with it): made here to count the
+  // changes, and, while rows are built ahead, to take the spans built
+  // instead.
+  const changes = new WeakMap(); // row element -> how often its children changed
+  let taken = null;
+  const own = (el) => {
+    if (changes.has(el)) return;
+    changes.set(el, 0);
+    el.replaceChildren = (...spans) => {
+      if (taken) return void (taken.spans = spans);
+      changes.set(el, changes.get(el) + 1);
+      Element.prototype.replaceChildren.apply(el, spans);
+    };
+  };
+  // Rows built ahead (prepare): row element -> { how, cells, changes, k, j, add }.
+  const ahead = new WeakMap();
   r.renderRows = (start, end) => {
     const buf = core.buffer;
-    const f = r._rowFactory;
-    // How rows are drawn apart from their cells.
-    const how = `${r.dimensions.css.cell.width}x${r.dimensions.css.cell.height} ${f._selectionStart} ${f._selectionEnd} ${f._columnSelectMode} ${r._coreBrowserService?.isFocused}`;
-    // The cursor's row (Bubble Tea hides the cursor; shown, it is drawn
-    // where it is and removed where it was).
-    const cursor = r._coreService?.isCursorHidden === true ? -1 : buf.ybase + buf.y - buf.ydisp;
-    const runs = [];
-    let from = -1;
-    for (let y = start; y <= end + 1; y++) {
-      if (y <= end) {
-        const el = r._rowElements[y];
-        const line = buf.lines.get(y + buf.ydisp);
-        const was = el && drawn.get(el);
-        let same = !!(was && line) && y !== cursor && y !== cursorWas && was.how === how &&
-          empty(line._combined) && empty(line._extendedAttrs);
-        if (same) {
-          const cells = line._data, n = line.length * 3;
-          same = was.cells.length === n;
-          for (let i = 0; same && i < n; i++) same = was.cells[i] === cells[i];
-        }
-        if (!same) {
-          if (el && line) drawn.set(el, { how, cells: line._data.slice(0, line.length * 3) });
-          if (from < 0) from = y;
-          continue;
-        }
-      }
-      if (from >= 0) {
-        runs.push(from, y - 1);
-        from = -1;
-      }
+    const how = howNow();
+    const cursor = cursorNow();
+    const todo = []; // rows to draw
+    const built = []; // row elements and what was built ahead for them
+    for (let y = start; y <= end; y++) {
+      const el = r._rowElements[y];
+      const line = buf.lines.get(y + buf.ydisp);
+      if (el) own(el);
+      const was = el && drawn.get(el);
+      const plain = !!line && y !== cursor && y !== cursorWas && empty(line._combined) && empty(line._extendedAttrs);
+      if (plain && was && was.how === how && sameCells(was.cells, line)) continue;
+      if (el && line) drawn.set(el, { how, cells: line._data.slice(0, line.length * 3) });
+      const a = el && ahead.get(el);
+      if (a) ahead.delete(el);
+      if (plain && a && a.how === how && a.changes === changes.get(el) && sameCells(a.cells, line)) built.push(el, a);
+      else todo.push(y);
     }
+    const runs = [];
+    for (const y of todo) {
+      if (runs.length && runs[runs.length - 1] === y - 1) runs[runs.length - 1] = y;
+      else runs.push(y, y);
+    }
+    // Characters are measured before any row changes (measureFirst).
     if (measure && runs.length) measure(runs);
+    // Rows built ahead from these cells: only the spans that change.
+    for (let i = 0; i < built.length; i += 2) {
+      const el = built[i], a = built[i + 1], old = el.childNodes;
+      for (let x = old.length - a.j - 1; x >= a.k; x--) old[x].remove();
+      if (a.add.length) {
+        const next = old[a.k];
+        if (next) next.before(...a.add);
+        else el.append(...a.add);
+      }
+      changes.set(el, changes.get(el) + 1);
+    }
+    t.rowsAhead = (t.rowsAhead || 0) + built.length / 2; // for the browser test
     for (let i = 0; i < runs.length; i += 2) draw(runs[i], runs[i + 1]);
     cursorWas = cursor;
   };
@@ -260,7 +302,63 @@ function drawChangedRowsOnly(term) {
       return underline(...args);
     };
   }
-  return true;
+  // prepare builds, for each row whose cells differ from what its element
+  // shows, the spans xterm's renderer will put into it, and finds which of
+  // its children stay (sameEnds); the animation frame that draws the rows
+  // then only replaces the spans that change, in each row whose cells are
+  // still those it was built from. The page calls it once a key's frame is
+  // written, in the key's task: the animation frame that draws it comes at
+  // the display's next frame, after the key's task, and what it does
+  // before the frame can be shown is the smaller (figures in
+  // docs/BENCHMARKS.md, issue 19, nineteenth session).
+  return () => {
+    const buf = core.buffer;
+    const how = howNow();
+    const cursor = cursorNow();
+    const rows = [];
+    for (let y = 0; y < r._rowElements.length; y++) {
+      const el = r._rowElements[y];
+      const line = buf.lines.get(y + buf.ydisp);
+      if (!line || y === cursor || y === cursorWas || !empty(line._combined) || !empty(line._extendedAttrs)) continue;
+      own(el);
+      const was = drawn.get(el);
+      if (was && was.how === how && sameCells(was.cells, line)) continue;
+      const a = ahead.get(el);
+      if (a && a.how === how && a.changes === changes.get(el) && sameCells(a.cells, line)) continue;
+      rows.push(y, y);
+    }
+    if (rows.length === 0) return;
+    if (measure) measure(rows);
+    for (let i = 0; i < rows.length; i += 2) {
+      const y = rows[i], el = r._rowElements[y], line = buf.lines.get(y + buf.ydisp);
+      taken = { spans: null };
+      let spans;
+      try {
+        draw(y, y);
+        spans = taken.spans;
+      } finally {
+        taken = null;
+      }
+      if (!spans) continue;
+      const [k, j] = sameEnds(el.childNodes, spans);
+      ahead.set(el, { how, cells: line._data.slice(0, line.length * 3), changes: changes.get(el), k, j, add: spans.slice(k, spans.length - j) });
+    }
+  };
+}
+
+// sameEnds returns how many of a row's spans at its start (k) and at its end
+// (j) are equal to the nodes it has (isEqualNode: the same element,
+// attributes and text). A changed row mostly differs in a few of its spans
+// (a step's frame keeps about two thirds of its changed rows' spans), and
+// each span replaced is styled, laid out and painted again before the frame
+// is shown (figures in docs/BENCHMARKS.md, issue 19, nineteenth session).
+function sameEnds(old, spans) {
+  const m = old.length, n = spans.length;
+  let k = 0;
+  while (k < m && k < n && old[k].isEqualNode(spans[k])) k++;
+  let j = 0;
+  while (j < m - k && j < n - k && old[m - 1 - j].isEqualNode(spans[n - 1 - j])) j++;
+  return [k, j];
 }
 
 // xterm.js's DOM renderer gives each run of characters the letter spacing
@@ -457,6 +555,7 @@ const input = (data) => {
   if (!window.goTermInput || t.firstFrame === undefined) return pending.push(data);
   window.goTermInput(data);
   window.goFlush?.();
+  prepareRows?.();
 };
 function deliverPending() {
   if (!window.goTermInput) return;
