@@ -15,9 +15,10 @@
 // It also adds Program.StartInput, which starts the input reader that the
 // browser build's Run leaves waiting (build.sh edits Run to call
 // initInputReaderLater), Program.FlushFrame, which the page uses to draw a key's
-// frame at once, and Program.DrawFramesWith, a renderer that writes a
-// frame's changed lines to the terminal itself when it can (FrameWriter),
-// or else parses only those lines into its cells (at the end). Once the pinned
+// frame at once, and Program.DrawFramesWith, a renderer that writes the
+// first frame's lines, and a later frame's changed lines, to the terminal
+// itself when it can (FrameWriter), or else parses only a frame's changed
+// lines into its cells (at the end). Once the pinned
 // version compiles for js on its own, the platform functions go; FlushFrame
 // and DrawFramesWith would then need another home (or the page goes back to
 // waiting for the renderer's tick and parsing whole frames).
@@ -152,17 +153,26 @@ type FrameDrawer interface {
 type FrameWriter interface {
 	FrameDrawer
 	Write(dst []byte, content string, w, h int, m uv.WidthMethod) ([]byte, bool)
+	// Erased says the terminal shows an erased screen height lines high
+	// and the cell buffer nothing drawn: the next Write writes the whole
+	// frame (Write's lines that are not empty).
+	Erased(height int)
 }
 
-// DrawFramesWith makes the program's renderer Bubble Tea's own with one
-// change: a frame that differs from the last only in its content (and the
-// cursor's place), on the alternate screen, is written to the terminal by
-// d's changed lines when d is a FrameWriter that takes it, or else drawn
-// into the cell buffer by d instead of by clearing the buffer and parsing
-// the whole frame into it; the cell diff, the cursor and the bytes written
-// are then the same code's. Any other frame (the first, a resize, a clear, a change of mode,
-// title, colours or cursor shape, the last one) goes through Bubble Tea's
-// flush unchanged. Call it after NewProgram, before Run; it builds the
+// DrawFramesWith makes the program's renderer Bubble Tea's own with two
+// changes. The first frame, when it is on the alternate screen with the
+// cursor hidden and d is a FrameWriter that takes it onto an erased
+// screen, is written by its lines after what Bubble Tea's flush writes for
+// the same frame without content (the modes, the alternate screen entered
+// and erased), in the same write. And a frame that differs from the last
+// only in its content (and the cursor's place), on the alternate screen, is
+// written to the terminal by d's changed lines when d is a FrameWriter that
+// takes it, or else drawn into the cell buffer by d instead of by clearing
+// the buffer and parsing the whole frame into it; the cell diff, the cursor
+// and the bytes written are then the same code's. Any other frame (a first
+// frame not written so, a resize, a clear, a change of mode, title,
+// colours or cursor shape, the last one) goes through Bubble Tea's flush
+// unchanged. Call it after NewProgram, before Run; it builds the
 // renderer as Run would for a program whose input is not a terminal.
 func (p *Program) DrawFramesWith(d FrameDrawer) {
 	r := newCursedRenderer(p.output, p.environ, p.width, p.height)
@@ -187,6 +197,9 @@ var _ renderer = &lineRenderer{}
 
 // flush implements renderer.
 func (l *lineRenderer) flush(closing bool) error {
+	if done, err := l.flushFirst(closing); done {
+		return err
+	}
 	s := l.cursedRenderer
 	s.mu.Lock()
 	done, err := l.flushLines(closing)
@@ -212,6 +225,66 @@ func (l *lineRenderer) flush(closing bool) error {
 	}
 	s.mu.Unlock()
 	return err
+}
+
+// flushFirst writes the program's first frame by lines (see
+// DrawFramesWith); it reports false, having done nothing, for any other
+// frame and for a first frame the FrameWriter does not take. Parsing the
+// whole frame into the cell buffer and rendering the cells was code the
+// browser compiles on first call (ultraviolet's parser and renderer),
+// for the one frame before the page shows anything; later frames mostly
+// go by lines. Bubble Tea's flush still writes everything but the frame's
+// content, from the same view, so the terminal's modes are the same; the
+// cell buffer is then behind the screen, as after any frame written by
+// lines, and the next frame not written so is drawn whole onto an erased
+// screen. (The page's Go has one thread: no view comes in between the
+// unlock below and flush's lock.)
+func (l *lineRenderer) flushFirst(closing bool) (bool, error) {
+	s := l.cursedRenderer
+	fw, isWriter := l.d.(FrameWriter)
+	s.mu.Lock()
+	view := s.view
+	if !isWriter || closing || !s.starting || s.lastView != nil || !view.AltScreen || view.Cursor != nil || len(view.Content) == 0 {
+		s.mu.Unlock()
+		return false, nil
+	}
+	fw.Erased(s.height)
+	lines, wrote := fw.Write(l.lines[:0], view.Content, s.width, s.height, s.cellbuf.WidthMethod())
+	l.lines = lines
+	if !wrote {
+		fw.Forget()
+		s.mu.Unlock()
+		return false, nil
+	}
+	out, blank := s.w, view
+	blank.Content = ""
+	var first bytes.Buffer
+	s.view, s.w = blank, &first
+	s.mu.Unlock()
+	err := s.flush(false)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.w, s.view = out, view
+	if err != nil {
+		fw.Forget()
+		return true, err
+	}
+	// The lines leave the cursor home (and the style reset).
+	first.Write(l.lines)
+	s.scr.SetPosition(0, 0)
+	last := view
+	s.lastView = &last
+	// A frame without content sized the cell buffer to no lines.
+	s.cellbuf.Touched = nil
+	s.cellbuf.Resize(s.width, s.height)
+	l.written = true
+	if s.logger != nil {
+		s.logger.Printf("output: %q", l.lines)
+	}
+	if _, err := io.Copy(out, &first); err != nil {
+		return true, fmt.Errorf("bubbletea: error flushing update to the writer: %w", err)
+	}
+	return true, nil
 }
 
 // flushLines is the renderer's flush for a frame that changed only in its

@@ -23,6 +23,7 @@
 package framelines
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -94,13 +95,23 @@ func (l *Lines) Drawn(content string, height int) {
 	}
 }
 
+// Erased records that the terminal shows an erased screen height lines
+// high and that the cell buffer holds nothing drawn: the next Write writes
+// every line of its frame that is not empty (a program's first frame, on
+// the alternate screen just entered), and Draw refuses until Drawn.
+func (l *Lines) Erased(height int) {
+	l.prev = slices.Grow(l.prev[:0], height)[:height]
+	clear(l.prev)
+	l.behind = true
+}
+
 // Forget makes the next frame be drawn whole (the buffer was resized or
 // cleared, or holds something else).
 func (l *Lines) Forget() { l.prev, l.behind = nil, false }
 
 // Write appends to dst the bytes that bring a terminal w columns wide and h
-// lines high, showing the frame last given to Draw, Drawn or Write, to
-// content, without the cell buffer: each changed line's own text from the
+// lines high, showing the frame last given to Draw, Drawn or Write (or the
+// erased screen Erased says it shows), to content, without the cell buffer: each changed line's own text from the
 // start it shares with the line before (as Draw parses it), at its place
 // (CUP), then an erase of the rest of the line (EL) when the line is
 // narrower than the screen; the cursor is then put home. A frame so written

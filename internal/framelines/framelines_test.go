@@ -364,3 +364,41 @@ func TestWideCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteAfterErased: a first frame written onto an erased screen holds
+// the cells a whole parse gives, its empty lines not written; Draw refuses
+// until the frame is drawn whole.
+func TestWriteAfterErased(t *testing.T) {
+	const frame = "\x1b[1mab\x1b[m│xyz\n\n──\x1b[31m▸\x1b[m世\nplain\n"
+	var l Lines
+	l.Drawn("a\nb\nc\nd\ne", 5) // a frame before, forgotten by Erased
+	l.Erased(5)
+	buf := uv.NewScreenBuffer(8, 5)
+	if l.Draw(buf, frame) {
+		t.Fatal("Draw drew by lines onto an erased screen")
+	}
+	out, ok := l.Write(nil, frame, 8, 5, ansi.WcWidth)
+	if !ok {
+		t.Fatal("Write refused the frame")
+	}
+	if n := strings.Count(string(out), "H") - 1; n != 3 {
+		t.Errorf("%d lines written, want the 3 that are not empty: %q", n, out)
+	}
+	apply(t, buf, string(out))
+	if want := whole(8, 5, frame); !reflect.DeepEqual(buf.Lines, want.Lines) {
+		t.Fatalf("cells after %q:\n%v\nwant:\n%v", out, buf.Lines, want.Lines)
+	}
+	if l.Draw(buf, frame) {
+		t.Fatal("Draw drew by lines after a Write")
+	}
+	// Refused, it remembers nothing written: the next Write still starts
+	// from the erased screen.
+	l.Erased(5)
+	if _, ok := l.Write(nil, "a\x1b[31mb\nc\nd\ne\nf", 8, 5, ansi.WcWidth); ok {
+		t.Fatal("Write took a frame with a style left open")
+	}
+	out, ok = l.Write(nil, "\n\nc\n\n", 8, 5, ansi.WcWidth)
+	if !ok || string(out) != "\x1b[3Hc\x1b[K"+ansi.CursorHomePosition {
+		t.Fatalf("Write after a refused one wrote %q, %v", out, ok)
+	}
+}
