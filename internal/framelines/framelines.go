@@ -23,7 +23,6 @@
 package framelines
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -100,9 +99,7 @@ func (l *Lines) Drawn(content string, height int) {
 // every line of its frame that is not empty (a program's first frame, on
 // the alternate screen just entered), and Draw refuses until Drawn.
 func (l *Lines) Erased(height int) {
-	l.prev = slices.Grow(l.prev[:0], height)[:height]
-	clear(l.prev)
-	l.behind = true
+	l.prev, l.behind = make([]string, height), true
 }
 
 // Forget makes the next frame be drawn whole (the buffer was resized or
