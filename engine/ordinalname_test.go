@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gcplay/gcplay/fakeapi"
 )
 
 // TestSplitOrdinalNameIsTheRegexp holds splitOrdinalName to the regexp it
@@ -12,7 +14,7 @@ import (
 // characters that matter (a letter, '-', digits, a newline, an invalid
 // byte, a two-byte character), and 20,000 random longer ones.
 func TestSplitOrdinalNameIsTheRegexp(t *testing.T) {
-	re := regexp.MustCompile(`^(.*)-([0-9]+)$`)
+	re := regexp.MustCompile(`(.*)-([0-9]+)$`) // upstream's statefulPodRegex
 	n, matched := 0, 0
 	check := func(s string) {
 		t.Helper()
@@ -55,5 +57,32 @@ func TestSplitOrdinalNameIsTheRegexp(t *testing.T) {
 	}
 	if matched < 10000 || n-matched < 10000 {
 		t.Fatalf("%d strings checked, %d matched: too few of one kind", n, matched)
+	}
+}
+
+// TestParentNameAndOrdinal: upstream parses the ordinal as a 32-bit
+// number and keeps the parent when it does not fit, so a Pod whose
+// number is too large is its set's but has no ordinal (the sync then
+// neither keeps nor condemns it).
+func TestParentNameAndOrdinal(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		parent string
+		ord    int
+	}{
+		{"web-0", "web", 0},
+		{"web-2147483647", "web", 2147483647},
+		{"web-2147483648", "web", -1},
+		{"web-99999999999999999999", "web", -1},
+		{"my-web-007", "my-web", 7},
+		{"web", "", -1},
+		{"web-", "", -1},
+		{"web-1a", "", -1},
+	} {
+		pod := &fakeapi.Object{}
+		pod.Metadata.Name = c.name
+		if p, n := getParentNameAndOrdinal(pod); p != c.parent || n != c.ord {
+			t.Errorf("getParentNameAndOrdinal(%q) = %q, %d; want %q, %d", c.name, p, n, c.parent, c.ord)
+		}
 	}
 }

@@ -314,16 +314,14 @@ func readStatefulSet(o *fakeapi.Object) (stsView, error) {
 }
 
 // splitOrdinalName is the match of upstream's statefulPodRegex,
-// "(.*)-([0-9]+)$" (here anchored at the start too), written out: it
-// returns the two groups. The greedy (.*) ends at the last '-', the only
-// one the digits can follow to the end; '.' takes any character but a
-// newline. TestSplitOrdinalNameIsTheRegexp holds it to the regexp. The
-// starter world's Pods come here while the page builds its first frame,
-// and in the browser a package-level regexp was compiled, and this one
-// run, before anything was drawn.
+// "(.*)-([0-9]+)$", written out: it returns the two groups. The greedy
+// (.*) ends at the last '-', the only one the digits can follow to the
+// end; '.' takes any character but a newline, so the leftmost match
+// starts after the last newline before that '-'.
+// TestSplitOrdinalNameIsTheRegexp holds it to the regexp.
 func splitOrdinalName(name string) (parent, ordinal string, ok bool) {
 	i := strings.LastIndexByte(name, '-')
-	if i < 0 || i == len(name)-1 || strings.IndexByte(name[:i], '\n') >= 0 {
+	if i < 0 || i == len(name)-1 {
 		return "", "", false
 	}
 	for j := i + 1; j < len(name); j++ {
@@ -331,21 +329,23 @@ func splitOrdinalName(name string) (parent, ordinal string, ok bool) {
 			return "", "", false
 		}
 	}
-	return name[:i], name[i+1:], true
+	start := strings.LastIndexByte(name[:i], '\n') + 1
+	return name[start:i], name[i+1:], true
 }
 
 // getParentNameAndOrdinal: a Pod named <set>-<n> has parent <set> and
-// ordinal n; any other name has ordinal -1.
+// ordinal n when n fits in 32 bits (upstream parses it so), else ordinal
+// -1 with the parent kept; any other name has no parent and ordinal -1.
 func getParentNameAndOrdinal(pod *fakeapi.Object) (string, int) {
 	parent, ordinal, ok := splitOrdinalName(pod.Metadata.Name)
 	if !ok {
 		return "", -1
 	}
-	n, err := strconv.Atoi(ordinal)
+	n, err := strconv.ParseInt(ordinal, 10, 32)
 	if err != nil {
-		return "", -1
+		return parent, -1
 	}
-	return parent, n
+	return parent, int(n)
 }
 
 func getOrdinal(pod *fakeapi.Object) int { _, n := getParentNameAndOrdinal(pod); return n }
