@@ -438,8 +438,10 @@ func (c *jobController) pastActiveDeadline(v jobView, st jobStatus) bool {
 	return c.env.clock.Now().Sub(parseTime(st.StartTime)) >= time.Duration(*v.activeDeadlineSeconds)*time.Second
 }
 
-// pastBackoffLimitOnFailure counts container restarts of running and
-// pending Pods, for restartPolicy OnFailure.
+// pastBackoffLimitOnFailure adds up the restartCount of every init and
+// regular container of the running and pending Pods, for restartPolicy
+// OnFailure. (The Pod's restarts field is the largest one container's,
+// which is what the ActivePods ranking reads, not this sum.)
 func pastBackoffLimitOnFailure(v jobView, pods []jobPod) bool {
 	if !v.restartOnFailure {
 		return false
@@ -447,13 +449,28 @@ func pastBackoffLimitOnFailure(v jobView, pods []jobPod) bool {
 	var n int64
 	for _, p := range pods {
 		if p.phase() == podRunning || p.phase() == podPending || p.phase() == "" {
-			n += int64(p.restarts)
+			n += containerRestartsSum(p.obj)
 		}
 	}
 	if v.backoffLimit == 0 {
 		return n > 0
 	}
 	return n >= v.backoffLimit
+}
+
+// containerRestartsSum is the sum of the restartCount of a Pod's
+// status.initContainerStatuses and status.containerStatuses.
+func containerRestartsSum(o *fakeapi.Object) int64 {
+	var n int64
+	for _, list := range []string{"initContainerStatuses", "containerStatuses"} {
+		cs, _ := nestedSlice(o.Fields, "status", list)
+		for _, c := range cs {
+			if r, ok := nestedInt(c, "restartCount"); ok {
+				n += r
+			}
+		}
+	}
+	return n
 }
 
 // getPodsForJob returns the Pods the Job owns or adopts (ClaimPods, with

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// TestPastBackoffLimitOnFailureSumsContainers holds the OnFailure restart
+// count to upstream's pastBackoffLimitOnFailure: the restartCount of every
+// init and regular container of the running and pending Pods, added up,
+// not the largest one container's.
+func TestPastBackoffLimitOnFailureSumsContainers(t *testing.T) {
+	pod := func(phase string, init []float64, regular ...float64) jobPod {
+		st := func(l []float64) []any {
+			var out []any
+			for _, n := range l {
+				out = append(out, map[string]any{"name": "c", "restartCount": n})
+			}
+			return out
+		}
+		status := map[string]any{"phase": phase, "containerStatuses": st(regular)}
+		if init != nil {
+			status["initContainerStatuses"] = st(init)
+		}
+		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: "p"},
+			Fields: fakeapi.FieldsOf(map[string]any{"status": status})}
+		return jobPod{podInfo: newPodInfo(o), index: -1}
+	}
+	job := func(limit int64) jobView { return jobView{restartOnFailure: true, backoffLimit: limit} }
+	for _, tc := range []struct {
+		name  string
+		limit int64
+		pods  []jobPod
+		want  bool
+	}{
+		{"two containers of 3 reach 6", 6, []jobPod{pod(podRunning, nil, 3, 3)}, true},
+		{"two containers of 3 stay under 7", 7, []jobPod{pod(podRunning, nil, 3, 3)}, false},
+		{"init containers count", 4, []jobPod{pod(podPending, []float64{2}, 2)}, true},
+		{"over Pods", 4, []jobPod{pod(podRunning, nil, 2), pod(podPending, nil, 1, 1)}, true},
+		{"finished Pods do not count", 2, []jobPod{pod(podFailed, nil, 5, 5), pod(podSucceeded, nil, 5), pod(podRunning, nil, 1)}, false},
+		{"limit 0: any restart", 0, []jobPod{pod(podRunning, nil, 0, 1)}, true},
+		{"limit 0: none", 0, []jobPod{pod(podRunning, nil, 0, 0)}, false},
+	} {
+		if got := pastBackoffLimitOnFailure(job(tc.limit), tc.pods); got != tc.want {
+			t.Errorf("%s: pastBackoffLimitOnFailure = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	v := job(1)
+	v.restartOnFailure = false
+	if pastBackoffLimitOnFailure(v, []jobPod{pod(podRunning, nil, 5)}) {
+		t.Errorf("restartPolicy Never: restarts counted")
+	}
+}
