@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -50,5 +51,48 @@ func TestPastBackoffLimitOnFailureSumsContainers(t *testing.T) {
 	v.restartOnFailure = false
 	if pastBackoffLimitOnFailure(v, []jobPod{pod(podRunning, nil, 5)}) {
 		t.Errorf("restartPolicy Never: restarts counted")
+	}
+}
+
+// TestActivePodsForRemovalKeepsFurthestDuplicate holds the removal of an
+// Indexed Job's duplicate Pods to upstream's
+// appendDuplicatedIndexPodsForRemoval: of the active Pods sharing an
+// index, the one last in the ActivePods order (scheduled, running, ready)
+// stays and the others go, whatever their names; Pods without a valid
+// index go too.
+func TestActivePodsForRemovalKeepsFurthestDuplicate(t *testing.T) {
+	pod := func(name string, index int, node, phase string, ready bool) jobPod {
+		ann := map[string]string{}
+		if index >= 0 {
+			ann[jobCompletionIndexAnnotation] = itoa(int64(index))
+		}
+		status := map[string]any{"phase": phase}
+		if ready {
+			status["conditions"] = []any{map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:00Z"}}
+		}
+		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod",
+			Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: name, Annotations: ann},
+			Fields:   fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"nodeName": node}, "status": status})}
+		return jobPod{podInfo: newPodInfo(o), index: completionIndex(o)}
+	}
+	three := int64(3)
+	v := jobView{indexed: true, completions: &three}
+	pods := []jobPod{
+		pod("ix-0-a", 0, "node-1", podRunning, true),
+		pod("ix-1-a", 1, "", podPending, false),       // unscheduled duplicate of 1
+		pod("ix-1-b", 1, "node-1", podRunning, true),  // the furthest of index 1
+		pod("ix-1-c", 1, "node-1", podRunning, false), // running, not ready
+		pod("ix-2-a", 2, "node-1", podPending, false),
+		pod("ix-9-a", 9, "node-1", podRunning, true), // index beyond completions
+		pod("no-index", -1, "node-1", podRunning, true),
+	}
+	var got []string
+	for _, p := range activePodsForRemoval(v, pods, 0) {
+		got = append(got, p.obj.Metadata.Name)
+	}
+	slices.Sort(got)
+	want := []string{"ix-1-a", "ix-1-c", "ix-9-a", "no-index"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("activePodsForRemoval = %v, want %v (ix-1-b, running and ready, kept)", got, want)
 	}
 }

@@ -830,20 +830,32 @@ func firstPendingIndexes(x *syncJobCtx, count int) []int {
 
 // activePodsForRemoval picks at least rmAtLeast active Pods to delete: for
 // an Indexed Job first those without a valid index and the duplicates of
-// an index, then by the ActivePods order (earlier in their life first).
+// an index (appendDuplicatedIndexPodsForRemoval: of the Pods sharing an
+// index, the one last in the ActivePods order, the furthest in its life,
+// is kept), then by the ActivePods order (earlier in their life first).
 func activePodsForRemoval(v jobView, pods []jobPod, rmAtLeast int) []jobPod {
 	var rm, left []jobPod
 	if v.indexed {
 		sorted := slices.Clone(pods)
 		sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].index < sorted[j].index })
-		seen := map[int]bool{}
-		for _, p := range sorted {
-			if p.index < 0 || int64(p.index) >= *v.completions || seen[p.index] {
+		for i := 0; i < len(sorted); {
+			p := sorted[i]
+			if p.index < 0 || int64(p.index) >= *v.completions {
 				rm = append(rm, p)
+				i++
 				continue
 			}
-			seen[p.index] = true
-			left = append(left, p)
+			j := i + 1
+			for j < len(sorted) && sorted[j].index == p.index {
+				j++
+			}
+			same := sorted[i:j]
+			if len(same) > 1 {
+				sort.SliceStable(same, func(a, b int) bool { return activePodLess(same[a].podInfo, same[b].podInfo) })
+			}
+			rm = append(rm, same[:len(same)-1]...)
+			left = append(left, same[len(same)-1])
+			i = j
 		}
 	} else {
 		left = slices.Clone(pods)
