@@ -55,6 +55,10 @@ type statefulSetController struct {
 	pods   *podIndex // the shared Pod informer's cache (env.pods)
 	claims map[string]*fakeapi.Object
 	revs   map[string]*fakeapi.Object
+	// quiet holds the sets re-checked after minReadySeconds with no Pod
+	// ready and waiting to become available: a re-check that will find
+	// what the last sync found, which settle does not wait for.
+	quiet map[string]bool
 }
 
 func newStatefulSetController(e *env) controller {
@@ -69,6 +73,7 @@ func (c *statefulSetController) reset() {
 	c.pods = c.env.podInformer()
 	c.claims = map[string]*fakeapi.Object{}
 	c.revs = map[string]*fakeapi.Object{}
+	c.quiet = map[string]bool{}
 }
 
 func (c *statefulSetController) setQueue(q *workqueue[string]) {
@@ -190,11 +195,12 @@ func (c *statefulSetController) nextDue() (time.Duration, bool) { return c.q.Nex
 // retriesCapped: a set whose sync keeps failing (a Pod of its name that it
 // does not own blocks a create) is retried forever, as upstream's
 // rate-limited queue does; settle stops once every wait is at the maximum
-// backoff.
+// backoff, or is a quiet minReadySeconds re-check.
 func (c *statefulSetController) retriesCapped() (pending, capped bool) {
 	atMax := func(n int) bool { return n > 0 && float64(backoffBase)*pow2(n-1) >= float64(backoffMax) }
 	for _, wi := range c.q.Waiting() {
-		if !atMax(c.q.NumRequeues(wi.item)) {
+		n := c.q.NumRequeues(wi.item)
+		if !atMax(n) && !(n == 0 && c.quiet[wi.item]) {
 			return true, false
 		}
 		pending = true
@@ -243,7 +249,11 @@ func (c *statefulSetController) clone(e *env) controller {
 		}
 		return n
 	}
-	n := &statefulSetController{env: e, sets: cp(c.sets), pods: e.podInformer(), claims: cp(c.claims), revs: cp(c.revs)}
+	n := &statefulSetController{env: e, sets: cp(c.sets), pods: e.podInformer(), claims: cp(c.claims), revs: cp(c.revs),
+		quiet: make(map[string]bool, len(c.quiet))}
+	for k, v := range c.quiet {
+		n.quiet[k] = v
+	}
 	id := func(s string) string { return s }
 	n.setQueue(c.q.clone(id))
 	return n
@@ -576,6 +586,16 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	// updateStatefulSetStatus runs whether or not the update failed.
 	if serr := s.writeStatus(); err == nil {
 		err = serr
+	}
+	delete(c.quiet, key)
+	// syncStatefulSet: one more sync after minReadySeconds while fewer
+	// Pods are available than wanted, for the Pods that become available
+	// with time alone (no event says so).
+	if err == nil && s.cur != nil && v.minReadySeconds > 0 && s.status.AvailableReplicas != int64(v.replicas) {
+		d := time.Duration(v.minReadySeconds) * time.Second
+		c.q.AddAfter(key, d, c.env.now())
+		c.quiet[key] = s.status.ReadyReplicas == s.status.AvailableReplicas
+		rec.Note("%d of %d wanted available: synced again in %s (minReadySeconds)", s.status.AvailableReplicas, v.replicas, d)
 	}
 	if rec.Reason.Code == "" {
 		rec.Reason.Code = s.code
