@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -94,5 +95,81 @@ func TestActivePodsForRemovalKeepsFurthestDuplicate(t *testing.T) {
 	want := []string{"ix-1-a", "ix-1-c", "ix-9-a", "no-index"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("activePodsForRemoval = %v, want %v (ix-1-b, running and ready, kept)", got, want)
+	}
+}
+
+// TestDeleteJobPodsCountsReadyOnFailedDelete holds deleteJobPods to
+// upstream's: a ready Pod whose finalizer came off counts among the
+// deleted ready Pods (which status.ready is lowered by) even when its
+// DELETE fails; it does not count as deleted, and the error is returned.
+func TestDeleteJobPodsCountsReadyOnFailedDelete(t *testing.T) {
+	store := fakeapi.NewStore(fakeapi.NewRegistry(), &virtualClock{})
+	e := newEnv(store, &virtualClock{})
+	var pods []jobPod
+	for _, name := range []string{"a", "b"} {
+		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: name,
+			Finalizers: []string{jobTrackingFinalizer}},
+			Fields: fakeapi.FieldsOf(map[string]any{"status": map[string]any{"phase": podRunning,
+				"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}}})}
+		out, err := store.Create("test", o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := jobPod{podInfo: newPodInfo(out), finalizer: true, index: -1}
+		if !p.ready {
+			t.Fatalf("Pod %s not ready", name)
+		}
+		pods = append(pods, p)
+	}
+	store.Inject(fakeapi.Fault{Verb: "delete", Kind: "Pod", Name: "b", Reason: fakeapi.ReasonInternalError})
+	c := newJobController(e).(*jobController)
+	job := &fakeapi.Object{APIVersion: "batch/v1", Kind: "Job", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: "j", UID: "u"}}
+	c.exp.set("default/j", 0, 2, 0)
+	ready, deleted, err := c.deleteJobPods(job, "default/j", pods)
+	if err == nil {
+		t.Fatalf("deleteJobPods: no error, want the injected one")
+	}
+	if ready != 2 || deleted != 1 {
+		t.Fatalf("deleteJobPods = %d ready, %d deleted; want 2 ready (upstream counts b's readiness), 1 deleted", ready, deleted)
+	}
+}
+
+// TestFinishedTimeCountsSidecars holds finishedTime to upstream's
+// getFinishedTime: the sidecars (init containers with restartPolicy
+// Always) finish after the regular containers and their finishedAt
+// counts; a sidecar not yet terminated leaves the Ready=False time; a
+// plain init container is not looked at.
+func TestFinishedTimeCountsSidecars(t *testing.T) {
+	term := func(name, at string) any {
+		st := map[string]any{"name": name, "state": map[string]any{"running": map[string]any{}}}
+		if at != "" {
+			st["state"] = map[string]any{"terminated": map[string]any{"finishedAt": at}}
+		}
+		return st
+	}
+	pod := func(inits []any, initStatuses []any, regular ...any) jobPod {
+		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: "p"},
+			Fields: fakeapi.FieldsOf(map[string]any{
+				"spec": map[string]any{"initContainers": inits},
+				"status": map[string]any{"phase": podFailed, "containerStatuses": regular, "initContainerStatuses": initStatuses,
+					"conditions": []any{map[string]any{"type": "Ready", "status": "False", "lastTransitionTime": "2026-01-01T00:00:30Z"}}},
+			})}
+		return jobPod{podInfo: newPodInfo(o), index: -1}
+	}
+	sidecar := map[string]any{"name": "proxy", "restartPolicy": "Always"}
+	plain := map[string]any{"name": "setup"}
+	for _, tc := range []struct {
+		name string
+		p    jobPod
+		want string
+	}{
+		{"regular only", pod(nil, nil, term("main", "2026-01-01T00:00:10Z")), "2026-01-01T00:00:10Z"},
+		{"sidecar later", pod([]any{sidecar}, []any{term("proxy", "2026-01-01T00:00:12Z")}, term("main", "2026-01-01T00:00:10Z")), "2026-01-01T00:00:12Z"},
+		{"sidecar running", pod([]any{sidecar}, []any{term("proxy", "")}, term("main", "2026-01-01T00:00:10Z")), "2026-01-01T00:00:30Z"},
+		{"plain init ignored", pod([]any{plain}, []any{term("setup", "2026-01-01T00:00:20Z")}, term("main", "2026-01-01T00:00:10Z")), "2026-01-01T00:00:10Z"},
+	} {
+		if got := finishedTime(tc.p).UTC().Format(time.RFC3339); got != tc.want {
+			t.Errorf("%s: finishedTime = %s, want %s", tc.name, got, tc.want)
+		}
 	}
 }

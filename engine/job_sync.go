@@ -552,27 +552,13 @@ func (x *syncJobCtx) newFinishedPods() (succeeded, failed []jobPod) {
 	return succeeded, failed
 }
 
-// finishedTime is getFinishedTime: the latest container finishedAt, else
-// the Ready=False transition, else the deletion time less the grace
-// period, else creation.
+// finishedTime is getFinishedTime: the latest finishedAt of the
+// containers, else the Ready=False transition, else the deletion time less
+// the grace period, else creation.
 func finishedTime(p jobPod) time.Time {
 	st := p.obj.Fields.Get("status")
-	if cs, ok := nestedSlice(st, "containerStatuses"); ok && len(cs) > 0 {
-		var latest time.Time
-		all := true
-		for _, cst := range cs {
-			t := parseTime(nestedString(cst, "state", "terminated", "finishedAt"))
-			if t.IsZero() {
-				all = false
-				break
-			}
-			if t.After(latest) {
-				latest = t
-			}
-		}
-		if all {
-			return latest
-		}
+	if t, ok := containersFinishedAt(p.obj); ok {
+		return t
 	}
 	if conds, ok := nestedSlice(st, "conditions"); ok {
 		for _, cd := range conds {
@@ -591,6 +577,39 @@ func finishedTime(p jobPod) time.Time {
 		return dt.Add(-time.Duration(grace) * time.Second)
 	}
 	return creationTime(p.obj)
+}
+
+// containersFinishedAt is getFinishTimeFromContainers: the latest
+// state.terminated.finishedAt of the regular containers, then of the
+// sidecars (init containers with restartPolicy Always), which finish
+// after them; none when any of those it looks at has not terminated.
+func containersFinishedAt(o *fakeapi.Object) (time.Time, bool) {
+	latest := func(prev time.Time, found bool, cs []any, check func(any) bool) (time.Time, bool) {
+		for _, c := range cs {
+			if check != nil && !check(c) {
+				continue
+			}
+			t := parseTime(nestedString(c, "state", "terminated", "finishedAt"))
+			if t.IsZero() {
+				return time.Time{}, false
+			}
+			if !found || prev.Before(t) {
+				prev, found = t, true
+			}
+		}
+		return prev, found
+	}
+	regular, _ := nestedSlice(o.Fields, "status", "containerStatuses")
+	t, ok := latest(time.Time{}, false, regular, nil)
+	sidecars := map[string]bool{}
+	inits, _ := nestedSlice(o.Fields, "spec", "initContainers")
+	for _, c := range inits {
+		if nestedString(c, "restartPolicy") == "Always" {
+			sidecars[nestedString(c, "name")] = true
+		}
+	}
+	initStatuses, _ := nestedSlice(o.Fields, "status", "initContainerStatuses")
+	return latest(t, ok, initStatuses, func(c any) bool { return sidecars[nestedString(c, "name")] })
 }
 
 // newBackoffRecord is backoffStore.newBackoffRecord: failures since the
@@ -999,7 +1018,9 @@ func (c *jobController) deleteActivePods(j *fakeapi.Object, pods []jobPod) (int6
 }
 
 // deleteJobPods removes the tracking finalizer from each Pod and DELETEs
-// it (a Pod the Job no longer wants is not counted).
+// it (a Pod the Job no longer wants is not counted). As upstream's, it
+// counts a ready Pod among the deleted ready ones once its finalizer is
+// off, even when the DELETE then fails.
 func (c *jobController) deleteJobPods(j *fakeapi.Object, key string, pods []jobPod) (int64, int64, error) {
 	var ready, deleted int64
 	var firstErr error
@@ -1016,6 +1037,9 @@ func (c *jobController) deleteJobPods(j *fakeapi.Object, key string, pods []jobP
 				continue
 			}
 		}
+		if p.ready {
+			ready++
+		}
 		if err := c.deletePodNow(j, p.obj); err != nil {
 			fail(err)
 			if !fakeapi.IsNotFound(err) {
@@ -1023,9 +1047,6 @@ func (c *jobController) deleteJobPods(j *fakeapi.Object, key string, pods []jobP
 			}
 		}
 		deleted++
-		if p.ready {
-			ready++
-		}
 	}
 	return ready, deleted, firstErr
 }
