@@ -386,7 +386,7 @@ type stsPod struct {
 	created bool
 }
 
-// isRunningAndReady, isHealthy, isTerminating, isFailed/isSucceeded as
+// isRunningAndReady, isTerminating, isUnavailable, isFailed/isSucceeded as
 // upstream's stateful_set_utils.go.
 func isRunningAndReady(p *fakeapi.Object) bool {
 	i := newPodInfo(p)
@@ -402,7 +402,12 @@ func (c *statefulSetController) isRunningAndAvailable(p *fakeapi.Object, minRead
 }
 
 func isTerminatingPod(p *fakeapi.Object) bool { return p.Metadata.DeletionTimestamp != nil }
-func isHealthy(p *fakeapi.Object) bool        { return isRunningAndReady(p) && !isTerminatingPod(p) }
+
+// isUnavailable: not Running, Ready and available for minReadySeconds, or
+// terminating.
+func (c *statefulSetController) isUnavailable(p *fakeapi.Object, minReady int64) bool {
+	return !c.isRunningAndAvailable(p, minReady) || isTerminatingPod(p)
+}
 
 // ---- revisions ----
 
@@ -501,8 +506,17 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 
 // truncateHistory deletes the oldest revisions no live Pod uses beyond
 // revisionHistoryLimit, never the current or update revision.
+// A negative limit keeps every revision.
 func (c *statefulSetController) truncateHistory(v stsView, pods []*fakeapi.Object, revs []*fakeapi.Object, cur, upd *fakeapi.Object, rec *Record) error {
-	live := map[string]bool{cur.Metadata.Name: true, upd.Metadata.Name: true}
+	if v.historyLimit < 0 {
+		return nil
+	}
+	live := map[string]bool{}
+	for _, r := range []*fakeapi.Object{cur, upd} {
+		if r != nil {
+			live[r.Metadata.Name] = true
+		}
+	}
 	for _, p := range pods {
 		live[p.Metadata.Labels[stsRevisionLabel]] = true
 	}
@@ -583,9 +597,17 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	if claimed := m.summary(); claimed != "" {
 		rec.Note("claim: %s", claimed)
 	}
-	// updateStatefulSetStatus runs whether or not the update failed.
+	// updateStatefulSetStatus runs whether or not the update failed, then
+	// UpdateStatefulSet's truncateHistory, whether or not either failed.
 	if serr := s.writeStatus(); err == nil {
 		err = serr
+	}
+	if terr := c.truncateHistory(v, pods, revs, s.cur, s.upd, rec); terr != nil {
+		if err == nil {
+			err = terr
+		} else {
+			err = aggregate([]error{err, terr})
+		}
 	}
 	delete(c.quiet, key)
 	// syncStatefulSet: one more sync after minReadySeconds while fewer
@@ -687,14 +709,14 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 	slices.SortFunc(condemned, func(a, b *fakeapi.Object) int { return getOrdinal(b) - getOrdinal(a) })
 	var firstUnhealthy *fakeapi.Object
 	for _, r := range replicas {
-		if !r.created || !isHealthy(r.obj) {
+		if !r.created || c.isUnavailable(r.obj, v.minReadySeconds) {
 			if firstUnhealthy == nil {
 				firstUnhealthy = r.obj
 			}
 		}
 	}
 	for i := len(condemned) - 1; i >= 0; i-- {
-		if !isHealthy(condemned[i]) && firstUnhealthy == nil {
+		if c.isUnavailable(condemned[i], v.minReadySeconds) && firstUnhealthy == nil {
 			firstUnhealthy = condemned[i]
 		}
 	}
@@ -737,13 +759,14 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 			}
 			return nil
 		}
-		if !isHealthy(p) {
-			s.waitFor("%s to be Running and Ready before updating the next Pod", p)
+		if c.isUnavailable(p, v.minReadySeconds) {
+			if v.minReadySeconds > 0 {
+				s.waitFor("%s to be available (minReadySeconds %d) before updating the next Pod", p, v.minReadySeconds)
+			} else {
+				s.waitFor("%s to be Running and Ready before updating the next Pod", p)
+			}
 			return nil
 		}
-	}
-	if err := c.truncateHistory(v, pods, revs, cur, upd, s.rec); err != nil {
-		return err
 	}
 	return nil
 }
@@ -1196,7 +1219,9 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 	for _, p := range condemned {
 		count(p)
 	}
-	if !s.v.onDelete && st.UpdatedReplicas == st.Replicas && st.ReadyReplicas == st.Replicas {
+	// completeRollingUpdate: every Pod the spec wants is updated and ready.
+	want := int64(s.v.replicas)
+	if !s.v.onDelete && st.UpdatedReplicas == want && st.ReadyReplicas == want && st.Replicas == want {
 		st.CurrentReplicas = st.UpdatedReplicas
 		st.CurrentRevision = st.UpdateRevision
 	}

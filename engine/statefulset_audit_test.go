@@ -1,0 +1,42 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// stsTestPod is a Pod of revision rev, Running and Ready when ready.
+func stsTestPod(name, rev string, ready bool) *fakeapi.Object {
+	status := map[string]any{"phase": "Pending"}
+	if ready {
+		status = map[string]any{"phase": "Running", "conditions": []any{
+			map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:00Z"}}}
+	}
+	return &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{
+		Name: name, Namespace: "default", Labels: map[string]string{stsRevisionLabel: rev}},
+		Fields: fakeapi.FieldsOf(map[string]any{"status": status})}
+}
+
+func stsTestRev(name string) *fakeapi.Object {
+	return &fakeapi.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Metadata: fakeapi.ObjectMeta{Name: name, Namespace: "default"}}
+}
+
+// TestStatefulSetCompleteRollingUpdateWantsSpecReplicas: completeRollingUpdate
+// compares the updated and ready Pods with spec.replicas, not with the
+// Pods that exist: while the set still grows (web-1 not created yet), the
+// current revision stays.
+func TestStatefulSetCompleteRollingUpdateWantsSpecReplicas(t *testing.T) {
+	set := &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "web", Namespace: "default"}}
+	s := &stsSync{c: &statefulSetController{}, v: stsView{obj: set, replicas: 2}, cur: stsTestRev("web-1"), upd: stsTestRev("web-2")}
+	replicas := []stsPod{{obj: stsTestPod("web-0", "web-2", true), created: true}, {obj: stsTestPod("web-1", "web-2", false)}}
+	st := s.computeStatus(replicas, nil)
+	if st.CurrentRevision != "web-1" || st.UpdatedReplicas != 1 || st.Replicas != 1 {
+		t.Fatalf("one of two wanted Pods updated: status %+v, want currentRevision web-1 (the update is not complete)", st)
+	}
+	replicas[1].created = true
+	replicas[1].obj = stsTestPod("web-1", "web-2", true)
+	if st := s.computeStatus(replicas, nil); st.CurrentRevision != "web-2" || st.CurrentReplicas != 2 {
+		t.Fatalf("both wanted Pods updated and ready: status %+v, want currentRevision web-2, currentReplicas 2", st)
+	}
+}
