@@ -207,7 +207,10 @@ func (c *jobController) resolveControllerRef(namespace string, ref *fakeapi.Owne
 	return j
 }
 
-// podJobs is GetPodJobs: the Jobs whose selector matches an orphan Pod.
+// podJobs is GetPodJobs: the Jobs whose selector matches an orphan Pod
+// that has labels. Unlike the ReplicaSet lister's, the Job lister's does
+// not pass over an empty selector (a Job with manualSelector may have
+// one): it matches every Pod.
 func (c *jobController) podJobs(pod *fakeapi.Object) []*fakeapi.Object {
 	if len(pod.Metadata.Labels) == 0 {
 		return nil
@@ -219,7 +222,7 @@ func (c *jobController) podJobs(pod *fakeapi.Object) []*fakeapi.Object {
 			continue
 		}
 		sel, err := parseSelector(specOf(j)["selector"])
-		if err != nil || sel.empty() || !sel.matches(pod.Metadata.Labels) {
+		if err != nil || !sel.matches(pod.Metadata.Labels) {
 			continue
 		}
 		out = append(out, j)

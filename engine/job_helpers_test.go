@@ -173,3 +173,41 @@ func TestFinishedTimeCountsSidecars(t *testing.T) {
 		}
 	}
 }
+
+// TestPodJobsEmptySelectorMatches holds podJobs to the Job lister's
+// GetPodJobs: a Job whose selector is empty (manualSelector) is woken by
+// every labelled orphan Pod of its namespace; a Job without a selector,
+// or of another namespace, is not, and a Pod without labels wakes none.
+func TestPodJobsEmptySelectorMatches(t *testing.T) {
+	e := newEnv(fakeapi.NewStore(fakeapi.NewRegistry(), &virtualClock{}), &virtualClock{})
+	c := newJobController(e).(*jobController)
+	job := func(ns, name string, sel any) {
+		spec := map[string]any{"manualSelector": true}
+		if sel != nil {
+			spec["selector"] = sel
+		}
+		c.jobs[ns+"/"+name] = &fakeapi.Object{APIVersion: "batch/v1", Kind: "Job", Metadata: fakeapi.ObjectMeta{Namespace: ns, Name: name},
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": spec})}
+	}
+	job("default", "all", map[string]any{})
+	job("default", "web", map[string]any{"matchLabels": map[string]any{"app": "web"}})
+	job("default", "none", nil)
+	job("other", "all", map[string]any{})
+	names := func(labels map[string]string) []string {
+		pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: "p", Labels: labels}}
+		var out []string
+		for _, j := range c.podJobs(pod) {
+			out = append(out, j.Metadata.Name)
+		}
+		return out
+	}
+	if got, want := names(map[string]string{"app": "web"}), []string{"all", "web"}; !slices.Equal(got, want) {
+		t.Errorf("podJobs(app=web) = %v, want %v", got, want)
+	}
+	if got, want := names(map[string]string{"app": "db"}), []string{"all"}; !slices.Equal(got, want) {
+		t.Errorf("podJobs(app=db) = %v, want %v", got, want)
+	}
+	if got := names(nil); len(got) != 0 {
+		t.Errorf("podJobs(no labels) = %v, want none", got)
+	}
+}
