@@ -703,7 +703,7 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 	}
 	for i := range replicas {
 		if replicas[i].obj == nil {
-			replicas[i] = stsPod{obj: s.newStatefulSetPod(i, upd.Metadata.Name)}
+			replicas[i] = stsPod{obj: s.newVersionedStatefulSetPod(i, cur, upd)}
 		}
 	}
 	slices.SortFunc(condemned, func(a, b *fakeapi.Object) int { return getOrdinal(b) - getOrdinal(a) })
@@ -794,12 +794,37 @@ func runForAll(n int, monotonic bool, fn func(i int) (bool, error)) (bool, error
 	return false, nil
 }
 
-// newStatefulSetPod is newVersionedStatefulSetPod: the template, named
-// <set>-<ordinal>, with the identity labels, hostname and subdomain, a
-// volume for each claim template, and the set as controller.
-func (s *stsSync) newStatefulSetPod(ordinal int, revision string) *fakeapi.Object {
+// newVersionedStatefulSetPod: under RollingUpdate, an ordinal below the
+// partition is made from the current revision (its template, which
+// ApplyRevision restores), any other from the update revision.
+func (s *stsSync) newVersionedStatefulSetPod(ordinal int, cur, upd *fakeapi.Object) *fakeapi.Object {
+	if !s.v.onDelete && ordinal < s.v.partition {
+		return s.newStatefulSetPod(ordinal, revisionTemplate(cur, s.v.template), cur.Metadata.Name)
+	}
+	return s.newStatefulSetPod(ordinal, s.v.template, upd.Metadata.Name)
+}
+
+// revisionTemplate is the pod template a StatefulSet revision holds (its
+// data replaces spec.template whole), or def when it holds none.
+func revisionTemplate(rev *fakeapi.Object, def map[string]any) map[string]any {
+	t, ok := nested(rev.Fields, "data", "spec", "template")
+	if !ok {
+		return def
+	}
+	tm, ok := toJSONValue(t).(map[string]any)
+	if !ok {
+		return def
+	}
+	delete(tm, "$patch")
+	return tm
+}
+
+// newStatefulSetPod: the template, named <set>-<ordinal>, with the
+// identity labels, hostname and subdomain, a volume for each claim
+// template, and the set as controller.
+func (s *stsSync) newStatefulSetPod(ordinal int, template map[string]any, revision string) *fakeapi.Object {
 	v := s.v
-	meta := nestedMap(v.template, "metadata")
+	meta := nestedMap(template, "metadata")
 	name := fmt.Sprintf("%s-%d", v.obj.Metadata.Name, ordinal)
 	labels := stringMap(meta["labels"])
 	if labels == nil {
@@ -808,7 +833,7 @@ func (s *stsSync) newStatefulSetPod(ordinal int, revision string) *fakeapi.Objec
 	labels[stsPodNameLabel] = name
 	labels[podIndexLabel] = strconv.Itoa(ordinal)
 	labels[stsRevisionLabel] = revision
-	spec := copyJSONMap(nestedMap(v.template, "spec"))
+	spec := copyJSONMap(nestedMap(template, "spec"))
 	if spec == nil {
 		spec = map[string]any{}
 	}

@@ -40,3 +40,31 @@ func TestStatefulSetCompleteRollingUpdateWantsSpecReplicas(t *testing.T) {
 		t.Fatalf("both wanted Pods updated and ready: status %+v, want currentRevision web-2, currentReplicas 2", st)
 	}
 }
+
+// TestStatefulSetPodBelowPartitionIsOfCurrentRevision: newVersionedStatefulSetPod
+// makes an ordinal below the partition from the current revision's
+// template, labelled with that revision; others from the set's template.
+func TestStatefulSetPodBelowPartitionIsOfCurrentRevision(t *testing.T) {
+	tmpl := func(image string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "db"}},
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": image}}}}
+	}
+	set := &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "db", Namespace: "default", UID: "u"}}
+	cur := stsTestRev("db-old")
+	cur.Fields = fakeapi.FieldsOf(map[string]any{"data": revisionData(stsView{template: tmpl("postgres:1")}), "revision": int64(1)})
+	upd := stsTestRev("db-new")
+	s := &stsSync{c: &statefulSetController{}, v: stsView{obj: set, replicas: 2, partition: 1, template: tmpl("postgres:2")}}
+	for ordinal, want := range []struct{ image, rev string }{{"postgres:1", "db-old"}, {"postgres:2", "db-new"}} {
+		p := s.newVersionedStatefulSetPod(ordinal, cur, upd)
+		cs, _ := nestedSlice(p.Fields.Get("spec"), "containers")
+		if got := nestedString(cs[0], "image"); got != want.image {
+			t.Errorf("ordinal %d: image %q, want %q", ordinal, got, want.image)
+		}
+		if got := p.Metadata.Labels[stsRevisionLabel]; got != want.rev {
+			t.Errorf("ordinal %d: revision label %q, want %q", ordinal, got, want.rev)
+		}
+	}
+	if nestedString(cur.Fields.Get("data"), "spec", "template", "$patch") != "replace" {
+		t.Errorf("the revision's data lost its $patch: it must not be changed")
+	}
+}
