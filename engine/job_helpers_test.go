@@ -211,3 +211,32 @@ func TestPodJobsEmptySelectorMatches(t *testing.T) {
 		t.Errorf("podJobs(no labels) = %v, want none", got)
 	}
 }
+
+// TestActivePodLessAsUpstream holds the Job controller's ActivePods order
+// to upstream's where it reads more than podInfo: a ready Pod whose ready
+// time is unknown comes before one ready since a known time (afterOrZero),
+// and of two Pods alike down to their regular containers' restarts, the
+// one whose sidecar restarted more comes first.
+func TestActivePodLessAsUpstream(t *testing.T) {
+	pod := func(readyAt string, sidecarRestarts float64) *podInfo {
+		ready := map[string]any{"type": "Ready", "status": "True"}
+		if readyAt != "" {
+			ready["lastTransitionTime"] = readyAt
+		}
+		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: "p"},
+			Fields: fakeapi.FieldsOf(map[string]any{
+				"spec": map[string]any{"nodeName": "n", "initContainers": []any{map[string]any{"name": "proxy", "restartPolicy": "Always"}}},
+				"status": map[string]any{"phase": podRunning, "conditions": []any{ready},
+					"initContainerStatuses": []any{map[string]any{"name": "proxy", "restartCount": sidecarRestarts}}},
+			})}
+		return newPodInfo(o)
+	}
+	unknown, known := pod("", 0), pod("2026-01-01T00:00:00Z", 0)
+	if !activePodLess(unknown, known) || activePodLess(known, unknown) {
+		t.Errorf("a ready Pod of unknown ready time is not ordered before one of a known time")
+	}
+	more, fewer := pod("2026-01-01T00:00:00Z", 3), pod("2026-01-01T00:00:00Z", 1)
+	if !activePodLess(more, fewer) || activePodLess(fewer, more) {
+		t.Errorf("the Pod whose sidecar restarted more is not ordered first")
+	}
+}

@@ -887,8 +887,9 @@ func activePodsForRemoval(v jobView, pods []jobPod, rmAtLeast int) []jobPod {
 }
 
 // activePodLess is controller.ActivePods' order: unassigned, then Pending
-// before Unknown before Running, not ready, ready for less time, more
-// restarts, newer.
+// before Unknown before Running, not ready, ready for less time (an
+// unknown ready time first), more restarts of one regular container, then
+// of one sidecar, newer (an unknown creation time first).
 func activePodLess(a, b *podInfo) bool {
 	if na, nb := a.node(), b.node(); (na == "") != (nb == "") {
 		return na == ""
@@ -900,16 +901,50 @@ func activePodLess(a, b *podInfo) bool {
 		return !a.ready
 	}
 	if ta, tb := a.readyTime(), b.readyTime(); a.ready && b.ready && !ta.Equal(tb) {
-		return ta.After(tb)
+		return afterOrZero(ta, tb)
 	}
 	if a.restarts != b.restarts {
 		return a.restarts > b.restarts
 	}
+	if sa, sb := sidecarRestarts(a.obj), sidecarRestarts(b.obj); sa != sb {
+		return sa > sb
+	}
 	ca, cb := creationTime(a.obj), creationTime(b.obj)
 	if !ca.Equal(cb) {
-		return ca.After(cb)
+		return afterOrZero(ca, cb)
 	}
 	return false
+}
+
+// afterOrZero is upstream's: a zero time comes first, else the later one.
+func afterOrZero(t1, t2 time.Time) bool {
+	if t1.IsZero() || t2.IsZero() {
+		return t1.IsZero()
+	}
+	return t1.After(t2)
+}
+
+// sidecarRestarts is the sidecar half of maxContainerRestarts: the
+// largest restartCount of an init container with restartPolicy Always.
+func sidecarRestarts(o *fakeapi.Object) int64 {
+	inits, _ := nestedSlice(o.Fields, "spec", "initContainers")
+	if len(inits) == 0 {
+		return 0
+	}
+	sidecars := map[string]bool{}
+	for _, c := range inits {
+		if nestedString(c, "restartPolicy") == "Always" {
+			sidecars[nestedString(c, "name")] = true
+		}
+	}
+	var n int64
+	statuses, _ := nestedSlice(o.Fields, "status", "initContainerStatuses")
+	for _, c := range statuses {
+		if r, ok := nestedInt(c, "restartCount"); ok && sidecars[nestedString(c, "name")] && r > n {
+			n = r
+		}
+	}
+	return n
 }
 
 // createPod is CreatePodsWithGenerateName: a Pod from the template, with
