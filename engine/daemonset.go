@@ -400,8 +400,8 @@ type dsView struct {
 	tolerations  []toleration
 	onDelete     bool
 	// generation is util.GetTemplateGeneration: the apiserver's
-	// deprecated.daemonset.template.generation, "" when absent or not a
-	// number.
+	// deprecated.daemonset.template.generation, printed as a decimal
+	// number, "" when absent or not a 64-bit number.
 	generation      string
 	maxUnavailable  any
 	maxSurge        any
@@ -434,8 +434,11 @@ func readDaemonSet(o *fakeapi.Object) (dsView, error) {
 		}
 	}
 	if g, ok := o.Metadata.Annotations[fakeapi.DaemonSetTemplateGenerationAnnotation]; ok {
-		if _, err := strconv.ParseInt(g, 10, 64); err == nil {
-			v.generation = g
+		// Pods carry the number as CreatePodTemplate prints it (fmt.Sprint
+		// of the parsed int64), and IsPodUpdated compares that form: "007"
+		// and "+7" are both 7.
+		if n, err := strconv.ParseInt(g, 10, 64); err == nil {
+			v.generation = strconv.FormatInt(n, 10)
 		}
 	}
 	v.minReadySeconds, _ = nestedInt(spec, "minReadySeconds")
@@ -651,9 +654,8 @@ func daemonPodNode(p *fakeapi.Object) string {
 	return ""
 }
 
-// isPodAvailable is podutil.IsPodAvailable: Ready for minReadySeconds
-// (upstream: strictly longer; on the exact virtual clock gcplay counts the
-// moment itself, as its other controllers do, docs/CONTROLLERS.md).
+// isPodAvailable is podutil.IsPodAvailable: Ready for minReadySeconds,
+// the moment itself included, as in v1.34.
 func (c *daemonSetController) isPodAvailable(p *fakeapi.Object, minReady int64) bool {
 	ready, since := podReadyCondition(p)
 	if !ready {

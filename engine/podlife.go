@@ -198,12 +198,10 @@ func (p *podInfo) active() bool {
 	return p.phaseCode != phaseSucceeded && p.phaseCode != phaseFailed && !p.terminating
 }
 
-// available is IsPodAvailable: ready, and ready for minReadySeconds.
-// Upstream requires strictly more; on a real clock a sync runs a few
-// milliseconds after the moment it was scheduled for, so the boundary
-// counts as available there. gcplay's virtual clock has no such slack, so
-// it counts the boundary itself, or every Pod would become available one
-// whole minReadySeconds late.
+// available is IsPodAvailable: ready, and ready for minReadySeconds; as
+// in v1.34, the moment lastTransitionTime + minReadySeconds itself counts
+// (on gcplay's exact virtual clock a strict comparison would make every
+// Pod available one whole minReadySeconds late).
 func (p *podInfo) available(minReadySeconds int64, now time.Time) bool {
 	if !p.ready {
 		return false

@@ -393,12 +393,11 @@ func isRunningAndReady(p *fakeapi.Object) bool {
 	return i.phase() == "Running" && i.ready
 }
 
+// isRunningAndAvailable is podutil.IsPodAvailable despite its name: Ready
+// (whatever the phase) for minReadySeconds, and never available under a
+// minReadySeconds when the Ready condition has no lastTransitionTime.
 func (c *statefulSetController) isRunningAndAvailable(p *fakeapi.Object, minReady int64) bool {
-	i := newPodInfo(p)
-	if i.phase() != "Running" || !i.ready {
-		return false
-	}
-	return minReady == 0 || !i.readyTime().Add(time.Duration(minReady)*time.Second).After(c.env.clock.Now())
+	return newPodInfo(p).available(minReady, c.env.clock.Now())
 }
 
 func isTerminatingPod(p *fakeapi.Object) bool { return p.Metadata.DeletionTimestamp != nil }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
 )
@@ -28,7 +29,7 @@ func stsTestRev(name string) *fakeapi.Object {
 // current revision stays.
 func TestStatefulSetCompleteRollingUpdateWantsSpecReplicas(t *testing.T) {
 	set := &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "web", Namespace: "default"}}
-	s := &stsSync{c: &statefulSetController{}, v: stsView{obj: set, replicas: 2}, cur: stsTestRev("web-1"), upd: stsTestRev("web-2")}
+	s := &stsSync{c: &statefulSetController{env: &env{clock: &virtualClock{}}}, v: stsView{obj: set, replicas: 2}, cur: stsTestRev("web-1"), upd: stsTestRev("web-2")}
 	replicas := []stsPod{{obj: stsTestPod("web-0", "web-2", true), created: true}, {obj: stsTestPod("web-1", "web-2", false)}}
 	st := s.computeStatus(replicas, nil)
 	if st.CurrentRevision != "web-1" || st.UpdatedReplicas != 1 || st.Replicas != 1 {
@@ -66,5 +67,32 @@ func TestStatefulSetPodBelowPartitionIsOfCurrentRevision(t *testing.T) {
 	}
 	if nestedString(cur.Fields.Get("data"), "spec", "template", "$patch") != "replace" {
 		t.Errorf("the revision's data lost its $patch: it must not be changed")
+	}
+}
+
+// TestStatefulSetAvailabilityIsIsPodAvailable: isRunningAndAvailable is
+// podutil.IsPodAvailable: a Ready condition without lastTransitionTime is
+// never available under a minReadySeconds, and the moment
+// lastTransitionTime + minReadySeconds itself counts.
+func TestStatefulSetAvailabilityIsIsPodAvailable(t *testing.T) {
+	clock := &virtualClock{}
+	c := &statefulSetController{env: &env{clock: clock}}
+	p := stsTestPod("web-0", "r", true)
+	noTime := p.DeepCopy()
+	noTime.Fields.Set("status", map[string]any{"phase": "Running", "conditions": []any{
+		map[string]any{"type": "Ready", "status": "True"}}})
+	readyAt, _ := time.Parse(time.RFC3339, "2026-01-01T00:00:00Z")
+	clock.now = readyAt.Add(10 * time.Second).Sub(fakeapi.Epoch)
+	if !c.isRunningAndAvailable(p, 10) {
+		t.Errorf("Ready for exactly minReadySeconds: not available, want available")
+	}
+	if c.isRunningAndAvailable(p, 11) {
+		t.Errorf("Ready for less than minReadySeconds: available")
+	}
+	if c.isRunningAndAvailable(noTime, 10) {
+		t.Errorf("Ready without lastTransitionTime under minReadySeconds 10: available, want not")
+	}
+	if !c.isRunningAndAvailable(noTime, 0) {
+		t.Errorf("Ready without lastTransitionTime, minReadySeconds 0: not available")
 	}
 }
