@@ -6,6 +6,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+	// The time zone database, for spec.timeZone, built in as
+	// kube-controller-manager builds it in: the browser has none to read,
+	// and neither has every host.
+	_ "time/tzdata"
 
 	"github.com/robfig/cron/v3"
 
