@@ -753,7 +753,7 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 		p := replicas[target].obj
 		if p.Metadata.Labels[stsRevisionLabel] != upd.Metadata.Name && !isTerminatingPod(p) {
 			s.fn("updateStatefulSet (RollingUpdate)")
-			if err := s.deletePod(p, say("deleted %s: it is not at update revision %s", fakeapi.RefOf(p), upd.Metadata.Name)); err != nil {
+			if err := s.deletePod(p, say("deleted %s: it is not at update revision %s", fakeapi.RefOf(p), upd.Metadata.Name)); err != nil && !fakeapi.IsNotFound(err) {
 				return err
 			}
 			return nil
@@ -903,7 +903,12 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 	}
 	info := newPodInfo(p)
 	if info.phase() == "" || info.phase() == "Pending" {
-		if err := s.createClaims(p, true); err != nil {
+		// createMissingPersistentVolumeClaims: the claims, then the
+		// retention policy's owner references.
+		if err := s.createClaims(p); err != nil {
+			return true, err
+		}
+		if err := s.fixClaims(p); err != nil {
 			return true, err
 		}
 	}
@@ -985,7 +990,8 @@ func (s *stsSync) staleClaim(p *fakeapi.Object) *fakeapi.Object {
 // createStatefulPod is CreateStatefulPod: the claims first, then the Pod,
 // then the claims' owner references for the retention policy.
 func (s *stsSync) createStatefulPod(p *fakeapi.Object) error {
-	if err := s.createClaims(p, false); err != nil {
+	if err := s.createClaims(p); err != nil {
+		s.c.event(s.v.obj, "Warning", "FailedCreate", fmt.Sprintf("create Pod %s in StatefulSet %s failed error: %v", p.Metadata.Name, s.v.obj.Metadata.Name, err))
 		return err
 	}
 	out, err := s.c.env.api.Create(stsClient, p)
@@ -1003,17 +1009,17 @@ func (s *stsSync) createStatefulPod(p *fakeapi.Object) error {
 	return s.fixClaims(out)
 }
 
-// createClaims is createPersistentVolumeClaims (or, for a Pending Pod,
-// createMissingPersistentVolumeClaims): each claim from the templates
-// that does not exist yet, labelled with the selector's matchLabels, with
-// no owner reference yet.
-func (s *stsSync) createClaims(p *fakeapi.Object, missingOnly bool) error {
+// createClaims is createPersistentVolumeClaims: each claim from the
+// templates that does not exist yet, labelled with the selector's
+// matchLabels, with no owner reference yet; a claim being deleted, or one
+// the create finds already there, is an error that ends the sync.
+func (s *stsSync) createClaims(p *fakeapi.Object) error {
 	v := s.v
 	var errs []error
 	for _, t := range v.claimTemplates {
 		name := claimName(v, t, getOrdinal(p))
 		if cl := s.c.claims[v.obj.Metadata.Namespace+"/"+name]; cl != nil {
-			if cl.Metadata.DeletionTimestamp != nil && !missingOnly {
+			if cl.Metadata.DeletionTimestamp != nil {
 				errs = append(errs, fmt.Errorf("pvc %s is being deleted", name))
 			}
 			continue
@@ -1030,9 +1036,13 @@ func (s *stsSync) createClaims(p *fakeapi.Object, missingOnly bool) error {
 			Name: name, Namespace: v.obj.Metadata.Namespace, Labels: labels, Annotations: stringMap(meta["annotations"]),
 		}, Fields: fakeapi.FieldsOf(map[string]any{"spec": copyJSONMap(nestedMap(t, "spec")), "status": map[string]any{"phase": "Pending"}})}
 		s.fn("createPersistentVolumeClaims")
-		if _, err := s.c.env.api.Create(stsClient, claim); err != nil && !fakeapi.IsAlreadyExists(err) {
-			s.c.event(v.obj, "Warning", "FailedCreate", fmt.Sprintf("create Claim %s for Pod %s in StatefulSet %s failed error: %v", name, p.Metadata.Name, v.obj.Metadata.Name, err))
-			errs = append(errs, err)
+		if _, err := s.c.env.api.Create(stsClient, claim); err != nil {
+			// A claim the cache had not seen yet is an error too (the
+			// next sync sees it), without an event.
+			if !fakeapi.IsAlreadyExists(err) {
+				s.c.event(v.obj, "Warning", "FailedCreate", fmt.Sprintf("create Claim %s for Pod %s in StatefulSet %s failed error: %v", name, p.Metadata.Name, v.obj.Metadata.Name, err))
+			}
+			errs = append(errs, fmt.Errorf("failed to create PVC %s: %v", name, err))
 			continue
 		}
 		s.c.event(v.obj, "Normal", "SuccessfulCreate", fmt.Sprintf("create Claim %s Pod %s in StatefulSet %s success", name, p.Metadata.Name, v.obj.Metadata.Name))
