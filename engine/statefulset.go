@@ -733,7 +733,7 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 	if len(condemned) > 0 {
 		s.fn("UpdatePodClaimForRetentionPolicy")
 		if exit, err := runForAll(len(condemned), monotonic, func(i int) (bool, error) {
-			return false, s.fixClaims(condemned[i])
+			return false, s.fixClaims(condemned[i], false)
 		}); exit || err != nil {
 			return err
 		}
@@ -908,7 +908,7 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 		if err := s.createClaims(p); err != nil {
 			return true, err
 		}
-		if err := s.fixClaims(p); err != nil {
+		if err := s.fixClaims(p, true); err != nil {
 			return true, err
 		}
 	}
@@ -925,7 +925,7 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 		return true, nil
 	}
 	// Enforce the retention policy on the claims of a Pod in range.
-	if err := s.fixClaims(p); err != nil {
+	if err := s.fixClaims(p, false); err != nil {
 		return true, err
 	}
 	return false, nil
@@ -1006,7 +1006,7 @@ func (s *stsSync) createStatefulPod(p *fakeapi.Object) error {
 	}
 	s.act("CreatedPod", "created %s", fakeapi.RefOf(out))
 	s.c.event(s.v.obj, "Normal", "SuccessfulCreate", fmt.Sprintf("create Pod %s in StatefulSet %s successful", p.Metadata.Name, s.v.obj.Metadata.Name))
-	return s.fixClaims(out)
+	return s.fixClaims(out, true)
 }
 
 // createClaims is createPersistentVolumeClaims: each claim from the
@@ -1055,15 +1055,29 @@ func (s *stsSync) createClaims(p *fakeapi.Object) error {
 	return nil
 }
 
-// fixClaims is ClaimsMatchRetentionPolicy then
-// UpdatePodClaimForRetentionPolicy: each claim of the Pod whose owner
-// references do not say what the policy says is updated.
-func (s *stsSync) fixClaims(p *fakeapi.Object) error {
+// fixClaims is UpdatePodClaimForRetentionPolicy, called at once (always:
+// after a create, and for a Pending Pod) or once ClaimsMatchRetentionPolicy
+// finds a claim whose owner references do not say what the policy says.
+// Each claim that another controller owns under a Delete policy gets a
+// ConflictingController event; each that is not up to date is updated.
+func (s *stsSync) fixClaims(p *fakeapi.Object, always bool) error {
 	v := s.v
+	var claims []*fakeapi.Object
+	match := true
 	for _, t := range v.claimTemplates {
 		cl := s.c.claims[v.obj.Metadata.Namespace+"/"+claimName(v, t, getOrdinal(p))]
 		if cl == nil {
 			continue // picked up in a later sync
+		}
+		claims = append(claims, cl)
+		match = match && isClaimOwnerUpToDate(cl, v, p)
+	}
+	if match && !always {
+		return nil
+	}
+	for _, cl := range claims {
+		if hasUnexpectedController(cl, v, p) {
+			s.c.event(v.obj, "Warning", "ConflictingController", fmt.Sprintf("PersistentVolumeClaim %s has a conflicting OwnerReference that acts as a manging controller, the retention policy is ignored for this claim", cl.Metadata.Name))
 		}
 		if isClaimOwnerUpToDate(cl, v, p) {
 			continue
