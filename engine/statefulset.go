@@ -137,7 +137,8 @@ func (c *statefulSetController) enqueueForPod(pod *fakeapi.Object) {
 }
 
 // updatePod wakes the old and the new controller when the controller
-// reference or the labels change, else the controller.
+// reference or the labels change, else the controller; and, for a Pod
+// that just became Ready, its set again after minReadySeconds + 1s.
 func (c *statefulSetController) updatePod(old, cur *fakeapi.Object) {
 	if old != nil {
 		oldRef, curRef := controllerOf(old), controllerOf(cur)
@@ -151,6 +152,16 @@ func (c *statefulSetController) updatePod(old, cur *fakeapi.Object) {
 				c.q.Add(objKey(set))
 			}
 			return
+		}
+		// A Pod that just became Ready syncs its set again once it can
+		// be available, a second later than minReadySeconds.
+		if set := c.resolveControllerRef(cur.Metadata.Namespace, curRef); set != nil && !isPodReady(old) && isPodReady(cur) {
+			if minReady, _ := nestedInt(specOf(set), "minReadySeconds"); minReady > 0 {
+				c.q.Add(objKey(set))
+				c.q.AddAfter(objKey(set), time.Duration(minReady)*time.Second+time.Second, c.env.now())
+				delete(c.quiet, objKey(set))
+				return
+			}
 		}
 	}
 	c.enqueueForPod(cur)
