@@ -626,7 +626,7 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	if err == nil && s.cur != nil && v.minReadySeconds > 0 && s.status.AvailableReplicas != int64(v.replicas) {
 		d := time.Duration(v.minReadySeconds) * time.Second
 		c.q.AddAfter(key, d, c.env.now())
-		c.quiet[key] = s.status.ReadyReplicas == s.status.AvailableReplicas
+		c.quiet[key] = !c.availableBy(pods, v.minReadySeconds, c.env.clock.Now().Add(d))
 		rec.Note("%d of %d wanted available: synced again in %s (minReadySeconds)", s.status.AvailableReplicas, v.replicas, d)
 	}
 	if rec.Reason.Code == "" {
@@ -635,6 +635,22 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 	rec.Reason.Func = strings.Join(s.funcs, ", ")
 	rec.Reason = rec.Reason.Saying(append([]Text{say("%s: ", rec.Item)}, s.message()...)...)
 	return err
+}
+
+// availableBy reports whether one of the Pods is Ready but not yet
+// available and becomes available by the time at: whether a re-check
+// then finds something new. (A Pod of a dump whose Ready time lies after
+// gcplay's virtual clock becomes available only that much later: settle
+// does not wait for it.)
+func (c *statefulSetController) availableBy(pods []*fakeapi.Object, minReady int64, at time.Time) bool {
+	now := c.env.clock.Now()
+	for _, p := range pods {
+		i := newPodInfo(p)
+		if i.ready && !i.available(minReady, now) && i.available(minReady, at) {
+			return true
+		}
+	}
+	return false
 }
 
 // stsSync is one sync of one set: what it did, for the record.
