@@ -47,10 +47,15 @@ type replicaSetController struct {
 	exp  *expectations
 	rss  map[string]*fakeapi.Object
 	pods *podIndex
+	// quiet holds the ReplicaSets waiting for a minReadySeconds re-check
+	// that will find what their last sync found: no Pod ready now becomes
+	// available by then (a Pod of a dump, Ready since a time after
+	// gcplay's clock). Settle does not wait for such a re-check.
+	quiet map[string]bool
 }
 
 func newReplicaSetController(e *env) controller {
-	c := &replicaSetController{env: e, exp: newExpectations(), rss: map[string]*fakeapi.Object{}, pods: e.podInformer()}
+	c := &replicaSetController{env: e, exp: newExpectations(), rss: map[string]*fakeapi.Object{}, pods: e.podInformer(), quiet: map[string]bool{}}
 	c.setQueue(newWorkqueue[string](ControllerReplicaSet))
 	return c
 }
@@ -278,6 +283,7 @@ func (c *replicaSetController) restart(rec *Record) {
 	c.setQueue(newWorkqueue[string](ControllerReplicaSet))
 	c.exp = newExpectations()
 	c.rss = map[string]*fakeapi.Object{}
+	c.quiet = map[string]bool{}
 	relist(c.env, rsClient, rec, c.observe, [][2]string{{"apps/v1", "ReplicaSet"}, {"v1", "Pod"}})
 }
 
@@ -304,9 +310,13 @@ func relist(e *env, client string, rec *Record, observe func(fakeapi.WatchEvent)
 }
 
 func (c *replicaSetController) clone(e *env) controller {
-	n := &replicaSetController{env: e, exp: c.exp.clone(), rss: make(map[string]*fakeapi.Object, len(c.rss)), pods: e.podInformer()}
+	n := &replicaSetController{env: e, exp: c.exp.clone(), rss: make(map[string]*fakeapi.Object, len(c.rss)), pods: e.podInformer(),
+		quiet: make(map[string]bool, len(c.quiet))}
 	for k, v := range c.rss {
 		n.rss[k] = v
+	}
+	for k, v := range c.quiet {
+		n.quiet[k] = v
 	}
 	n.setQueue(c.q.clone(func(s string) string { return s }))
 	return n
@@ -429,6 +439,7 @@ func readRSStatus(o *fakeapi.Object) rsStatus {
 // syncReplicaSet is the sync of one key; it fills rec.Reason.
 func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	const fn = rsFuncPrefix + "syncReplicaSet"
+	delete(c.quiet, key)
 	rs := c.rss[key]
 	if rs == nil {
 		c.exp.drop(key)
@@ -559,11 +570,38 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	if manageErr == nil && updated != nil && v.minReadySeconds > 0 {
 		st := readRSStatus(updated)
 		if st.ReadyReplicas == v.replicas && st.AvailableReplicas != v.replicas {
-			c.q.AddAfter(key, time.Duration(v.minReadySeconds)*time.Second, now)
+			d := time.Duration(v.minReadySeconds) * time.Second
+			c.q.AddAfter(key, d, now)
+			c.quiet[key] = !availableBy(claimedList, v.minReadySeconds, c.env.clock.Now(), c.env.clock.Now().Add(d))
 			rec.Note("every Pod is ready but not yet available for minReadySeconds %d: synced again then", v.minReadySeconds)
 		}
 	}
 	return manageErr
+}
+
+// availableBy reports whether one of the Pods, ready at now but not yet
+// available, is available at the time at: whether a re-check then finds
+// something new.
+func availableBy(pods []*podInfo, minReady int64, now, at time.Time) bool {
+	for _, p := range pods {
+		if p.ready && !p.available(minReady, now) && p.available(minReady, at) {
+			return true
+		}
+	}
+	return false
+}
+
+// retriesCapped: the ReplicaSet controller's waits are its
+// minReadySeconds re-checks and its failed syncs' retries; settle stops
+// once every wait left is a quiet re-check (see quiet).
+func (c *replicaSetController) retriesCapped() (pending, capped bool) {
+	for _, wi := range c.q.Waiting() {
+		if c.q.NumRequeues(wi.item) != 0 || !c.quiet[wi.item] {
+			return true, false
+		}
+		pending = true
+	}
+	return pending, pending
 }
 
 // manageResult is what manageReplicas did, for the reason.
