@@ -882,9 +882,13 @@ func compareForDeletion(a, b *podInfo, rankA, rankB int, now time.Time) (int, st
 	if ta, tb := a.readyTime(), b.readyTime(); a.ready && b.ready && !ta.Equal(tb) {
 		return logOrder(a, b, ta, tb, now, "ready for less time first")
 	}
-	// 7. More container restarts first.
+	// 7. More container restarts first: of a regular container, then, on
+	// a tie, of a sidecar (compareMaxContainerRestarts).
 	if a.restarts != b.restarts {
 		return order(a.restarts > b.restarts, "more container restarts first")
+	}
+	if sa, sb := sidecarRestarts(a.obj), sidecarRestarts(b.obj); sa != sb {
+		return order(sa > sb, "more sidecar container restarts first")
 	}
 	// 8. Newer first, on a logarithmic scale.
 	ca, cb := creationTime(a.obj), creationTime(b.obj)

@@ -164,6 +164,15 @@ func TestReplicaSetVictimRanking(t *testing.T) {
 		{rule: "more Pods of the same owner on its node first", rankA: 3, rankB: 1},
 		{rule: "ready for less time first", first: func(p *podInfo) { p.setReadyTime(now.Add(-time.Second)) }},
 		{rule: "more container restarts first", first: func(p *podInfo) { p.restarts = 2 }},
+		{rule: "more sidecar container restarts first", first: func(p *podInfo) {
+			p.obj.Fields = fakeapi.FieldsOf(map[string]any{
+				"spec": map[string]any{"nodeName": "node-1", "initContainers": []any{
+					map[string]any{"name": "init", "restartPolicy": "Never"},
+					map[string]any{"name": "proxy", "restartPolicy": "Always"}}},
+				"status": map[string]any{"initContainerStatuses": []any{
+					map[string]any{"name": "init", "restartCount": int64(9)},
+					map[string]any{"name": "proxy", "restartCount": int64(1)}}}})
+		}},
 		{rule: "newer first", first: func(p *podInfo) { p.obj.Metadata.CreationTimestamp = &fakeapi.Time{Time: now.Add(-time.Minute)} }},
 		{rule: "newer first (same log2 age bucket: by UID)", first: func(p *podInfo) {
 			p.obj.Metadata.CreationTimestamp = &fakeapi.Time{Time: fakeapi.Epoch.Add(time.Second)}

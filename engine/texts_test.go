@@ -323,6 +323,7 @@ var noteValues = map[string]string{
 	"more Pods of the same owner on its node first":          `"more Pods of the same owner on its node first"`,
 	"ready for less time first":                              `"ready for less time first"`,
 	"more container restarts first":                          `"more container restarts first"`,
+	"more sidecar container restarts first":                  `"more sidecar container restarts first"`,
 	"newer first":                                            `"newer first"`,
 	"%s (same log2 age bucket: by UID)":                      `" (same log2 age bucket: by UID)"`,
 }
