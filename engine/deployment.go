@@ -1192,12 +1192,8 @@ func (c *deploymentController) isScalingEvent(d *deployment, rsList []*fakeapi.O
 		return false, err
 	}
 	for _, rs := range activeRSs(append(old, newRS)) {
-		v, ok := rs.Metadata.Annotations[desiredReplicasAnnotation]
+		n, ok := replicasAnnotation(rs, desiredReplicasAnnotation)
 		if !ok {
-			continue
-		}
-		n, err := strconv.ParseInt(v, 10, 32)
-		if err != nil {
 			continue
 		}
 		if n != d.replicas {
@@ -1342,14 +1338,32 @@ func replicaSetFraction(rs *fakeapi.Object, d *deployment) int64 {
 		return -rsReplicas(rs)
 	}
 	deploymentReplicas := d.replicas + d.maxSurgeValue()
-	annotated := d.status.Replicas
-	if v, ok := rs.Metadata.Annotations[maxReplicasAnnotation]; ok {
-		if n, err := strconv.ParseInt(v, 10, 32); err == nil {
-			annotated = n
+	annotated, ok := replicasAnnotation(rs, maxReplicasAnnotation)
+	if !ok || annotated == 0 {
+		// No usable max-replicas annotation: the Deployment's size as
+		// its status has it, and no share at all when that is 0.
+		annotated = d.status.Replicas
+		if annotated == 0 {
+			return 0
 		}
 	}
 	newSize := float64(rsReplicas(rs)*deploymentReplicas) / float64(annotated)
 	return roundToInt(newSize) - rsReplicas(rs)
+}
+
+// replicasAnnotation is getNonNegativeInt32FromAnnotation: the
+// ReplicaSet's desired- or max-replicas annotation, when it is a whole
+// number from 0 to MaxInt32 (no sign).
+func replicasAnnotation(rs *fakeapi.Object, key string) (int64, bool) {
+	v, ok := rs.Metadata.Annotations[key]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int64(n), true
 }
 
 func roundToInt(a float64) int64 {

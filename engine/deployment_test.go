@@ -262,3 +262,36 @@ func BenchmarkDeploymentScaleUp10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(steps), "steps")
 }
+
+// TestReplicaSetFractionAnnotation checks getReplicaSetFraction's reading
+// of the max-replicas annotation: a value that is not a whole number from
+// 0 to MaxInt32, or is 0, falls back to status.replicas, and to no share
+// at all when that is 0 too (never a division by zero).
+func TestReplicaSetFractionAnnotation(t *testing.T) {
+	d := &deployment{replicas: 6, strategy: strategyRecreate}
+	cases := []struct {
+		annotation     string
+		statusReplicas int64
+		want           int64
+	}{
+		{annotation: "3", want: 6 - 3}, // 3 * 6 / 3 - 3
+		{annotation: "0", want: 0},     // no status either: no share
+		{annotation: "-2", want: 0},    // not a whole number: as absent
+		{annotation: "+3", want: 0},    // a sign is not taken
+		{annotation: "0", statusReplicas: 6, want: 0},
+		{annotation: "-2", statusReplicas: 2, want: 9 - 3},
+		{annotation: "", statusReplicas: 2, want: 9 - 3},
+	}
+	for _, c := range cases {
+		rs := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Metadata: fakeapi.ObjectMeta{Name: "rs",
+			Annotations: map[string]string{}},
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"replicas": int64(3)}})}
+		if c.annotation != "" {
+			rs.Metadata.Annotations[maxReplicasAnnotation] = c.annotation
+		}
+		d.status.Replicas = c.statusReplicas
+		if got := replicaSetFraction(rs, d); got != c.want {
+			t.Errorf("max-replicas %q, status.replicas %d: fraction %d, want %d", c.annotation, c.statusReplicas, got, c.want)
+		}
+	}
+}
