@@ -1629,14 +1629,17 @@ func (c *deploymentController) reconcileOldReplicaSets(all, old []*fakeapi.Objec
 	if maxScaledDown <= 0 {
 		return false, nil
 	}
+	// Upstream drops a failed scale-down's error here: the sync goes on
+	// to the rollout status as if nothing were scaled down, and the key
+	// is not retried for it.
 	old, cleaned, err := c.cleanupUnhealthyReplicas(old, d, maxScaledDown)
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	all = append(slices.Clone(old), newRS)
 	scaledDown, err := c.scaleDownOldReplicaSetsForRollingUpdate(all, old, d)
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	return cleaned+scaledDown > 0, nil
 }

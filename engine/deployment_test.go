@@ -295,3 +295,44 @@ func TestReplicaSetFractionAnnotation(t *testing.T) {
 		}
 	}
 }
+
+// TestDeploymentOldScaleDownFailureNotRetried checks reconcileOldReplicaSets'
+// handling of a failed scale-down of an old ReplicaSet: as upstream, the
+// error is dropped, the sync goes on to the rollout status and returns
+// none, so the key is not retried with backoff for it.
+func TestDeploymentOldScaleDownFailureNotRetried(t *testing.T) {
+	w := newTestWorld(t)
+	mustDo(t, w, Create{Object: manifest(t, deploymentYAML("web", 2, "  strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n"))})
+	checkedSettle(t, w)
+	old := replicaSetsOf(w, "web")
+	if len(old) != 1 {
+		t.Fatalf("%d ReplicaSets", len(old))
+	}
+	mustDo(t, w, Inject{Fault: fakeapi.Fault{Verb: "update", Kind: "ReplicaSet", Name: old[0].Metadata.Name,
+		Reason: fakeapi.ReasonInternalError, Times: 1000}})
+	mustDo(t, w, Patch{Ref: deployRef("web"), Merge: setImage("nginx:1.28")})
+	failed := 0
+	for steps := 0; steps < 2000 && failed == 0; steps++ {
+		if w.Idle() {
+			due, ok := w.NextDue()
+			if !ok {
+				break
+			}
+			mustDo(t, w, Advance{D: due - w.Elapsed()})
+			continue
+		}
+		rec, err := w.Do(Step{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Actor == ControllerDeployment && strings.Contains(English(rec.Reason.Texts), "scaling "+old[0].String()+" to 1 failed") {
+			failed++
+			if rec.Err != "" {
+				t.Fatalf("the sync returned an error after a failed scale-down of an old ReplicaSet: %s\n%s", rec.Err, English(rec.Reason.Texts))
+			}
+		}
+	}
+	if failed == 0 {
+		t.Fatal("no Deployment sync met the failed scale-down")
+	}
+}
