@@ -205,9 +205,9 @@ func (c *replicaSetController) updatePod(old, cur *fakeapi.Object) {
 		}
 		c.q.Add(objKey(rs))
 		if mrs := minReadySecondsOf(rs); mrs > 0 && !newPodInfo(old).ready && newPodInfo(cur).ready {
-			// Check availability once minReadySeconds have passed (plus a
-			// second against clock skew, as upstream adds).
-			c.q.AddAfter(objKey(rs), time.Duration(mrs)*time.Second+time.Second, c.env.now())
+			// Check availability once minReadySeconds have passed (no
+			// added second: that is the StatefulSet controller's).
+			c.q.AddAfter(objKey(rs), time.Duration(mrs)*time.Second, c.env.now())
 		}
 		return
 	}

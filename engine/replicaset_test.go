@@ -369,3 +369,51 @@ func TestReplicaSetTraceDeterministic(t *testing.T) {
 		t.Fatal("two runs of the same actions gave different traces")
 	}
 }
+
+// TestReplicaSetReadyPodCheckedAfterMinReadySeconds checks updatePod's
+// availability re-check: a Pod that becomes Ready queues its ReplicaSet
+// after exactly minReadySeconds, as upstream's enqueueRSAfter does (the
+// added second is the StatefulSet controller's). The other Pod is not
+// ready, so the sync's own re-check is not made and cannot hide it.
+func TestReplicaSetReadyPodCheckedAfterMinReadySeconds(t *testing.T) {
+	w := newTestWorld(t, "garbagecollector", "replicaset")
+	rs := manifest(t, `
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web, namespace: default, uid: rs-web}
+spec:
+  replicas: 2
+  minReadySeconds: 10
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+`)
+	mustDo(t, w, Create{Object: rs})
+	for _, name := range []string{"web-a", "web-b"} {
+		mustDo(t, w, Create{Object: manifest(t, `
+apiVersion: v1
+kind: Pod
+metadata:
+  name: `+name+`
+  namespace: default
+  labels: {app: web}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: rs-web, controller: true}]
+spec: {nodeName: node-1, containers: [{name: c, image: nginx}]}
+status: {phase: Running}
+`)})
+	}
+	checkedSettle(t, w)
+	mustDo(t, w, Advance{D: time.Minute})
+	checkedSettle(t, w)
+	readyAt := fakeapi.Epoch.Add(w.Elapsed()).UTC().Format(time.RFC3339)
+	mustDo(t, w, Patch{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "web-b"},
+		Merge: []byte(`{"status":{"conditions":[{"type":"Ready","status":"True","lastTransitionTime":"` + readyAt + `"}]}}`)})
+	for !w.Idle() {
+		mustDo(t, w, Step{})
+	}
+	due, ok := w.NextDue()
+	if !ok || due-w.Elapsed() != 10*time.Second {
+		t.Fatalf("next due in %v (%v), want the ReplicaSet's re-check in minReadySeconds 10s", due-w.Elapsed(), ok)
+	}
+}
