@@ -1081,7 +1081,7 @@ func (c *deploymentController) getNewReplicaSet(d *deployment, rsList, oldRSs []
 			c.setDeployCondition(&d.status, c.newCondition(condProgressing, "False", reasonFailedRSCreate, msg))
 			_, _ = c.updateDeployment(d)
 		}
-		c.event(d, "Warning", "FailedCreate", msg)
+		c.event(d, "Warning", reasonFailedRSCreate, msg)
 		l.act("CreateFailed", "%s", msg)
 		return nil, err
 	}

@@ -336,3 +336,25 @@ func TestDeploymentOldScaleDownFailureNotRetried(t *testing.T) {
 		t.Fatal("no Deployment sync met the failed scale-down")
 	}
 }
+
+// TestDeploymentFailedRSCreateEvent checks the Event of a failed create
+// of the new ReplicaSet: upstream's getNewReplicaSet records it with
+// reason ReplicaSetCreateError (FailedRSCreateReason), the reason of the
+// Progressing condition, not FailedCreate.
+func TestDeploymentFailedRSCreateEvent(t *testing.T) {
+	w := newTestWorld(t)
+	mustDo(t, w, Inject{Fault: fakeapi.Fault{Verb: "create", Kind: "ReplicaSet", Reason: fakeapi.ReasonInternalError}})
+	mustDo(t, w, Create{Object: manifest(t, deploymentYAML("web", 1, ""))})
+	for i := 0; i < 100 && !w.Idle(); i++ {
+		mustDo(t, w, Step{})
+	}
+	var reasons []string
+	for _, e := range w.Store().Events() {
+		if e.Type == "Warning" && e.Object.Kind == "Deployment" {
+			reasons = append(reasons, e.Reason)
+		}
+	}
+	if len(reasons) == 0 || reasons[0] != reasonFailedRSCreate {
+		t.Fatalf("Warning Events of the Deployment: %v, want %s first", reasons, reasonFailedRSCreate)
+	}
+}
