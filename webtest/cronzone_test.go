@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gcplay/gcplay/internal/testenv"
@@ -17,18 +16,7 @@ import (
 // kube-controller-manager does; without it the CronJob got
 // UnknownTimeZone, an error a real cluster does not give for that zone.
 func TestCronJobTimeZoneInTheBrowser(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		testenv.MissingTool(t, "node", "apt-get install -y nodejs; it runs the browser build's WebAssembly")
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
-	if _, err := os.Stat(wasmExec); err != nil {
-		testenv.MissingTool(t, wasmExec, "part of the Go distribution since Go 1.24; reinstall Go")
-	}
+	node, wasmExec := testenv.NodeAndGoWasm(t, "it runs the browser build's WebAssembly", "wasm_exec.js")
 	bin := filepath.Join(t.TempDir(), "cronzone.wasm")
 	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./webtest/testdata/cronzone")
 	build.Dir = ".."

@@ -62,18 +62,7 @@ func TestBrowserYAMLRegexpsLazy(t *testing.T) {
 		}
 	}
 
-	node, err := exec.LookPath("node")
-	if err != nil {
-		testenv.MissingTool(t, "node", "apt-get install -y nodejs; it runs the browser build's WebAssembly")
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
-	if _, err := os.Stat(runner); err != nil {
-		testenv.MissingTool(t, runner, "part of the Go distribution since Go 1.24; reinstall Go")
-	}
+	node, runner := testenv.NodeAndGoWasm(t, "it runs the browser build's WebAssembly", "wasm_exec_node.js")
 	bin := filepath.Join(t.TempDir(), "yamlfloat.wasm")
 	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./webtest/testdata/yamlfloat")
 	build.Dir = ".."

@@ -77,18 +77,7 @@ func main() {
 `
 
 func TestTrimmedModuleRuns(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		testenv.MissingTool(t, "node", "apt-get install -y nodejs; it runs the trimmed WebAssembly module")
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
-	if _, err := os.Stat(runner); err != nil {
-		testenv.MissingTool(t, runner, "part of the Go distribution since Go 1.24; reinstall Go")
-	}
+	node, runner := testenv.NodeAndGoWasm(t, "it runs the trimmed WebAssembly module", "wasm_exec_node.js")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(trimProgram), 0o644); err != nil {
 		t.Fatal(err)
