@@ -912,9 +912,12 @@ func replicasAnnotationsNeedUpdate(rs *fakeapi.Object, desired, max int64) bool 
 	return a == nil || a[desiredReplicasAnnotation] != itoa(desired) || a[maxReplicasAnnotation] != itoa(max)
 }
 
+// skipCopyAnnotation is annotationsToSkip: the Deployment's annotations
+// that are not copied to its new ReplicaSet.
 func skipCopyAnnotation(k string) bool {
 	switch k {
-	case lastAppliedAnnotation, revisionAnnotation, revisionHistoryAnnotation, desiredReplicasAnnotation, maxReplicasAnnotation:
+	case lastAppliedAnnotation, revisionAnnotation, revisionHistoryAnnotation, desiredReplicasAnnotation, maxReplicasAnnotation,
+		"deprecated.deployment.rollback.to": // apps.DeprecatedRollbackTo
 		return true
 	}
 	return false

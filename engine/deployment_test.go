@@ -358,3 +358,28 @@ func TestDeploymentFailedRSCreateEvent(t *testing.T) {
 		t.Fatalf("Warning Events of the Deployment: %v, want %s first", reasons, reasonFailedRSCreate)
 	}
 }
+
+// TestDeploymentAnnotationsNotCopied checks annotationsToSkip: the new
+// ReplicaSet gets the Deployment's annotations except the ones upstream
+// keeps to the Deployment, deprecated.deployment.rollback.to among them.
+func TestDeploymentAnnotationsNotCopied(t *testing.T) {
+	w := newTestWorld(t)
+	d := manifest(t, deploymentYAML("web", 1, ""))
+	d.Metadata.Annotations = map[string]string{"team": "a", "deprecated.deployment.rollback.to": "0",
+		lastAppliedAnnotation: "{}"}
+	mustDo(t, w, Create{Object: d})
+	checkedSettle(t, w)
+	rss := replicaSetsOf(w, "web")
+	if len(rss) != 1 {
+		t.Fatalf("%d ReplicaSets", len(rss))
+	}
+	a := rss[0].Metadata.Annotations
+	if a["team"] != "a" {
+		t.Fatalf("annotations %v: team=a not copied", a)
+	}
+	for _, k := range []string{"deprecated.deployment.rollback.to", lastAppliedAnnotation} {
+		if _, ok := a[k]; ok {
+			t.Fatalf("annotations %v: %s copied", a, k)
+		}
+	}
+}
