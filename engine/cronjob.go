@@ -569,7 +569,7 @@ func (c *cronJobController) syncCronJob(x *cronJobCtx, jobs []*fakeapi.Object) (
 	}
 	if recent == nil || recent.After(now) {
 		d := next()
-		x.say("no unmet schedule; the next is at %s", fakeapi.Epoch.Add(c.env.now()+*d-nextScheduleDelta).UTC().Format(time.RFC3339))
+		x.say("no unmet schedule; the next is at %s", c.env.clock.Now().Add(*d-nextScheduleDelta).UTC().Format(time.RFC3339))
 		return d, updated, "NoUnmetSchedule", nil
 	}
 	if missed == manyMissed {

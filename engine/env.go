@@ -6,11 +6,24 @@ import (
 	"github.com/gcplay/gcplay/fakeapi"
 )
 
-// virtualClock is the world's clock: time elapsed since fakeapi.Epoch.
-type virtualClock struct{ now time.Duration }
+// virtualClock is the world's clock: time elapsed since the world's
+// start, epoch (a restored dump's present, see dumpPresent; the zero
+// time stands for fakeapi.Epoch).
+type virtualClock struct {
+	epoch time.Time
+	now   time.Duration
+}
+
+// start is the time at +0s.
+func (c *virtualClock) start() time.Time {
+	if c.epoch.IsZero() {
+		return fakeapi.Epoch
+	}
+	return c.epoch
+}
 
 // Now returns the virtual wall-clock time.
-func (c *virtualClock) Now() time.Time { return fakeapi.Epoch.Add(c.now) }
+func (c *virtualClock) Now() time.Time { return c.start().Add(c.now) }
 
 // apiserver is all of the apiserver a controller may touch: requests, each
 // recorded in the step's record (with the client that made it), and

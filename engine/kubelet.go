@@ -80,7 +80,7 @@ func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 	}
 	switch {
 	case stage == "terminating":
-		due := o.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch)
+		due := o.Metadata.DeletionTimestamp.Sub(k.env.clock.start())
 		k.q.AddAfter(key, due-k.env.now(), k.env.now())
 	case ev.Old == nil || lifeStage(ev.Old) != stage:
 		// Scheduling and starting are due a fixed time after the Pod
@@ -159,7 +159,7 @@ func (k *kubelet) step(_ string, rec *Record) {
 		rec.Reason = Reason{Code: "PodRunning", Func: "kubelet"}.Say("%s is not terminating: nothing to do", rec.Item)
 		return
 	}
-	if left := pod.Metadata.DeletionTimestamp.Sub(fakeapi.Epoch) - k.env.now(); left > 0 {
+	if left := pod.Metadata.DeletionTimestamp.Sub(k.env.clock.start()) - k.env.now(); left > 0 {
 		k.q.AddAfter(key, left, k.env.now())
 		rec.Reason = rec.Because(Reason{Code: "GracePeriodRunning", Rule: "R18", Func: "kubelet"},
 			"%s's grace period has %s left", rec.Item, left)

@@ -62,7 +62,7 @@ func NewWorld(cfg Config) (*World, error) {
 			return nil, fmt.Errorf("unknown controller %q (gcplay has %s)", n, strings.Join(AllControllers(), ", "))
 		}
 	}
-	w := &World{cfg: cfg, clock: &virtualClock{}}
+	w := &World{cfg: cfg, clock: &virtualClock{epoch: dumpPresent(cfg.Restore)}}
 	w.store = fakeapi.NewStore(reg, w.clock)
 	w.store.Reserve(cfg.Restore)
 	for _, o := range cfg.Restore {
@@ -124,6 +124,10 @@ func (w *World) Store() *fakeapi.Store { return w.store }
 
 // Elapsed returns the virtual time since the world started.
 func (w *World) Elapsed() time.Duration { return w.clock.now }
+
+// Epoch is the world's time at its start (+0s): fakeapi.Epoch, or the
+// present of the dump it restored (see dumpPresent).
+func (w *World) Epoch() time.Time { return w.clock.start() }
 
 // Seq returns the number of records the world has produced.
 func (w *World) Seq() int { return w.seq }
@@ -582,7 +586,7 @@ func (w *World) AbsentOwners() []string {
 
 // Clone returns an independent copy of the world.
 func (w *World) Clone() *World {
-	c := &World{cfg: w.cfg, clock: &virtualClock{now: w.clock.now}, seq: w.seq}
+	c := &World{cfg: w.cfg, clock: &virtualClock{epoch: w.clock.epoch, now: w.clock.now}, seq: w.seq}
 	c.store = w.store.Clone(c.clock)
 	c.env = newEnv(c.store, c.clock)
 	if w.env.pods != nil {

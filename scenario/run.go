@@ -247,7 +247,7 @@ func (r *runner) finish(res *Result) {
 	}
 	for _, ev := range store.Events() {
 		res.Events = append(res.Events, Event{Object: ev.Object.String(), UID: ev.ObjectUID, Type: ev.Type,
-			Reason: ev.Reason, Message: ev.Message, Source: ev.Source, At: ev.Time.Sub(fakeapi.Epoch).String()})
+			Reason: ev.Reason, Message: ev.Message, Source: ev.Source, At: ev.Time.Sub(r.w.Epoch()).String()})
 	}
 }
 
