@@ -49,8 +49,8 @@ type replicaSetController struct {
 	pods *podIndex
 	// quiet holds the ReplicaSets waiting for a minReadySeconds re-check
 	// that will find what their last sync found: no Pod ready now becomes
-	// available by then (a Pod of a dump, Ready since a time after
-	// gcplay's clock). Settle does not wait for such a re-check.
+	// available by then (a Pod whose Ready time lies ahead of the clock).
+	// Settle does not wait for such a re-check.
 	quiet map[string]bool
 }
 

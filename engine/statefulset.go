@@ -639,9 +639,9 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 
 // availableBy reports whether one of the Pods is Ready but not yet
 // available and becomes available by the time at: whether a re-check
-// then finds something new. (A Pod of a dump whose Ready time lies after
-// gcplay's virtual clock becomes available only that much later: settle
-// does not wait for it.)
+// then finds something new. (A Pod whose Ready time lies ahead of the
+// clock becomes available only that much later: settle does not wait for
+// it.)
 func (c *statefulSetController) availableBy(pods []*fakeapi.Object, minReady int64, at time.Time) bool {
 	now := c.env.clock.Now()
 	for _, p := range pods {
