@@ -348,10 +348,10 @@ function drawChangedRowsOnly(term) {
 
 // sameEnds returns how many of a row's spans at its start (k) and at its end
 // (j) are equal to the nodes it has (isEqualNode: the same element,
-// attributes and text). A changed row mostly differs in a few of its spans
-// (a step's frame keeps about two thirds of its changed rows' spans), and
-// each span replaced is styled, laid out and painted again before the frame
-// is shown (figures in docs/BENCHMARKS.md, issue 19, nineteenth session).
+// attributes and text). A changed row mostly differs in a few of its
+// spans, and each span replaced is styled, laid out and painted again
+// before the frame is shown (figures in docs/BENCHMARKS.md, issue 19,
+// nineteenth session).
 function sameEnds(old, spans) {
   const m = old.length, n = spans.length;
   let k = 0;
