@@ -667,8 +667,8 @@ func (c *daemonSetController) isPodAvailable(p *fakeapi.Object, minReady int64) 
 // isPodReady is podutil.IsPodReady: the Ready condition is True.
 func isPodReady(p *fakeapi.Object) bool { ready, _ := podReadyCondition(p); return ready }
 
-// podReadyCondition reads the Ready condition: whether it is True, and
-// since when.
+// podReadyCondition reads the Ready condition as GetPodReadyCondition
+// does, the first of that type only: whether it is True, and since when.
 func podReadyCondition(p *fakeapi.Object) (bool, time.Time) {
 	conds, _ := nestedSlice(p.Fields, "status", "conditions")
 	for _, c := range conds {

@@ -139,13 +139,9 @@ func (p *podInfo) node() string { return nodeName(p.obj) }
 func newPodInfo(o *fakeapi.Object) *podInfo {
 	p := &podInfo{obj: o, terminating: o.Metadata.DeletionTimestamp != nil}
 	p.phaseCode = codeOfPhase(nestedString(o.Fields, "status", "phase"))
-	if conds, ok := nestedSlice(o.Fields, "status", "conditions"); ok {
-		for _, c := range conds {
-			if nestedString(c, "type") == "Ready" && nestedString(c, "status") == "True" {
-				p.ready = true
-				p.setReadyTime(parseTime(nestedString(c, "lastTransitionTime")))
-			}
-		}
+	if ready, since := podReadyCondition(o); ready {
+		p.ready = true
+		p.setReadyTime(since)
 	}
 	if cs, ok := nestedSlice(o.Fields, "status", "containerStatuses"); ok {
 		for _, c := range cs {

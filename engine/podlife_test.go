@@ -188,3 +188,25 @@ func TestPodInfoPhase(t *testing.T) {
 		}
 	}
 }
+
+// TestPodInfoFirstReadyCondition: a Pod's readiness and ready time come
+// from its first condition of type Ready, as podutil.GetPodReadyCondition
+// reads them (GetPodConditionFromList stops at the first match); a later
+// Ready condition is not looked at.
+func TestPodInfoFirstReadyCondition(t *testing.T) {
+	cond := func(status, at string) any {
+		return map[string]any{"type": "Ready", "status": status, "lastTransitionTime": at}
+	}
+	pod := func(conds ...any) *podInfo {
+		return newPodInfo(&fakeapi.Object{APIVersion: "v1", Kind: "Pod",
+			Fields: fakeapi.FieldsOf(map[string]any{"status": map[string]any{"conditions": conds}})})
+	}
+	if p := pod(cond("False", "2026-01-01T00:00:00Z"), cond("True", "2026-01-01T00:00:10Z")); p.ready {
+		t.Errorf("first Ready condition False, a later one True: ready since %s, want not ready", p.readyTime())
+	}
+	p := pod(map[string]any{"type": "PodScheduled", "status": "True"},
+		cond("True", "2026-01-01T00:00:10Z"), cond("True", "2026-01-01T00:00:20Z"))
+	if want := time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC); !p.ready || !p.readyTime().Equal(want) {
+		t.Errorf("two Ready conditions True: ready %v since %s, want ready since %s (the first)", p.ready, p.readyTime(), want)
+	}
+}
