@@ -1307,20 +1307,20 @@ func findActiveOrLatest(newRS *fakeapi.Object, old []*fakeapi.Object) *fakeapi.O
 	return nil
 }
 
-// isSaturated: the new ReplicaSet has all replicas, all available.
+// isSaturated is IsSaturated: the new ReplicaSet has all replicas, all
+// available. Its desired-replicas annotation is read as upstream reads it
+// (strconv.Atoi of a 64-bit int, then int32): any whole number, signed,
+// wrapping past the int32 range (so "4294967299" reads 3); one that is
+// not a whole number, or none, leaves the set not saturated.
 func isSaturated(d *deployment, rs *fakeapi.Object) bool {
 	if rs == nil {
 		return false
 	}
-	v, ok := rs.Metadata.Annotations[desiredReplicasAnnotation]
-	if !ok {
-		return false
-	}
-	desired, err := strconv.ParseInt(v, 10, 32)
+	desired, err := strconv.ParseInt(rs.Metadata.Annotations[desiredReplicasAnnotation], 10, 64)
 	if err != nil {
 		return false
 	}
-	return rsReplicas(rs) == d.replicas && desired == d.replicas && readRSStatus(rs).AvailableReplicas == d.replicas
+	return rsReplicas(rs) == d.replicas && int64(int32(desired)) == d.replicas && readRSStatus(rs).AvailableReplicas == d.replicas
 }
 
 // proportion is GetProportion.

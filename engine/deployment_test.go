@@ -383,3 +383,39 @@ func TestDeploymentAnnotationsNotCopied(t *testing.T) {
 		}
 	}
 }
+
+// TestIsSaturatedAnnotation checks isSaturated's reading of the
+// desired-replicas annotation against upstream's IsSaturated: strconv.Atoi
+// (a 64-bit int), compared after a conversion to int32, so a value past
+// the int32 range wraps; no annotation, or one that is not a whole number,
+// is not saturated.
+func TestIsSaturatedAnnotation(t *testing.T) {
+	d := &deployment{replicas: 3}
+	cases := []struct {
+		annotation string
+		absent     bool
+		want       bool
+	}{
+		{annotation: "3", want: true},
+		{annotation: "+3", want: true},
+		{annotation: "4294967299", want: true},  // 2^32 + 3: int32 3
+		{annotation: "2147483651", want: false}, // 2^31 + 3: int32 -2147483645
+		{annotation: "4", want: false},
+		{annotation: "3.0", want: false},
+		{annotation: "", want: false},
+		{absent: true, want: false},
+		{annotation: "9223372036854775811", want: false}, // past int64: Atoi fails
+	}
+	for _, c := range cases {
+		rs := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Metadata: fakeapi.ObjectMeta{Name: "rs",
+			Annotations: map[string]string{}},
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"replicas": int64(3)},
+				"status": map[string]any{"availableReplicas": int64(3)}})}
+		if !c.absent {
+			rs.Metadata.Annotations[desiredReplicasAnnotation] = c.annotation
+		}
+		if got := isSaturated(d, rs); got != c.want {
+			t.Errorf("desired-replicas %q (absent %v): saturated %v, want %v", c.annotation, c.absent, got, c.want)
+		}
+	}
+}
