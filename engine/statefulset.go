@@ -1278,6 +1278,11 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 				st.AvailableReplicas++
 			}
 		}
+		// A terminating Pod still counts as a replica (and as ready or
+		// available while it is), but as no revision's.
+		if isTerminatingPod(p) {
+			return
+		}
 		rev := p.Metadata.Labels[stsRevisionLabel]
 		if rev != "" && rev == st.CurrentRevision {
 			st.CurrentReplicas++

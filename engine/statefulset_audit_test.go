@@ -96,3 +96,25 @@ func TestStatefulSetAvailabilityIsIsPodAvailable(t *testing.T) {
 		t.Errorf("Ready without lastTransitionTime, minReadySeconds 0: not available")
 	}
 }
+
+// TestStatefulSetTerminatingPodIsNoRevisions: computeReplicaStatus counts
+// a terminating Pod as a replica, ready and available while it is so, but
+// in neither currentReplicas nor updatedReplicas; in range or condemned.
+func TestStatefulSetTerminatingPodIsNoRevisions(t *testing.T) {
+	set := &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "web", Namespace: "default"}}
+	s := &stsSync{c: &statefulSetController{env: &env{clock: &virtualClock{}}}, v: stsView{obj: set, replicas: 2}, cur: stsTestRev("web-1"), upd: stsTestRev("web-2")}
+	gone := fakeapi.Time{Time: time.Date(2026, 1, 1, 0, 0, 30, 0, time.UTC)}
+	terminating := func(p *fakeapi.Object) *fakeapi.Object { p.Metadata.DeletionTimestamp = &gone; return p }
+	replicas := []stsPod{
+		{obj: terminating(stsTestPod("web-0", "web-1", true)), created: true},
+		{obj: stsTestPod("web-1", "web-2", true), created: true},
+	}
+	condemned := []*fakeapi.Object{terminating(stsTestPod("web-2", "web-2", true))}
+	st := s.computeStatus(replicas, condemned)
+	if st.Replicas != 3 || st.ReadyReplicas != 3 || st.AvailableReplicas != 3 {
+		t.Errorf("status %+v: want replicas, readyReplicas and availableReplicas 3 (terminating Pods still count)", st)
+	}
+	if st.CurrentReplicas != 0 || st.UpdatedReplicas != 1 {
+		t.Errorf("status %+v: want currentReplicas 0 and updatedReplicas 1 (a terminating Pod is no revision's)", st)
+	}
+}
