@@ -150,12 +150,27 @@ func newPodInfo(o *fakeapi.Object) *podInfo {
 			}
 		}
 	}
-	if v, ok := o.Metadata.Annotations[podDeletionCostAnnotation]; ok {
-		if n, err := strconv.ParseInt(v, 10, 32); err == nil {
-			p.cost = int32(n)
-		}
-	}
+	p.cost = deletionCost(o.Metadata.Annotations)
 	return p
+}
+
+// deletionCost is GetDeletionCostFromPodAnnotations: the
+// pod-deletion-cost annotation as a 32-bit integer, 0 when absent or not
+// valid. A value with a plus sign ("+10") or a leading zero ("008") is not
+// valid, though strconv.ParseInt would read it.
+func deletionCost(annotations map[string]string) int32 {
+	v, ok := annotations[podDeletionCostAnnotation]
+	if !ok || v == "" {
+		return 0
+	}
+	if c := v[0]; c != '-' && v != "0" && (c < '1' || c > '9') {
+		return 0
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil {
+		return 0
+	}
+	return int32(n)
 }
 
 // withMeta is newPodInfo(o) for an o whose fields are p's object's own
@@ -163,12 +178,7 @@ func newPodInfo(o *fakeapi.Object) *podInfo {
 // deletionTimestamp): what comes from spec and status is p's.
 func (p *podInfo) withMeta(o *fakeapi.Object) *podInfo {
 	n := *p
-	n.obj, n.terminating, n.cost = o, o.Metadata.DeletionTimestamp != nil, 0
-	if v, ok := o.Metadata.Annotations[podDeletionCostAnnotation]; ok {
-		if c, err := strconv.ParseInt(v, 10, 32); err == nil {
-			n.cost = int32(c)
-		}
-	}
+	n.obj, n.terminating, n.cost = o, o.Metadata.DeletionTimestamp != nil, deletionCost(o.Metadata.Annotations)
 	return &n
 }
 

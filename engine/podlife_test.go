@@ -210,3 +210,22 @@ func TestPodInfoFirstReadyCondition(t *testing.T) {
 		t.Errorf("two Ready conditions True: ready %v since %s, want ready since %s (the first)", p.ready, p.readyTime(), want)
 	}
 }
+
+// TestDeletionCostParse: the pod-deletion-cost annotation reads as
+// GetDeletionCostFromPodAnnotations reads it: a plus sign or a leading
+// zero makes it invalid (0), as does anything beyond 32 bits.
+func TestDeletionCostParse(t *testing.T) {
+	for v, want := range map[string]int32{
+		"10": 10, "-10": -10, "0": 0, "-0": 0, "+10": 0, "008": 0, "00": 0, "": 0,
+		"text": 0, "2147483647": math.MaxInt32, "2147483648": 0, "-2147483648": math.MinInt32, " 1": 0,
+	} {
+		pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "p", Namespace: "default",
+			Annotations: map[string]string{podDeletionCostAnnotation: v}}}
+		if got := newPodInfo(pod).cost; got != want {
+			t.Errorf("cost %q read as %d, want %d", v, got, want)
+		}
+		if got := newPodInfo(pod).withMeta(pod).cost; got != want {
+			t.Errorf("cost %q read by withMeta as %d, want %d", v, got, want)
+		}
+	}
+}
