@@ -247,8 +247,12 @@ func (c *deploymentController) deleteReplicaSet(rs *fakeapi.Object) {
 	}
 }
 
-// deletePod wakes a Recreate Deployment once its last Pod is gone. (The
-// ReplicaSets are read from the cache; upstream lists them live.)
+// deletePod wakes a Recreate Deployment once its last Pod is gone: the
+// Pods its selector selects whose controller is one of its ReplicaSets
+// (getPodMapForDeployment over ListReplicaSets, which lists the
+// ReplicaSets by the Deployment's selector, then keeps those it
+// controls). The ReplicaSets are read from the cache; upstream lists them
+// live.
 func (c *deploymentController) deletePod(pod *fakeapi.Object) {
 	ref := controllerOf(pod)
 	if ref == nil || ref.Kind != "ReplicaSet" {
@@ -268,7 +272,7 @@ func (c *deploymentController) deletePod(pod *fakeapi.Object) {
 	}
 	n := 0
 	for _, r := range c.rsIn(d.Metadata.Namespace) {
-		if ref := controllerOf(r); ref == nil || ref.UID != d.Metadata.UID {
+		if ref := controllerOf(r); ref == nil || ref.UID != d.Metadata.UID || !sel.matches(r.Metadata.Labels) {
 			continue
 		}
 		for _, p := range c.pods.controlledBy(d.Metadata.Namespace, r.Metadata.UID) {

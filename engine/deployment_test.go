@@ -419,3 +419,71 @@ func TestIsSaturatedAnnotation(t *testing.T) {
 		}
 	}
 }
+
+// TestRecreateDeletePodListsReplicaSetsBySelector checks the Deployment
+// controller's deletePod for a Recreate Deployment against upstream's: the
+// Pods counted are those of the ReplicaSets ListReplicaSets returns, which
+// lists them by the Deployment's selector before keeping those it
+// controls. A ReplicaSet it controls whose labels its selector does not
+// match is not listed, so that set's Pod does not hold back the wake-up
+// when the last Pod of the other set is deleted.
+func TestRecreateDeletePodListsReplicaSetsBySelector(t *testing.T) {
+	w := newTestWorld(t, ControllerDeployment)
+	mustDo(t, w, Create{Object: manifest(t, `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, uid: d-web}
+spec:
+  replicas: 1
+  strategy: {type: Recreate}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+`)})
+	for _, rs := range []struct{ name, app string }{{"web-a", "web"}, {"web-b", "other"}} {
+		mustDo(t, w, Create{Object: manifest(t, `
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: `+rs.name+`
+  namespace: default
+  uid: rs-`+rs.name+`
+  labels: {app: `+rs.app+`}
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d-web, controller: true}]
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+`)})
+	}
+	pods := map[string]*fakeapi.Object{}
+	for _, rs := range []string{"web-a", "web-b"} {
+		pods[rs] = manifest(t, `
+apiVersion: v1
+kind: Pod
+metadata:
+  name: `+rs+`-1
+  namespace: default
+  labels: {app: web}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: `+rs+`, uid: rs-`+rs+`, controller: true}]
+spec: {containers: [{name: c, image: nginx}]}
+`)
+		mustDo(t, w, Create{Object: pods[rs]})
+	}
+	dc, ok := w.queueOwner(ControllerDeployment).(*deploymentController)
+	if !ok {
+		t.Fatal("no deployment controller")
+	}
+	for dc.q.Len() > 0 {
+		k, _ := dc.q.Get()
+		dc.q.Done(k)
+	}
+	// The informers see web-a-1 go (its kubelet's removal, say).
+	w.dispatch(fakeapi.WatchEvent{Type: fakeapi.Deleted, Object: w.Store().Lookup(fakeapi.RefOf(pods["web-a"]))})
+	if dc.q.Len() != 1 {
+		t.Fatalf("after the last Pod of web-a went, %d Deployments queued; want Deployment/web (web-b's labels do not match its selector, so its Pod is not counted)", dc.q.Len())
+	}
+}
