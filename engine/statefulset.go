@@ -1291,8 +1291,10 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 			st.UpdatedReplicas++
 		}
 	}
+	// A Pod this sync created is still the one newVersionedStatefulSetPod
+	// made, without a phase (isCreated): it counts from the next sync on.
 	for _, r := range replicas {
-		if r.created || s.createdNow(r.obj) {
+		if r.created {
 			count(r.obj)
 		}
 	}
@@ -1306,17 +1308,6 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 		st.CurrentRevision = st.UpdateRevision
 	}
 	return st
-}
-
-// createdNow reports whether this sync created the Pod (upstream counts
-// it at once).
-func (s *stsSync) createdNow(p *fakeapi.Object) bool {
-	for _, d := range s.did {
-		if d.String() == "created "+fakeapi.RefOf(p).String() {
-			return true
-		}
-	}
-	return false
 }
 
 // writeStatus is updateStatefulSetStatus: written only when it changed.

@@ -118,3 +118,20 @@ func TestStatefulSetTerminatingPodIsNoRevisions(t *testing.T) {
 		t.Errorf("status %+v: want currentReplicas 0 and updatedReplicas 1 (a terminating Pod is no revision's)", st)
 	}
 }
+
+// TestStatefulSetPodCreatedThisSyncCountsNextSync: updateStatefulSet
+// counts the replicas slice, where a Pod this sync created is still the
+// one newVersionedStatefulSetPod made, without a phase (isCreated is
+// false): it is in no count until the next sync reads it from the cache.
+func TestStatefulSetPodCreatedThisSyncCountsNextSync(t *testing.T) {
+	set := &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "web", Namespace: "default"}}
+	s := &stsSync{c: &statefulSetController{env: &env{clock: &virtualClock{}}}, v: stsView{obj: set, replicas: 2}, cur: stsTestRev("web-1"), upd: stsTestRev("web-1")}
+	made := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{
+		Name: "web-1", Namespace: "default", Labels: map[string]string{stsRevisionLabel: "web-1"}}}
+	s.act("CreatedPod", "created %s", fakeapi.RefOf(made))
+	replicas := []stsPod{{obj: stsTestPod("web-0", "web-1", true), created: true}, {obj: made}}
+	st := s.computeStatus(replicas, nil)
+	if st.Replicas != 1 || st.CurrentReplicas != 1 || st.UpdatedReplicas != 1 {
+		t.Errorf("status %+v: want replicas, currentReplicas and updatedReplicas 1 (web-1, created in this sync, counts from the next)", st)
+	}
+}
