@@ -439,9 +439,29 @@ func (m *refManager) adopt(obj *fakeapi.Object) error {
 	return err
 }
 
+// releasePatch is GenerateDeleteOwnerRefStrategicMergeBytes: the
+// strategic merge patch that deletes the reference to the owner with
+// ownerUID, carries the object's uid, and deletes the given finalizers
+// (the Job controller's tracking finalizer: a Pod it releases is no
+// longer its to count).
+func releasePatch(uid, ownerUID string, finalizers ...string) []byte {
+	body := struct {
+		Metadata struct {
+			UID              string              `json:"uid"`
+			OwnerReferences  []map[string]string `json:"ownerReferences"`
+			DeleteFinalizers []string            `json:"$deleteFromPrimitiveList/finalizers,omitempty"`
+		} `json:"metadata"`
+	}{}
+	body.Metadata.UID = uid
+	body.Metadata.OwnerReferences = []map[string]string{{"$patch": "delete", "uid": ownerUID}}
+	body.Metadata.DeleteFinalizers = finalizers
+	b, _ := json.Marshal(body)
+	return b
+}
+
 func (m *refManager) release(obj *fakeapi.Object) error {
 	_, err := m.env.api.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch,
-		deleteOwnerRefPatch(obj.Metadata.UID, []string{m.owner.Metadata.UID}))
+		releasePatch(obj.Metadata.UID, m.owner.Metadata.UID, m.finalizers...))
 	if err == nil {
 		m.released = append(m.released, obj.String())
 		m.rec.Note("released %s: its labels no longer match %s", obj, m.selector)
