@@ -665,6 +665,9 @@ type stsSync struct {
 	status stsStatus
 	cur    *fakeapi.Object
 	upd    *fakeapi.Object
+	// deletedForUpdate: the rolling update deleted a Pod, which the
+	// status then takes out of currentReplicas at once.
+	deletedForUpdate bool
 }
 
 func (s *stsSync) fn(name string) {
@@ -783,6 +786,7 @@ func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Obje
 			if err := s.deletePod(p, say("deleted %s: it is not at update revision %s", fakeapi.RefOf(p), upd.Metadata.Name)); err != nil && !fakeapi.IsNotFound(err) {
 				return err
 			}
+			s.deletedForUpdate = true
 			return nil
 		}
 		if c.isUnavailable(p, v.minReadySeconds) {
@@ -1300,6 +1304,12 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 	}
 	for _, p := range condemned {
 		count(p)
+	}
+	// updateStatefulSet: the Pod the rolling update just deleted is
+	// still counted above (the sync's copy is not terminating), and is
+	// taken out of currentReplicas whatever its revision.
+	if s.deletedForUpdate {
+		st.CurrentReplicas--
 	}
 	// completeRollingUpdate: every Pod the spec wants is updated and ready.
 	want := int64(s.v.replicas)
