@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -370,11 +371,14 @@ func TestReplicaSetTraceDeterministic(t *testing.T) {
 	}
 }
 
-// TestReplicaSetReadyPodCheckedAfterMinReadySeconds checks updatePod's
-// availability re-check: a Pod that becomes Ready queues its ReplicaSet
-// after exactly minReadySeconds, as upstream's enqueueRSAfter does (the
-// added second is the StatefulSet controller's). The other Pod is not
-// ready, so the sync's own re-check is not made and cannot hide it.
+// TestReplicaSetReadyPodCheckedAfterMinReadySeconds checks the two
+// availability re-checks. updatePod: a Pod that becomes Ready queues its
+// ReplicaSet after exactly minReadySeconds, as upstream's enqueueRSAfter
+// does (the added second is the StatefulSet controller's). The sync's own:
+// with one Pod ready but not available (the other not ready), the set is
+// synced again the moment that Pod becomes available, as v1.34's
+// syncReplicaSet does with FindMinNextPodAvailabilityCheck; the Pod's
+// Ready time, 3 s before the patch, puts that moment 7 s ahead.
 func TestReplicaSetReadyPodCheckedAfterMinReadySeconds(t *testing.T) {
 	w := newTestWorld(t, "garbagecollector", "replicaset")
 	rs := manifest(t, `
@@ -406,14 +410,21 @@ status: {phase: Running}
 	checkedSettle(t, w)
 	mustDo(t, w, Advance{D: time.Minute})
 	checkedSettle(t, w)
-	readyAt := fakeapi.Epoch.Add(w.Elapsed()).UTC().Format(time.RFC3339)
-	mustDo(t, w, Patch{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "web-b"},
+	readyAt := fakeapi.Epoch.Add(w.Elapsed() - 3*time.Second).UTC().Format(time.RFC3339)
+	rec, err := w.Do(Patch{Ref: fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "web-b"},
 		Merge: []byte(`{"status":{"conditions":[{"type":"Ready","status":"True","lastTransitionTime":"` + readyAt + `"}]}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Enqueue{Queue: ControllerReplicaSet, Item: "ReplicaSet/web", After: 10 * time.Second}
+	if !slices.Contains(rec.Enqueued(), want) {
+		t.Errorf("the Pod becoming Ready enqueued %v, want %v among them", rec.Enqueued(), want)
+	}
 	for !w.Idle() {
 		mustDo(t, w, Step{})
 	}
 	due, ok := w.NextDue()
-	if !ok || due-w.Elapsed() != 10*time.Second {
-		t.Fatalf("next due in %v (%v), want the ReplicaSet's re-check in minReadySeconds 10s", due-w.Elapsed(), ok)
+	if !ok || due-w.Elapsed() != 7*time.Second {
+		t.Fatalf("next due in %v (%v), want the ReplicaSet's re-check in 7s, when web-b becomes available", due-w.Elapsed(), ok)
 	}
 }
