@@ -493,17 +493,18 @@ func (g *garbageCollector) patch(item *node, smp []byte, jmp func(*node) ([]byte
 }
 
 // deleteOwnerRefPatch is the strategic merge patch that deletes owner
-// references by uid and carries the dependent's uid (R54).
+// references by uid and carries the dependent's uid (R54), as
+// GenerateDeleteOwnerRefStrategicMergeBytes writes it: the uid first.
 func deleteOwnerRefPatch(dependentUID string, ownerUIDs []string) []byte {
 	var b strings.Builder
-	b.WriteString(`{"metadata":{"ownerReferences":[`)
+	fmt.Fprintf(&b, `{"metadata":{"uid":%q,"ownerReferences":[`, dependentUID)
 	for i, u := range ownerUIDs {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		fmt.Fprintf(&b, `{"$patch":"delete","uid":%q}`, u)
 	}
-	fmt.Fprintf(&b, `],"uid":%q}}`, dependentUID)
+	b.WriteString(`]}}`)
 	return []byte(b.String())
 }
 
