@@ -24,7 +24,7 @@ func TestCreate_R2_OrphanAndForegroundCannotBothBeSet(t *testing.T) {
 	w := newWorld(t)
 	_, err := w.s.Create("test", withFinalizers(configMap("x"), "orphan", "foregroundDeletion"))
 	wantStatus(t, err, ReasonInvalid, 422,
-		`ConfigMap "x" is invalid: metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set`)
+		`ConfigMap "x" is invalid: metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set`)
 	if w.stored(cmRef("x")) != nil || len(w.events) != 0 {
 		t.Error("a refused create stored something")
 	}
@@ -78,9 +78,9 @@ func TestCreate_R3_OwnerReferenceValidation(t *testing.T) {
 		{"no kind, name or uid", []OwnerReference{{APIVersion: "v1"}},
 			`ConfigMap "x" is invalid: [metadata.ownerReferences.kind: Invalid value: "": must not be empty, metadata.ownerReferences.name: Invalid value: "": must not be empty, metadata.ownerReferences.uid: Invalid value: "": must not be empty]`},
 		{"v1 Event cannot own", []OwnerReference{{APIVersion: "v1", Kind: "Event", Name: "e", UID: "u1"}},
-			`ConfigMap "x" is invalid: metadata.ownerReferences: Invalid value: &OwnerReference{APIVersion:v1,Kind:Event,Name:e,UID:u1,Controller:nil,BlockOwnerDeletion:nil,}: /v1, Kind=Event is disallowed from being an owner`},
+			`ConfigMap "x" is invalid: metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u1"}: /v1, Kind=Event is disallowed from being an owner`},
 		{"two controllers", []OwnerReference{rs("a", "u1", true), rs("b", "u2", true)},
-			`ConfigMap "x" is invalid: metadata.ownerReferences: Invalid value: []v1.OwnerReference{...}: Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/a and ReplicaSet/b`},
+			`ConfigMap "x" is invalid: metadata.ownerReferences: Invalid value: [{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"a","uid":"u1","controller":true},{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"b","uid":"u2","controller":true}]: Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/a and ReplicaSet/b`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

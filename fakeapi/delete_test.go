@@ -8,6 +8,7 @@ import (
 func TestDelete_R5_DeleteOptionsValidation(t *testing.T) {
 	orphan := DeletionPropagation("Orphan")
 	bogus := DeletionPropagation("Cascade")
+	angled := DeletionPropagation("Side<ways>") // the messages checked on a v1.34.4 apiserver
 	tests := []struct {
 		name    string
 		opts    *DeleteOptions
@@ -18,7 +19,9 @@ func TestDelete_R5_DeleteOptionsValidation(t *testing.T) {
 		{"unknown policy", &DeleteOptions{PropagationPolicy: &bogus},
 			`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Cascade": supported values: "Foreground", "Background", "Orphan", "nil"`},
 		{"dryRun other than All", &DeleteOptions{DryRun: []string{"All", "Some"}},
-			`DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"`},
+			`DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["All","Some"]: supported values: "All"`},
+		{"a policy is shown as JSON", &DeleteOptions{PropagationPolicy: &angled},
+			`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Side\u003cways\u003e": supported values: "Foreground", "Background", "Orphan", "nil"`},
 		{"several at once", &DeleteOptions{OrphanDependents: Bool(false), PropagationPolicy: &bogus},
 			`DeleteOptions.meta.k8s.io "" is invalid: [propagationPolicy: Invalid value: "Cascade": orphanDependents and deletionPropagation cannot be both set, propagationPolicy: Unsupported value: "Cascade": supported values: "Foreground", "Background", "Orphan", "nil"]`},
 	}
@@ -271,7 +274,7 @@ func TestDelete_R18_PodGracePeriod(t *testing.T) {
 			m := res.Object.Metadata
 			if m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds != tt.want ||
 				!m.DeletionTimestamp.Equal(Epoch.Add(time.Duration(tt.want)*time.Second)) {
-				t.Errorf("grace %v, deletionTimestamp %v; want %d s", int64Value(m.DeletionGracePeriodSeconds), m.DeletionTimestamp, tt.want)
+				t.Errorf("grace %v, deletionTimestamp %v; want %d s", jsonValue(m.DeletionGracePeriodSeconds), m.DeletionTimestamp, tt.want)
 			}
 		})
 	}

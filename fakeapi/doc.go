@@ -95,6 +95,5 @@
 // Differences a learner could notice: a UID given in metadata.uid on
 // create is kept (scenario files use it for stable UIDs) where the real
 // apiserver always assigns one, and a UID held by another stored object is
-// refused; field error values that the apiserver prints with pointer
-// addresses are printed with the pointed-to values.
+// refused.
 package fakeapi

@@ -81,7 +81,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if m.ResourceVersion == "" {
 		if info.Custom {
 			return nil, newInvalid(qualifiedResource(info), m.Name,
-				[]fieldError{invalidField("metadata.resourceVersion", "0x0", "must be specified for an update")})
+				[]fieldError{invalidField("metadata.resourceVersion", "0", "must be specified for an update")})
 		}
 		m.ResourceVersion = old.ResourceVersion
 	} else if m.ResourceVersion != old.ResourceVersion {

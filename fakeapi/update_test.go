@@ -61,7 +61,7 @@ func TestUpdate_R4_ImmutableFields(t *testing.T) {
 		{"uid", cmRef("live"), func(m *ObjectMeta) { m.UID = "other" },
 			`ConfigMap "live" is invalid: metadata.uid: Invalid value: "other": field is immutable`},
 		{"deletionTimestamp cannot be set", cmRef("live"), func(m *ObjectMeta) { m.DeletionTimestamp = &Time{Epoch} },
-			`ConfigMap "live" is invalid: metadata.deletionTimestamp: Invalid value: 2026-01-01 00:00:00 +0000 UTC: field is immutable`},
+			`ConfigMap "live" is invalid: metadata.deletionTimestamp: Invalid value: "2026-01-01T00:00:00Z": field is immutable`},
 		{"deletionGracePeriodSeconds", cmRef("gone"), func(m *ObjectMeta) { m.DeletionGracePeriodSeconds = Int64(30) },
 			`ConfigMap "gone" is invalid: metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable`},
 	}
@@ -167,7 +167,7 @@ func TestUpdate_R10_EmptyResourceVersion(t *testing.T) {
 	wd.Metadata.ResourceVersion = ""
 	_, err := w.s.Update("test", wd)
 	wantStatus(t, err, ReasonInvalid, 422,
-		`widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`)
+		`widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`)
 }
 
 func TestUpdate_GenerationFollowsSpec(t *testing.T) {

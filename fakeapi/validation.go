@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -107,8 +108,21 @@ func errNoResource() *StatusError {
 const optimisticLockMessage = "the object has been modified; please apply your changes to the latest version and try again"
 
 // goString formats a string as Go's %q does, the way field errors show
-// string values.
+// values of type string.
 func goString(s string) string { return strconv.Quote(s) }
+
+// jsonValue formats a value as field errors show every value that is not
+// a plain string, number or bool (lists, structs, pointers, named string
+// types such as a UID or a propagation policy): as JSON, with
+// encoding/json's escaping ("<" is \u003c). field.Error.ErrorBody does
+// this since apimachinery v0.32; before, it printed Go syntax.
+func jsonValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%#v", v)
+	}
+	return string(b)
+}
 
 // goStrings formats a string list as Go's %#v does: []string{"a", "b"}.
 func goStrings(l []string) string {
@@ -379,13 +393,13 @@ func validateObjectMetaUpdate(newM, oldM *ObjectMeta) []fieldError {
 		}
 	}
 	if newM.UID != oldM.UID {
-		errs = append(errs, invalidField("metadata.uid", goString(newM.UID), "field is immutable"))
+		errs = append(errs, invalidField("metadata.uid", jsonValue(newM.UID), "field is immutable"))
 	}
 	if !timeEqual(newM.DeletionTimestamp, oldM.DeletionTimestamp) {
-		errs = append(errs, invalidField("metadata.deletionTimestamp", timeValue(newM.DeletionTimestamp), "field is immutable"))
+		errs = append(errs, invalidField("metadata.deletionTimestamp", jsonValue(newM.DeletionTimestamp), "field is immutable"))
 	}
 	if !int64PtrEqual(newM.DeletionGracePeriodSeconds, oldM.DeletionGracePeriodSeconds) {
-		errs = append(errs, invalidField("metadata.deletionGracePeriodSeconds", int64Value(newM.DeletionGracePeriodSeconds), "field is immutable"))
+		errs = append(errs, invalidField("metadata.deletionGracePeriodSeconds", jsonValue(newM.DeletionGracePeriodSeconds), "field is immutable"))
 	}
 	return errs
 }
@@ -397,25 +411,11 @@ func timeEqual(a, b *Time) bool {
 	return a.Equal(b.Time)
 }
 
-func timeValue(t *Time) string {
-	if t == nil {
-		return "null"
-	}
-	return t.String()
-}
-
 func int64PtrEqual(a, b *int64) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
 	return *a == *b
-}
-
-func int64Value(v *int64) string {
-	if v == nil {
-		return "null"
-	}
-	return strconv.FormatInt(*v, 10)
 }
 
 // validateOwnerReferences is ValidateOwnerReferences (R3). It does not
@@ -437,15 +437,15 @@ func validateOwnerReferences(refs []OwnerReference) []fieldError {
 			errs = append(errs, invalidField(path+".name", goString(r.Name), "must not be empty"))
 		}
 		if r.UID == "" {
-			errs = append(errs, invalidField(path+".uid", goString(r.UID), "must not be empty"))
+			errs = append(errs, invalidField(path+".uid", jsonValue(r.UID), "must not be empty"))
 		}
 		if ok && group == "" && version == "v1" && r.Kind == "Event" {
-			errs = append(errs, invalidField(path, ownerRefValue(r),
+			errs = append(errs, invalidField(path, jsonValue(r),
 				fmt.Sprintf("%s/%s, Kind=%s is disallowed from being an owner", group, version, r.Kind)))
 		}
 		if r.IsController() {
 			if first := firstController; first >= 0 {
-				errs = append(errs, invalidField(path, ownerRefsValue(refs),
+				errs = append(errs, invalidField(path, jsonValue(refs),
 					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %s/%s and %s/%s",
 						refs[first].Kind, refs[first].Name, r.Kind, r.Name)))
 			} else {
@@ -470,32 +470,6 @@ func parseGroupVersion(apiVersion string) (group, version string, ok bool) {
 	}
 }
 
-// ownerRefValue shows one reference as the apiserver's generated String
-// method does.
-func ownerRefValue(r OwnerReference) string {
-	return fmt.Sprintf("&OwnerReference{APIVersion:%s,Kind:%s,Name:%s,UID:%s,Controller:%s,BlockOwnerDeletion:%s,}",
-		r.APIVersion, r.Kind, r.Name, r.UID, boolPtrValue(r.Controller, "*"), boolPtrValue(r.BlockOwnerDeletion, "*"))
-}
-
-// ownerRefsValue shows a reference list in Go syntax. The apiserver prints
-// the flags' pointer addresses, which differ on every run; gcplay prints
-// their values so that messages stay deterministic.
-func ownerRefsValue(refs []OwnerReference) string {
-	parts := make([]string, len(refs))
-	for i, r := range refs {
-		parts[i] = fmt.Sprintf("v1.OwnerReference{APIVersion:%q, Kind:%q, Name:%q, UID:%q, Controller:(*bool)(%s), BlockOwnerDeletion:(*bool)(%s)}",
-			r.APIVersion, r.Kind, r.Name, r.UID, boolPtrValue(r.Controller, ""), boolPtrValue(r.BlockOwnerDeletion, ""))
-	}
-	return "[]v1.OwnerReference{" + strings.Join(parts, ", ") + "}"
-}
-
-func boolPtrValue(b *bool, prefix string) string {
-	if b == nil {
-		return "nil"
-	}
-	return prefix + strconv.FormatBool(*b)
-}
-
 // validateFinalizers is ValidateFinalizers (R2): every name must be a
 // qualified name, and orphan and foregroundDeletion exclude each other.
 // Upstream only warns about names without a domain prefix; gcplay accepts
@@ -511,32 +485,44 @@ func validateFinalizers(fs []string) []fieldError {
 		foreground = foreground || f == FinalizerDeleteDependents
 	}
 	if orphan && foreground {
-		errs = append(errs, invalidField("metadata.finalizers", goStrings(fs),
+		errs = append(errs, invalidField("metadata.finalizers", jsonValue(fs),
 			fmt.Sprintf("finalizer %s and %s cannot be both set", FinalizerOrphanDependents, FinalizerDeleteDependents)))
 	}
 	return errs
 }
 
-// validateDeleteOptions is ValidateDeleteOptions (R5). The value of a
-// policy is shown as Go's %#v shows a named string type.
+// validateDeleteOptions is ValidateDeleteOptions (R5). Its values are a
+// pointer to a policy and a list, which field errors show as JSON.
 func validateDeleteOptions(o *DeleteOptions) []fieldError {
 	var errs []fieldError
 	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
-		errs = append(errs, invalidField("propagationPolicy", goString(string(*o.PropagationPolicy)),
+		errs = append(errs, invalidField("propagationPolicy", jsonValue(strings.Clone(string(*o.PropagationPolicy))),
 			"orphanDependents and deletionPropagation cannot be both set"))
 	}
 	if p := o.PropagationPolicy; p != nil && *p != DeletePropagationForeground &&
 		*p != DeletePropagationBackground && *p != DeletePropagationOrphan {
-		errs = append(errs, notSupportedField("propagationPolicy", goString(string(*p)),
+		errs = append(errs, notSupportedField("propagationPolicy", jsonValue(strings.Clone(string(*p))),
 			[]string{"Foreground", "Background", "Orphan", "nil"}))
 	}
 	for _, d := range o.DryRun {
 		if d != "All" {
-			errs = append(errs, notSupportedField("dryRun", goStrings(o.DryRun), []string{"All"}))
+			errs = append(errs, notSupportedField("dryRun", jsonValue(cloneStrings(o.DryRun)), []string{"All"}))
 			break
 		}
 	}
 	return errs
+}
+
+// cloneStrings copies a list and its strings. The options' values are
+// shown from copies so that nothing in o escapes: the delete path would
+// otherwise move every caller's DeleteOptions, and what they point to, to
+// the heap (TestQuietDeleteAllocationsPerPod).
+func cloneStrings(l []string) []string {
+	out := make([]string, len(l))
+	for i, v := range l {
+		out[i] = strings.Clone(v)
+	}
+	return out
 }
 
 // errInvalidDeleteOptions is the 422 of bad DeleteOptions.
