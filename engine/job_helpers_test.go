@@ -174,6 +174,34 @@ func TestFinishedTimeCountsSidecars(t *testing.T) {
 	}
 }
 
+// TestFinishedTimeFirstReadyCondition: the Ready=False time counts only
+// from the Pod's first Ready condition, as upstream's
+// getFinishTimeFromPodReadyFalseCondition reads it through GetPodCondition;
+// a later Ready condition is not looked at.
+func TestFinishedTimeFirstReadyCondition(t *testing.T) {
+	pod := func(conds ...any) jobPod {
+		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: "p",
+			CreationTimestamp: &fakeapi.Time{Time: time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)}},
+			Fields: fakeapi.FieldsOf(map[string]any{"status": map[string]any{"phase": podFailed, "conditions": conds}})}
+		return jobPod{podInfo: newPodInfo(o), index: -1}
+	}
+	ready := func(status, at string) any {
+		return map[string]any{"type": "Ready", "status": status, "lastTransitionTime": at}
+	}
+	for _, tc := range []struct {
+		name string
+		p    jobPod
+		want string
+	}{
+		{"first Ready False", pod(ready("False", "2026-01-01T00:00:30Z"), ready("False", "2026-01-01T00:00:40Z")), "2026-01-01T00:00:30Z"},
+		{"first Ready True", pod(ready("True", "2026-01-01T00:00:30Z"), ready("False", "2026-01-01T00:00:40Z")), "2026-01-01T00:00:01Z"},
+	} {
+		if got := finishedTime(tc.p).UTC().Format(time.RFC3339); got != tc.want {
+			t.Errorf("%s: finishedTime = %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestPodJobsEmptySelectorMatches holds podJobs to the Job lister's
 // GetPodJobs: a Job whose selector is empty (manualSelector) is woken by
 // every labelled orphan Pod of its namespace; a Job without a selector,

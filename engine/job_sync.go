@@ -561,11 +561,12 @@ func finishedTime(p jobPod) time.Time {
 		return t
 	}
 	if conds, ok := nestedSlice(st, "conditions"); ok {
-		for _, cd := range conds {
-			if nestedString(cd, "type") == "Ready" && nestedString(cd, "status") == "False" {
-				if t := parseTime(nestedString(cd, "lastTransitionTime")); !t.IsZero() {
-					return t
-				}
+		// getFinishTimeFromPodReadyFalseCondition: the first Ready
+		// condition only (GetPodCondition).
+		if i := slices.IndexFunc(conds, func(cd any) bool { return nestedString(cd, "type") == "Ready" }); i >= 0 &&
+			nestedString(conds[i], "status") == "False" {
+			if t := parseTime(nestedString(conds[i], "lastTransitionTime")); !t.IsZero() {
+				return t
 			}
 		}
 	}
