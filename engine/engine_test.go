@@ -468,3 +468,25 @@ func checkQueueHeads(w *World) error {
 	}
 	return nil
 }
+
+// TestReferencesDiffsRepeatedUID: as upstream's referencesDiffs, each old
+// UID is matched once, so a new reference repeating it is added; and an
+// old UID given twice stands for its last reference, which is what a
+// removal reports (its blockOwnerDeletion decides R28).
+func TestReferencesDiffsRepeatedUID(t *testing.T) {
+	a, b := ref("ConfigMap", "a", "u1"), ref("ConfigMap", "b", "u1")
+	added, removed, changed := referencesDiffs([]fakeapi.OwnerReference{a}, []fakeapi.OwnerReference{a, b})
+	if len(added) != 1 || added[0].Name != "b" || len(removed) != 0 || len(changed) != 0 {
+		t.Fatalf("[a] to [a, b(same uid)]: added %v removed %v changed %v; want b added", added, removed, changed)
+	}
+	added, removed, changed = referencesDiffs([]fakeapi.OwnerReference{a, a}, []fakeapi.OwnerReference{a, a})
+	if len(added) != 1 || len(removed) != 0 || len(changed) != 0 {
+		t.Fatalf("[a, a] to [a, a]: added %v removed %v changed %v; want the second a added", added, removed, changed)
+	}
+	blocking := a
+	blocking.BlockOwnerDeletion = fakeapi.Bool(true)
+	added, removed, changed = referencesDiffs([]fakeapi.OwnerReference{blocking, a}, nil)
+	if len(added) != 0 || len(changed) != 0 || len(removed) != 1 || removed[0].Blocks() {
+		t.Fatalf("[a(blocking), a] to []: added %v removed %v changed %v; want the last a, not blocking, removed", added, removed, changed)
+	}
+}

@@ -449,7 +449,11 @@ func deletionStartsWithFinalizer(old, cur *fakeapi.Object, finalizer string) boo
 
 type refPair struct{ old, new fakeapi.OwnerReference }
 
-// referencesDiffs compares owner references by UID (R27).
+// referencesDiffs compares owner references by UID (R27). Each old UID
+// is matched once: a new reference repeating a UID already matched is
+// added, as upstream's set of old UIDs, from which each match is taken
+// out, makes it. (Of old references repeating a UID, the last stands
+// for it.)
 func referencesDiffs(old, cur []fakeapi.OwnerReference) (added, removed []fakeapi.OwnerReference, changed []refPair) {
 	if sameRefsDistinctUIDs(old, cur) {
 		return nil, nil, nil // the common update: references untouched
@@ -458,22 +462,24 @@ func referencesDiffs(old, cur []fakeapi.OwnerReference) (added, removed []fakeap
 	for _, r := range old {
 		oldByUID[r.UID] = r
 	}
-	seen := map[string]bool{}
+	unmatched := make(map[string]bool, len(oldByUID))
+	for uid := range oldByUID {
+		unmatched[uid] = true
+	}
 	for _, r := range cur {
-		o, ok := oldByUID[r.UID]
-		if !ok {
+		if !unmatched[r.UID] {
 			added = append(added, r)
 			continue
 		}
-		seen[r.UID] = true
-		if !o.Equal(r) {
+		delete(unmatched, r.UID)
+		if o := oldByUID[r.UID]; !o.Equal(r) {
 			changed = append(changed, refPair{old: o, new: r})
 		}
 	}
 	for _, r := range old {
-		if !seen[r.UID] {
-			removed = append(removed, r)
-			seen[r.UID] = true
+		if unmatched[r.UID] {
+			removed = append(removed, oldByUID[r.UID])
+			delete(unmatched, r.UID)
 		}
 	}
 	return added, removed, changed
