@@ -136,35 +136,45 @@ func (c *statefulSetController) enqueueForPod(pod *fakeapi.Object) {
 	}
 }
 
-// updatePod wakes the old and the new controller when the controller
-// reference or the labels change, else the controller; and, for a Pod
-// that just became Ready, its set again after minReadySeconds + 1s.
+// updatePod is updatePod: nothing for an update that is no new version
+// (the same resourceVersion); the old controller when the controller
+// reference changed; then the set that controls the Pod, and, for a Pod
+// that just became Ready, that set again after minReadySeconds + 1s; an
+// orphan wakes the sets that select it only when its labels or its
+// controller reference changed.
 func (c *statefulSetController) updatePod(old, cur *fakeapi.Object) {
-	if old != nil {
-		oldRef, curRef := controllerOf(old), controllerOf(cur)
-		if oldRef != nil && !sameControllerRef(oldRef, curRef) {
-			if set := c.resolveControllerRef(old.Metadata.Namespace, oldRef); set != nil {
-				c.q.Add(objKey(set))
-			}
-		}
-		if curRef == nil && !reflect.DeepEqual(old.Metadata.Labels, cur.Metadata.Labels) {
-			for _, set := range c.setsForPod(cur) {
-				c.q.Add(objKey(set))
-			}
-			return
-		}
-		// A Pod that just became Ready syncs its set again once it can
-		// be available, a second later than minReadySeconds.
-		if set := c.resolveControllerRef(cur.Metadata.Namespace, curRef); set != nil && !isPodReady(old) && isPodReady(cur) {
-			if minReady, _ := nestedInt(specOf(set), "minReadySeconds"); minReady > 0 {
-				c.q.Add(objKey(set))
-				c.q.AddAfter(objKey(set), time.Duration(minReady)*time.Second+time.Second, c.env.now())
-				delete(c.quiet, objKey(set))
-				return
-			}
+	if old == nil {
+		c.enqueueForPod(cur)
+		return
+	}
+	if old.Metadata.ResourceVersion == cur.Metadata.ResourceVersion {
+		return
+	}
+	labelChanged := !reflect.DeepEqual(old.Metadata.Labels, cur.Metadata.Labels)
+	oldRef, curRef := controllerOf(old), controllerOf(cur)
+	refChanged := !sameControllerRef(oldRef, curRef)
+	if refChanged && oldRef != nil {
+		if set := c.resolveControllerRef(old.Metadata.Namespace, oldRef); set != nil {
+			c.q.Add(objKey(set))
 		}
 	}
-	c.enqueueForPod(cur)
+	if curRef != nil {
+		set := c.resolveControllerRef(cur.Metadata.Namespace, curRef)
+		if set == nil {
+			return
+		}
+		c.q.Add(objKey(set))
+		if minReady, _ := nestedInt(specOf(set), "minReadySeconds"); minReady > 0 && !isPodReady(old) && isPodReady(cur) {
+			c.q.AddAfter(objKey(set), time.Duration(minReady)*time.Second+time.Second, c.env.now())
+			delete(c.quiet, objKey(set))
+		}
+		return
+	}
+	if labelChanged || refChanged {
+		for _, set := range c.setsForPod(cur) {
+			c.q.Add(objKey(set))
+		}
+	}
 }
 
 func (c *statefulSetController) resolveControllerRef(namespace string, ref *fakeapi.OwnerReference) *fakeapi.Object {

@@ -135,3 +135,37 @@ func TestStatefulSetPodCreatedThisSyncCountsNextSync(t *testing.T) {
 		t.Errorf("status %+v: want replicas, currentReplicas and updatedReplicas 1 (web-1, created in this sync, counts from the next)", st)
 	}
 }
+
+// TestStatefulSetOrphanPodUpdateWakesOnlyOnLabelChange: updatePod wakes
+// the sets that select an orphan Pod only when its labels (or its
+// controller reference) changed, and nothing for an update of the same
+// resourceVersion; the set that controls a Pod wakes at any new version.
+func TestStatefulSetOrphanPodUpdateWakesOnlyOnLabelChange(t *testing.T) {
+	set := &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "web", Namespace: "default", UID: "sts-web"},
+		Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}}}})}
+	pod := func(rv string, labels map[string]string, owned bool) *fakeapi.Object {
+		p := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "stray", Namespace: "default", ResourceVersion: rv, Labels: labels}}
+		if owned {
+			p.Metadata.OwnerReferences = []fakeapi.OwnerReference{newControllerRef(set)}
+		}
+		return p
+	}
+	web, debug := map[string]string{"app": "web"}, map[string]string{"app": "web", "tier": "debug"}
+	for _, tc := range []struct {
+		name     string
+		old, cur *fakeapi.Object
+		want     int
+	}{
+		{"orphan, status only", pod("1", web, false), pod("2", web, false), 0},
+		{"orphan, labels changed", pod("1", web, false), pod("2", debug, false), 1},
+		{"orphan, released", pod("1", web, true), pod("2", web, false), 1},
+		{"owned, status only", pod("1", web, true), pod("2", web, true), 1},
+		{"owned, same resourceVersion", pod("2", web, true), pod("2", web, true), 0},
+	} {
+		c := &statefulSetController{q: newWorkqueue[string]("statefulset"), sets: map[string]*fakeapi.Object{"default/web": set}, quiet: map[string]bool{}}
+		c.updatePod(tc.old, tc.cur)
+		if got := c.q.Len(); got != tc.want {
+			t.Errorf("%s: %d set(s) queued, want %d", tc.name, got, tc.want)
+		}
+	}
+}
