@@ -57,8 +57,9 @@ var (
 // with backoff forever (R57, R61).
 type restMappingError struct{ apiVersion, kind string }
 
+// Error is upstream's text, with its closing period.
 func (e *restMappingError) Error() string {
-	return fmt.Sprintf("unable to get REST mapping for %s/%s", e.apiVersion, e.kind)
+	return fmt.Sprintf("unable to get REST mapping for %s/%s.", e.apiVersion, e.kind)
 }
 
 func newGarbageCollector(e *env) *garbageCollector {
@@ -617,7 +618,7 @@ func (g *garbageCollector) stepAttemptToOrphan(rec *Record) {
 	}
 	if len(failed) > 0 {
 		d := g.attemptToOrphan.AddRateLimited(owner, g.env.now())
-		rec.Err = fmt.Sprintf("failed to orphan dependents of owner %s, got errors: %s", owner.identity, strings.Join(failed, ", "))
+		rec.Err = fmt.Sprintf("failed to orphan dependents of owner %s, got errors: %s", owner.identity, aggregateText(failed))
 		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker, orphanDependents"}.
 			Say("%d of %d dependent(s) could not be patched: %s keeps its orphan finalizer and is retried in %s", len(failed), len(deps), owner.identity.ref(), d)
 		return
@@ -632,6 +633,22 @@ func (g *garbageCollector) stepAttemptToOrphan(rec *Record) {
 	g.attemptToOrphan.Forget(owner)
 	rec.Reason = Reason{Code: "Orphaned", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker"}.
 		Say("removed the reference to %s from its %d dependent(s) in the graph, then its orphan finalizer", owner.identity.ref(), len(deps))
+}
+
+// aggregateText is the text of apimachinery's aggregate of errors with
+// these texts: one alone is itself; several are listed once each, comma
+// separated, in brackets.
+func aggregateText(msgs []string) string {
+	var distinct []string
+	for _, m := range msgs {
+		if !slices.Contains(distinct, m) {
+			distinct = append(distinct, m)
+		}
+	}
+	if len(distinct) == 1 {
+		return distinct[0]
+	}
+	return "[" + strings.Join(distinct, ", ") + "]"
 }
 
 func refUIDs(refs []fakeapi.OwnerReference) []string {
