@@ -350,8 +350,10 @@ func recheckDeletionTimestamp(e *env, client string, owner *fakeapi.Object) func
 				owner.Kind, owner.Metadata.Namespace, owner.Metadata.Name, fresh.Metadata.UID, owner.Metadata.UID)
 		}
 		if fresh.Metadata.DeletionTimestamp != nil {
+			// Upstream prints the *metav1.Time with %v: time.Time's
+			// String, in the controller-manager's zone (UTC here).
 			return fmt.Errorf("%s/%s has just been deleted at %s", fresh.Metadata.Namespace, fresh.Metadata.Name,
-				fresh.Metadata.DeletionTimestamp.UTC().Format("2006-01-02T15:04:05Z"))
+				fresh.Metadata.DeletionTimestamp.UTC().String())
 		}
 		return nil
 	}

@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/gcplay/gcplay/fakeapi"
+)
+
+// TestRecheckDeletionTimestampText: the live recheck before an adoption
+// refuses an owner that is being deleted or was replaced, with upstream's
+// words: RecheckDeletionTimestamp prints the deletionTimestamp with %v, so
+// as time.Time's String writes it (the controller-manager runs in UTC),
+// not in RFC 3339.
+func TestRecheckDeletionTimestampText(t *testing.T) {
+	store := fakeapi.NewStore(fakeapi.NewRegistry(), &virtualClock{})
+	e := newEnv(store, &virtualClock{})
+	rs := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: "web",
+		Finalizers: []string{"example.com/hold"}}}
+	cached, err := store.Create("test", rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := recheckDeletionTimestamp(e, "test", cached)(); err != nil {
+		t.Fatalf("recheck of a live owner: %v", err)
+	}
+	if _, err := store.Delete("test", fakeapi.RefOf(cached), nil); err != nil {
+		t.Fatal(err)
+	}
+	want := "default/web has just been deleted at " + fakeapi.Epoch.UTC().String()
+	if err := recheckDeletionTimestamp(e, "test", cached)(); err == nil || err.Error() != want {
+		t.Errorf("recheck of a deleted owner: %v, want %q", err, want)
+	}
+	other := *cached
+	other.Metadata.UID = "old-uid"
+	want = "can't recheck DeletionTimestamp: original ReplicaSet default/web is gone: got uid " + cached.Metadata.UID + ", wanted old-uid"
+	if err := recheckDeletionTimestamp(e, "test", &other)(); err == nil || err.Error() != want {
+		t.Errorf("recheck of a replaced owner: %v, want %q", err, want)
+	}
+}
