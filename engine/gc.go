@@ -415,6 +415,17 @@ func (g *garbageCollector) processDeletingDependentsItem(item *node, rec *Record
 	return nil
 }
 
+// finalizersPatch is removeFinalizer's JSON merge patch, in upstream's
+// field order.
+type finalizersPatch struct {
+	Metadata finalizersPatchMeta `json:"metadata"`
+}
+
+type finalizersPatchMeta struct {
+	ResourceVersion string   `json:"resourceVersion"`
+	Finalizers      []string `json:"finalizers"`
+}
+
 // removeFinalizer removes one finalizer with GET and a JSON merge patch
 // carrying the resourceVersion, retried up to four times on conflict (R56).
 // It reports whether it removed the finalizer.
@@ -434,8 +445,15 @@ func (g *garbageCollector) removeFinalizer(owner *node, finalizer string) (bool,
 			g.env.rec.Note("finalizer %s is already gone from %s", finalizer, owner.identity.ref())
 			return false, nil
 		}
-		remaining := slices.DeleteFunc(slices.Clone(obj.Metadata.Finalizers), func(f string) bool { return f == finalizer })
-		body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"resourceVersion": obj.Metadata.ResourceVersion, "finalizers": remaining}})
+		// Upstream's objectForFinalizersPatch: resourceVersion, then the
+		// finalizers left, null when none is.
+		var remaining []string
+		for _, f := range obj.Metadata.Finalizers {
+			if f != finalizer {
+				remaining = append(remaining, f)
+			}
+		}
+		body, _ := json.Marshal(finalizersPatch{Metadata: finalizersPatchMeta{ResourceVersion: obj.Metadata.ResourceVersion, Finalizers: remaining}})
 		_, err = g.patchObject(owner.identity, body, fakeapi.MergePatch)
 		if !fakeapi.IsConflict(err) {
 			return err == nil, err
