@@ -221,6 +221,15 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 			graceful = true
 			t := m.DeletionTimestamp.Add(-time.Duration(*m.DeletionGracePeriodSeconds) * time.Second).
 				Add(time.Duration(period) * time.Second)
+			// A deletionTimestamp the shorter grace would put in the
+			// past becomes now, and a grace above 0 becomes 1: another
+			// client (the kubelet) still deletes it with grace 0.
+			if t.Before(s.clock.Now()) {
+				t = now
+				if period != 0 {
+					period = 1
+				}
+			}
 			newDeletionTimestamp, newGrace = s.stamps.get(t, period)
 		}
 	}

@@ -292,13 +292,29 @@ func TestDelete_R18_OnlyAShorterGraceShortens(t *testing.T) {
 		}
 	}
 	wantEvents(t, w.since(n))
-	res := w.delete(podRef("p"), &DeleteOptions{GracePeriodSeconds: Int64(5)})
-	if m := res.Object.Metadata; *m.DeletionGracePeriodSeconds != 5 || !m.DeletionTimestamp.Equal(Epoch.Add(5*time.Second)) {
-		t.Errorf("after a shorter grace: %s, want grace 5 due at +5s", describe(res.Object))
+	res := w.delete(podRef("p"), &DeleteOptions{GracePeriodSeconds: Int64(25)})
+	if m := res.Object.Metadata; *m.DeletionGracePeriodSeconds != 25 || !m.DeletionTimestamp.Equal(Epoch.Add(25*time.Second)) {
+		t.Errorf("after a shorter grace: %s, want grace 25 due at +25s", describe(res.Object))
 	}
 	res = w.delete(podRef("p"), &DeleteOptions{GracePeriodSeconds: Int64(0)})
 	if !res.Removed {
 		t.Errorf("grace 0 did not remove the pod")
+	}
+}
+
+// TestDelete_R18_ShorterGraceNeverMovesIntoThePast: a shorter grace whose
+// deletionTimestamp would lie in the past is due now instead, with grace
+// 1 (0 stays 0), as a v1.34.4 apiserver answered (rest.BeforeDelete).
+func TestDelete_R18_ShorterGraceNeverMovesIntoThePast(t *testing.T) {
+	for _, tt := range []struct{ grace, want int64 }{{5, 1}, {0, 0}} {
+		w := newWorld(t)
+		w.create(withFinalizers(scheduledPod("p"), "example.com/hold"))
+		w.delete(podRef("p"), nil) // grace 30, due at +30s
+		w.clock.Advance(10 * time.Second)
+		res := w.delete(podRef("p"), &DeleteOptions{GracePeriodSeconds: Int64(tt.grace)})
+		if m := res.Object.Metadata; *m.DeletionGracePeriodSeconds != tt.want || !m.DeletionTimestamp.Equal(Epoch.Add(10*time.Second)) {
+			t.Errorf("grace %d at +10s: %s, want grace %d due at +10s", tt.grace, describe(res.Object), tt.want)
+		}
 	}
 }
 
