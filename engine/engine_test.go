@@ -82,6 +82,34 @@ func TestTokenBucket_R62(t *testing.T) {
 	}
 }
 
+// TestJobQueueBackoff: the Job controller's queues back off from 1 s,
+// doubling to 60 s, and have no token bucket: the 101st item failing at
+// once waits 1 s like the first (NewTypedItemExponentialFailureRateLimiter
+// (DefaultJobApiBackOff, MaxJobApiBackOff) alone), and Forget starts over.
+func TestJobQueueBackoff(t *testing.T) {
+	q := newJobQueue()
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second,
+		16 * time.Second, 32 * time.Second, time.Minute, time.Minute}
+	for i, w := range want {
+		if d := q.AddRateLimited("default/j", 0); d != w {
+			t.Fatalf("failure %d: retried in %v, want %v", i+1, d, w)
+		}
+	}
+	q.Forget("default/j")
+	if d := q.AddRateLimited("default/j", 0); d != time.Second {
+		t.Fatalf("after Forget: retried in %v, want 1s", d)
+	}
+	for i := range 200 {
+		if d := q.AddRateLimited(fmt.Sprintf("default/j%d", i), 0); d != time.Second {
+			t.Fatalf("item %d failing at once: retried in %v, want 1s (no bucket)", i, d)
+		}
+	}
+	if c := q.clone(func(s string) string { return s }); c.AddRateLimited("default/j", 0) != 2*time.Second ||
+		c.AddRateLimited("default/new", 0) != time.Second {
+		t.Fatal("a clone of the Job queue lost its rate limiter")
+	}
+}
+
 // TestAbsentOwnerCache_R36 checks the LRU keyed by full coordinates plus
 // namespace.
 func TestAbsentOwnerCache_R36(t *testing.T) {

@@ -95,7 +95,7 @@ func newJobController(e *env) controller {
 }
 
 func (c *jobController) reset() {
-	c.setQueues(newWorkqueue[string](ControllerJob), newWorkqueue[string](ControllerJob), newWorkqueue[string](ControllerJob))
+	c.setQueues(newJobQueue(), newJobQueue(), newWorkqueue[string](ControllerJob))
 	c.exp = newExpectations()
 	c.finalizerExp = map[string]map[string]bool{}
 	c.jobs = map[string]*fakeapi.Object{}
@@ -103,6 +103,22 @@ func (c *jobController) reset() {
 	c.backoff = map[string]backoffRecord{}
 	c.finished = map[string]bool{}
 	c.selectors = map[string]labelSelector{}
+}
+
+// Upstream's DefaultJobApiBackOff and MaxJobApiBackOff: the per-item
+// backoff of a Job key or orphan-Pod key whose sync failed.
+const (
+	jobAPIBackoff    = time.Second
+	jobAPIMaxBackoff = time.Minute
+)
+
+// newJobQueue is a queue of the Job controller (NewController): rate
+// limited by an exponential backoff from 1 s to 60 s alone, with no token
+// bucket, where the other controllers use DefaultTypedControllerRateLimiter.
+func newJobQueue() *workqueue[string] {
+	q := newWorkqueue[string](ControllerJob)
+	q.baseBackoff, q.maxBackoff, q.noBucket = jobAPIBackoff, jobAPIMaxBackoff, true
+	return q
 }
 
 func (c *jobController) setQueues(q, orphans, timers *workqueue[string]) {

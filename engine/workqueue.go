@@ -61,9 +61,14 @@ type workqueue[T comparable] struct {
 	seq       int
 	// onAdd, when set, is told about every Add and AddAfter (for records).
 	onAdd func(item T, after time.Duration)
-	// maxBackoff caps the per-item backoff; 0 means client-go's default
-	// (backoffMax). The namespace controller's queue uses 60 s.
-	maxBackoff time.Duration
+	// baseBackoff is the per-item backoff of an item's first failure; 0
+	// means client-go's default (backoffBase). maxBackoff caps it; 0
+	// means client-go's default (backoffMax). The namespace controller's
+	// queue uses 60 s, the Job controller's 1 s to 60 s.
+	baseBackoff, maxBackoff time.Duration
+	// noBucket leaves out the token bucket: the queue is rate-limited by
+	// the per-item backoff alone (the Job controller's queues).
+	noBucket bool
 }
 
 type waitingItem[T comparable] struct {
@@ -377,9 +382,13 @@ func (q *workqueue[T]) AddAfter(item T, d, now time.Duration) {
 
 // AddRateLimited queues item after its rate-limit delay: the larger of the
 // item's exponential backoff (5 ms x 2^failures, at most 1000 s) and the
-// token bucket's wait.
+// token bucket's wait (MaxOfRateLimiter), or the backoff alone in a queue
+// without a bucket.
 func (q *workqueue[T]) AddRateLimited(item T, now time.Duration) time.Duration {
-	d := max(q.backoff(item), q.bucket.reserve(now))
+	d := q.backoff(item)
+	if !q.noBucket {
+		d = max(d, q.bucket.reserve(now))
+	}
 	q.AddAfter(item, d, now)
 	return d
 }
@@ -387,7 +396,11 @@ func (q *workqueue[T]) AddRateLimited(item T, now time.Duration) time.Duration {
 func (q *workqueue[T]) backoff(item T) time.Duration {
 	exp := q.failures[item]
 	q.failures[item] = exp + 1
-	b := float64(backoffBase) * math.Pow(2, float64(exp))
+	base := backoffBase
+	if q.baseBackoff > 0 {
+		base = q.baseBackoff
+	}
+	b := float64(base) * math.Pow(2, float64(exp))
 	if limit := q.backoffLimit(); b > float64(limit) {
 		return limit
 	}
@@ -497,7 +510,9 @@ func (q *workqueue[T]) clone(m func(T) T) *workqueue[T] {
 		failures:      make(map[T]int, len(q.failures)),
 		bucket:        q.bucket,
 		seq:           q.seq,
+		baseBackoff:   q.baseBackoff,
 		maxBackoff:    q.maxBackoff,
+		noBucket:      q.noBucket,
 	}
 	for i, it := range q.Items() {
 		c.queue[i] = m(it)
