@@ -1039,7 +1039,7 @@ func (s *dsSync) dedupCurHistories(current []*fakeapi.Object) (*fakeapi.Object, 
 
 // cleanupHistory deletes old revisions beyond revisionHistoryLimit,
 // oldest first, skipping those whose hash a Pod of the set still carries
-// (terminating and finished Pods included).
+// (terminating and finished Pods included, a Pod for no Node not).
 func (s *dsSync) cleanupHistory(old []*fakeapi.Object) error {
 	toKill := len(old) - s.v.historyLimit
 	if toKill <= 0 {
@@ -1047,9 +1047,11 @@ func (s *dsSync) cleanupHistory(old []*fakeapi.Object) error {
 	}
 	s.fn("cleanupHistory")
 	live := map[string]bool{}
-	for _, p := range s.daemonPods() {
-		if h := p.Metadata.Labels[dsHashLabel]; h != "" {
-			live[h] = true
+	for _, pods := range s.nodesToDaemonPods(true) {
+		for _, p := range pods {
+			if h := p.Metadata.Labels[dsHashLabel]; h != "" {
+				live[h] = true
+			}
 		}
 	}
 	old = slices.Clone(old)
@@ -1064,9 +1066,26 @@ func (s *dsSync) cleanupHistory(old []*fakeapi.Object) error {
 		if _, err := s.c.env.api.Delete(dsClient, fakeapi.RefOf(h), nil); err != nil {
 			return err
 		}
-		s.act("DeletedRevision", "deleted %s (revision %d): beyond revisionHistoryLimit %d and no Pod carries its hash",
-			fakeapi.RefOf(h), revisionNumber(h), s.v.historyLimit)
+		if p := s.podForNoNode(h.Metadata.Labels[dsHashLabel]); p != nil {
+			s.act("DeletedRevision", "deleted %s (revision %d): beyond revisionHistoryLimit %d and no Pod for a Node carries its hash (%s does, but is for no Node)",
+				fakeapi.RefOf(h), revisionNumber(h), s.v.historyLimit, fakeapi.RefOf(p))
+		} else {
+			s.act("DeletedRevision", "deleted %s (revision %d): beyond revisionHistoryLimit %d and no Pod carries its hash",
+				fakeapi.RefOf(h), revisionNumber(h), s.v.historyLimit)
+		}
 		toKill--
+	}
+	return nil
+}
+
+// podForNoNode is, for the record, a Pod of the set that carries hash
+// but is for no Node: getNodesToDaemonPods leaves it out, so its hash
+// keeps no revision.
+func (s *dsSync) podForNoNode(hash string) *fakeapi.Object {
+	for _, p := range s.daemonPods() {
+		if p.Metadata.Labels[dsHashLabel] == hash && daemonPodNode(p) == "" {
+			return p
+		}
 	}
 	return nil
 }
@@ -1113,11 +1132,12 @@ func (s *dsSync) daemonPods() []*fakeapi.Object {
 }
 
 // nodesToDaemonPods is getNodesToDaemonPods: the set's Pods by the Node
-// they are for, leaving out finished Pods already being deleted.
-func (s *dsSync) nodesToDaemonPods() map[string][]*fakeapi.Object {
+// they are for (a Pod for no Node is left out), leaving out finished Pods
+// already being deleted unless includeDeletedTerminal.
+func (s *dsSync) nodesToDaemonPods(includeDeletedTerminal bool) map[string][]*fakeapi.Object {
 	out := map[string][]*fakeapi.Object{}
 	for _, p := range s.daemonPods() {
-		if isPodTerminal(p) && p.Metadata.DeletionTimestamp != nil {
+		if !includeDeletedTerminal && isPodTerminal(p) && p.Metadata.DeletionTimestamp != nil {
 			continue
 		}
 		n := daemonPodNode(p)
@@ -1157,7 +1177,7 @@ func (s *dsSync) manage(hash string) (changed bool, err error) {
 		s.act("ClaimFailed", "claiming Pods failed: %v", err)
 		return false, err
 	}
-	nodeToPods := s.nodesToDaemonPods()
+	nodeToPods := s.nodesToDaemonPods(false)
 	var create []string
 	var del []dsDeletion
 	for _, name := range s.nodeNames() {
@@ -1394,7 +1414,7 @@ func (s *dsSync) updatedDesiredNodeCounts(nodeToPods map[string][]*fakeapi.Objec
 // the new one beside the old, delete the old once the new is available).
 // Nodes are taken by name; upstream walks a map, in no fixed order.
 func (s *dsSync) rollingUpdate(hash string) error {
-	nodeToPods := s.nodesToDaemonPods()
+	nodeToPods := s.nodesToDaemonPods(false)
 	maxSurge, maxUnavailable, desired, err := s.updatedDesiredNodeCounts(nodeToPods)
 	if err != nil {
 		return fmt.Errorf("couldn't get unavailable numbers: %v", err)
@@ -1502,7 +1522,7 @@ func (s *dsSync) rollingUpdate(hash string) error {
 // or observedGeneration is behind.
 func (s *dsSync) updateStatus(hash string) error {
 	v, c := s.v, s.c
-	nodeToPods := s.nodesToDaemonPods()
+	nodeToPods := s.nodesToDaemonPods(false)
 	var desired, current, mis, ready, updated, available int64
 	for _, name := range s.nodeNames() {
 		shouldRun, _, _ := s.shouldRun(c.nodes[name])
