@@ -546,11 +546,15 @@ func unblockOwnerRefsPatch(n *node) []byte {
 			refs = append(refs, c)
 		}
 	}
-	meta := map[string]any{"uid": n.identity.UID}
-	if len(refs) != 0 {
-		meta["ownerReferences"] = refs
+	// ObjectMeta's field order: uid before ownerReferences.
+	var p struct {
+		Metadata struct {
+			UID             string                   `json:"uid"`
+			OwnerReferences []fakeapi.OwnerReference `json:"ownerReferences,omitempty"`
+		} `json:"metadata"`
 	}
-	body, _ := json.Marshal(map[string]any{"metadata": meta})
+	p.Metadata.UID, p.Metadata.OwnerReferences = n.identity.UID, refs
+	body, _ := json.Marshal(p)
 	return body
 }
 
