@@ -670,14 +670,16 @@ const safeEncoding = "bcdfghjklmnpqrstvwxz2456789"
 
 // podTemplateHash is ComputeHash: FNV-32a over the pod template (here its
 // canonical JSON, where upstream hashes a printed form of the Go struct),
-// then the collision count, written in decimal and mapped through the
-// safe-encoding alphabet. The same template always gets the same name.
+// then the collision count (its low 32 bits little-endian in an 8-byte
+// buffer, as upstream writes it), the sum written in decimal and mapped
+// through the safe-encoding alphabet. The same template always gets the
+// same name.
 func podTemplateHash(template map[string]any, collisionCount *int64) string {
 	h := fnv.New32a()
 	b, _ := json.Marshal(template)
 	h.Write(b)
 	if collisionCount != nil {
-		var cb [4]byte
+		var cb [8]byte
 		binary.LittleEndian.PutUint32(cb[:], uint32(*collisionCount))
 		h.Write(cb[:])
 	}

@@ -64,6 +64,11 @@ func TestDeploymentPodTemplateHash(t *testing.T) {
 	if podTemplateHash(tmpl, fakeapi.Int64(1)) == h {
 		t.Fatal("collisionCount must change the hash")
 	}
+	// ComputeHash writes the collision count into an 8-byte buffer, the
+	// low four bytes little-endian and four zero bytes after them.
+	if got := podTemplateHash(tmpl, fakeapi.Int64(1)); got != "79d6b49465" {
+		t.Fatalf("hash with collisionCount 1 is %q, want 79d6b49465 (FNV-32a over the JSON, then 01 00 00 00 00 00 00 00)", got)
+	}
 	withHash := copyJSONMap(tmpl)
 	withHash["metadata"].(map[string]any)["labels"].(map[string]any)[podTemplateHashLabel] = h
 	if !equalIgnoreHash(tmpl, withHash) {
