@@ -433,6 +433,12 @@ func (m *refManager) adopt(obj *fakeapi.Object) error {
 	if err := m.canAdopt(); err != nil {
 		return fmt.Errorf("can't adopt %s %s/%s (%s): %v", obj.Kind, obj.Metadata.Namespace, obj.Metadata.Name, obj.Metadata.UID, err)
 	}
+	return m.patchAdopt(obj)
+}
+
+// patchAdopt sends the adoption patch, with no recheck of the owner: the
+// caller has made it (adopt, or the StatefulSet's adoptOrphanRevisions).
+func (m *refManager) patchAdopt(obj *fakeapi.Object) error {
 	_, err := m.env.api.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch, adoptPatch(m.owner, obj.Metadata.UID, m.finalizers...))
 	if err == nil {
 		m.adopted = append(m.adopted, obj.String())

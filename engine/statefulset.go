@@ -441,28 +441,43 @@ func revisionData(v stsView) map[string]any {
 
 func revisionNumber(r *fakeapi.Object) int64 { n, _ := nestedInt(r.Fields.Get("revision")); return n }
 
-// ownedRevisions is ListRevisions after adoptOrphanRevisions: the set's
-// ControllerRevisions, by revision number.
+// ownedRevisions is adoptOrphanRevisions, then ListRevisions: the
+// ControllerRevisions of the set's namespace that its selector matches and
+// that it controls or nobody does, by revision number. Unlike the claim
+// of Pods (ClaimObject), it releases nothing, and it adopts every orphan
+// it lists, terminating or not, whether or not the set is being deleted:
+// a live recheck (its own, not the Pod claim's) that finds the set being
+// deleted or replaced fails the sync instead.
 func (c *statefulSetController) ownedRevisions(v stsView, m *refManager) ([]*fakeapi.Object, error) {
-	var out []*fakeapi.Object
-	var errs []error
+	var out, orphans []*fakeapi.Object
 	for _, k := range sortedKeys(c.revs) {
 		r := c.revs[k]
-		if r.Metadata.Namespace != v.obj.Metadata.Namespace {
+		if r.Metadata.Namespace != v.obj.Metadata.Namespace || !v.selector.matches(r.Metadata.Labels) {
 			continue
 		}
-		ok, err := m.claim(r, func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) })
-		if err != nil {
-			errs = append(errs, err)
-		}
-		if ok {
+		switch ref := controllerOf(r); {
+		case ref == nil:
+			orphans = append(orphans, r)
 			out = append(out, r)
+		case ref.UID == v.obj.Metadata.UID:
+			out = append(out, r)
+		}
+	}
+	if len(orphans) > 0 {
+		if err := recheckDeletionTimestamp(c.env, stsClient, v.obj)(); err != nil {
+			return nil, fmt.Errorf("can't adopt ControllerRevisions: %v", err)
+		}
+		for _, r := range orphans {
+			// AdoptControllerRevision: a NotFound is an error too.
+			if err := m.patchAdopt(r); err != nil {
+				return nil, err
+			}
 		}
 	}
 	slices.SortStableFunc(out, func(a, b *fakeapi.Object) int {
 		return int(revisionNumber(a) - revisionNumber(b))
 	})
-	return out, aggregate(errs)
+	return out, nil
 }
 
 // getStatefulSetRevisions returns the current and update revisions,
