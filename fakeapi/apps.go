@@ -61,3 +61,26 @@ func mapField(v any, key string) any {
 	}
 	return nil
 }
+
+// validateStatefulSetSpec is the part of ValidateStatefulSetSpec that
+// gcplay's StatefulSet controller depends on:
+// ValidatePersistentVolumeClaimRetentionPolicy. whenDeleted and whenScaled
+// must each be Retain or Delete once defaulted (an empty one defaults to
+// Retain). The bad value is a named string type upstream, so the error
+// shows it as JSON.
+func validateStatefulSetSpec(obj *Object) []fieldError {
+	if obj.APIVersion != "apps/v1" || obj.Kind != "StatefulSet" {
+		return nil
+	}
+	policy, _ := mapField(obj.Fields.Get("spec"), "persistentVolumeClaimRetentionPolicy").(map[string]any)
+	var errs []fieldError
+	for _, f := range []string{"whenDeleted", "whenScaled"} {
+		v, _ := policy[f].(string)
+		switch v {
+		case "", "Retain", "Delete":
+		default:
+			errs = append(errs, notSupportedField("spec.persistentVolumeClaimRetentionPolicy."+f, jsonValue(v), []string{"Retain", "Delete"}))
+		}
+	}
+	return errs
+}

@@ -45,3 +45,44 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 		}
 	}
 }
+
+// A StatefulSet's persistentVolumeClaimRetentionPolicy is validated as
+// ValidatePersistentVolumeClaimRetentionPolicy does, on create, update
+// (and so patch) and restore: whenDeleted and whenScaled are Retain,
+// Delete, or empty (defaulted to Retain); anything else is 422 with the
+// apiserver's wording, the value shown as JSON.
+func TestStatefulSetRetentionPolicyValidated(t *testing.T) {
+	set := func(name string, policy map[string]any) *Object {
+		spec := map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}}}
+		if policy != nil {
+			spec["persistentVolumeClaimRetentionPolicy"] = policy
+		}
+		return &Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: ObjectMeta{Name: name, Namespace: "default"},
+			Fields: FieldsOf(map[string]any{"spec": spec})}
+	}
+	w := newWorld(t)
+	for _, ok := range []map[string]any{nil, {}, {"whenDeleted": "Delete", "whenScaled": "Retain"}, {"whenScaled": ""}} {
+		if _, err := w.s.Create("test", set("ok", ok)); err != nil {
+			t.Errorf("create with policy %v: %v", ok, err)
+		}
+		_, _ = w.s.Delete("test", Ref{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "default", Name: "ok"}, &DeleteOptions{GracePeriodSeconds: Int64(0)})
+	}
+	want := `StatefulSet.apps "web" is invalid: [spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Foo": supported values: "Retain", "Delete", ` +
+		`spec.persistentVolumeClaimRetentionPolicy.whenScaled: Unsupported value: "\u003cx\u003e": supported values: "Retain", "Delete"]`
+	_, err := w.s.Create("test", set("web", map[string]any{"whenDeleted": "Foo", "whenScaled": "<x>"}))
+	if err == nil || err.Error() != want || !IsInvalid(err) {
+		t.Errorf("create: %v\nwant 422 %s", err, want)
+	}
+	if err := w.s.Restore(set("web", map[string]any{"whenDeleted": "Foo", "whenScaled": "<x>"})); err == nil || err.Error() != want {
+		t.Errorf("restore: %v\nwant %s", err, want)
+	}
+	if _, err := w.s.Create("test", set("web", nil)); err != nil {
+		t.Fatal(err)
+	}
+	ref := Ref{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "default", Name: "web"}
+	_, err = w.s.Patch("test", ref, MergePatch, []byte(`{"spec":{"persistentVolumeClaimRetentionPolicy":{"whenScaled":"delete"}}}`))
+	want = `StatefulSet.apps "web" is invalid: spec.persistentVolumeClaimRetentionPolicy.whenScaled: Unsupported value: "delete": supported values: "Retain", "Delete"`
+	if err == nil || err.Error() != want {
+		t.Errorf("patch: %v\nwant %s", err, want)
+	}
+}

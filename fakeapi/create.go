@@ -83,7 +83,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		if generate {
 			m.Name = s.generateName(m.GenerateName)
 		}
-		errs := validateObjectMeta(info, m)
+		errs := append(validateObjectMeta(info, m), validateStatefulSetSpec(obj)...)
 		if namespace {
 			setNameLabel(m)
 			for i, f := range NamespaceFinalizers(obj) {

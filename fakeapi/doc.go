@@ -20,7 +20,8 @@
 //     errors and wording (StatusError);
 //   - metadata validation: names, generateName, ownerReferences (R3),
 //     finalizers (R2), the update rules (R4), resourceVersion as an
-//     optimistic lock (R10);
+//     optimistic lock (R10); of a spec, only a StatefulSet's
+//     persistentVolumeClaimRetentionPolicy (Retain or Delete);
 //   - finalizers, the GC finalizers and every DeleteOptions field:
 //     propagationPolicy, orphanDependents, gracePeriodSeconds,
 //     preconditions and dryRun (R5, R11-R21), and removal when an update
@@ -62,8 +63,8 @@
 //   - subresources other than a Namespace's status and finalize (no
 //     scale, and the status of other kinds is written like any field:
 //     UpdateStatus on another kind answers 404);
-//   - defaulting and per-kind validation of spec and status (only metadata
-//     is validated), label and annotation validation, warnings;
+//   - defaulting and per-kind validation of spec and status (beyond the
+//     retention policy above), label and annotation validation, warnings;
 //   - dryRun on create, update and patch (only DELETE takes options);
 //   - the namespace controller: it is a client (package engine); without
 //     it a deleted namespace stays Terminating with its content, as on a

@@ -111,7 +111,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if old.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
 		m.DeletionGracePeriodSeconds = old.DeletionGracePeriodSeconds
 	}
-	if errs := validateObjectMetaUpdate(m, old); len(errs) > 0 {
+	if errs := append(validateObjectMetaUpdate(m, old), validateStatefulSetSpec(next)...); len(errs) > 0 {
 		return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 	}
 	if m.Generation > 0 && !jsoneq.Equal(cur.Fields.Get("spec"), next.Fields.Get("spec")) {
