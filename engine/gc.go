@@ -184,11 +184,8 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 			return
 		}
 	}
-	if fromGraph, ok := g.graphNode(n); ok && (fromGraph.identity.APIVersion != n.identity.APIVersion || fromGraph.identity.Kind != n.identity.Kind) {
-		c := n.clone()
-		c.identity.APIVersion, c.identity.Kind = fromGraph.identity.APIVersion, fromGraph.identity.Kind
-		n = c
-	}
+	// v1.34.4 hands the queued node on as it is: the refresh of its
+	// apiVersion and kind from the graph's node came in a later release.
 	err := g.attemptToDeleteItem(n, rec)
 	switch {
 	case errors.Is(err, errEnqueuedVirtualDelete):
