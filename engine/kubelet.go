@@ -21,7 +21,7 @@ var kubeletRegistration = registration{
 // kubelet is the simulated kubelet of every node: it finishes the graceful
 // deletion of scheduled Pods (those with spec.nodeName) once their grace
 // period has passed, by deleting them with grace 0 (R18). Without it, such
-// a Pod stays terminating, as on a cluster whose node is gone. It also
+// a Pod stays terminating, as on a node that stopped answering. It also
 // plays kube-scheduler for Pods that have a controller, and makes bound
 // Pods Running and Ready on the virtual clock (podlife.go says how).
 type kubelet struct {
