@@ -49,7 +49,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	if se := s.takeFault(req, info, obj.Metadata.Namespace, obj.Metadata.Name); se != nil {
 		return nil, se
 	}
-	if se := s.admitCreate(info, obj.Metadata.Namespace, obj.Metadata.Name); se != nil {
+	if se := s.admitCreate(info, obj.Metadata.Namespace, admissionName(&obj.Metadata)); se != nil {
 		return nil, se
 	}
 	fields, err := canonicalFields(obj.Fields)
@@ -133,9 +133,24 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	return view(obj, in.APIVersion), nil
 }
 
+// admissionName is the name an admission error gives the object of a
+// create (admission's extractResourceName): its name, else its
+// generateName (admission runs before the name is generated), else
+// "Unknown".
+func admissionName(m *ObjectMeta) string {
+	switch {
+	case m.Name != "":
+		return m.Name
+	case m.GenerateName != "":
+		return m.GenerateName
+	}
+	return "Unknown"
+}
+
 // admitCreate is the part of the NamespaceLifecycle admission plugin that
 // guards creates: the namespace must exist, and its phase must not be
-// Terminating.
+// Terminating. name is the object's name as admission words it
+// (admissionName).
 func (s *Store) admitCreate(info KindInfo, namespace, name string) *StatusError {
 	if !info.Namespaced() || namespace == "" {
 		return nil

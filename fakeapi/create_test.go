@@ -225,6 +225,15 @@ func TestCreate_NamespaceMustExistAndNotBeTerminating(t *testing.T) {
 	w.delete(Ref{APIVersion: "v1", Kind: "Namespace", Name: "other"}, nil)
 	_, err = w.s.Create("test", obj("v1", "ConfigMap", "other", "y"))
 	wantStatus(t, err, ReasonForbidden, 403, `configmaps "y" is forbidden: unable to create new content in namespace other because it is being terminated`)
+
+	// Admission runs before a name is generated: it names the object by
+	// its generateName, or "Unknown" (checked on a v1.34.4 apiserver).
+	gen := obj("v1", "ConfigMap", "other", "")
+	gen.Metadata.GenerateName = "gen-"
+	_, err = w.s.Create("test", gen)
+	wantStatus(t, err, ReasonForbidden, 403, `configmaps "gen-" is forbidden: unable to create new content in namespace other because it is being terminated`)
+	_, err = w.s.Create("test", obj("v1", "ConfigMap", "other", ""))
+	wantStatus(t, err, ReasonForbidden, 403, `configmaps "Unknown" is forbidden: unable to create new content in namespace other because it is being terminated`)
 }
 
 func TestCreate_UnknownKindHasNoRoute(t *testing.T) {
