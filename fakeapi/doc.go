@@ -32,8 +32,9 @@
 //     merge as in a merge patch;
 //   - namespaces: default, kube-system, kube-public and kube-node-lease
 //     exist from the start; the NamespaceLifecycle admission checks
-//     (creates need an existing namespace whose phase is not Terminating;
-//     the first three cannot be deleted); the namespace registry (every
+//     (creates need an existing namespace whose phase is not Terminating,
+//     updates and patches an existing namespace; the first three cannot
+//     be deleted); the namespace registry (every
 //     namespace gets status.phase Active, spec.finalizers [kubernetes] and
 //     the kubernetes.io/metadata.name label; a DELETE marks it Terminating
 //     and leaves its content alone; an update keeps spec.finalizers and

@@ -184,6 +184,21 @@ func TestNamespace_ObjectsOutliveAFinalizedNamespace(t *testing.T) {
 	if w.stored(nsRef("team")) != nil || w.stored(Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team", Name: "x"}) == nil {
 		t.Error("want the namespace gone and its ConfigMap left behind")
 	}
+	// What is left cannot be updated or patched: the NamespaceLifecycle
+	// admission plugin needs the namespace, and checks it after the
+	// object is found and before the resourceVersion is compared. Reads
+	// and deletes go on (as a v1.34.4 apiserver answered).
+	x := w.stored(Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team", Name: "x"}).DeepCopy()
+	x.Metadata.ResourceVersion = "1"
+	_, err := w.s.Update("test", x)
+	wantStatus(t, err, ReasonNotFound, 404, `namespaces "team" not found`)
+	_, err = w.s.Patch("test", Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team", Name: "x"}, MergePatch, []byte(`{"metadata":{"labels":{"a":"b"}}}`))
+	wantStatus(t, err, ReasonNotFound, 404, `namespaces "team" not found`)
+	_, err = w.s.Patch("test", Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team", Name: "nothere"}, MergePatch, []byte(`{}`))
+	wantStatus(t, err, ReasonNotFound, 404, `configmaps "nothere" not found`)
+	if res := w.delete(Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team", Name: "x"}, nil); !res.Removed {
+		t.Error("the delete of an object in a gone namespace did not remove it")
+	}
 }
 
 func TestDeleteCollection_DeletesEachItemAsItsOwnDelete(t *testing.T) {

@@ -77,6 +77,13 @@ func (s *Store) applyUpdate(info KindInfo, cur, next *Object) (*Object, *StatusE
 // Namespace's subresources.
 func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object) (*Object, *StatusError) {
 	m, old := &next.Metadata, &cur.Metadata
+	// The NamespaceLifecycle admission plugin runs on the updated object,
+	// before the resourceVersion is compared: the object's namespace must
+	// still exist (it can be gone with the object left in storage, once
+	// a namespace is finalized by hand).
+	if info.Namespaced() && s.object(namespaceKey(old.Namespace)) == nil {
+		return nil, NewNotFound("namespaces", old.Namespace)
+	}
 	// R10: the resourceVersion is an optimistic lock.
 	if m.ResourceVersion == "" {
 		if info.Custom {
