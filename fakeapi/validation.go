@@ -291,7 +291,7 @@ func isQualifiedName(v string) []string {
 			}
 		}
 	default:
-		return []string{"a valid label key " + regexError(qualifiedNameMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc") +
+		return []string{"a qualified name " + regexError(qualifiedNameMsg, qualifiedNameFmt, "MyName", "my.name", "123-abc") +
 			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
 	}
 	if name == "" {
