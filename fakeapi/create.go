@@ -86,8 +86,8 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		errs := append(validateObjectMeta(info, m), validateStatefulSetSpec(obj)...)
 		if namespace {
 			setNameLabel(m)
-			for i, f := range NamespaceFinalizers(obj) {
-				errs = append(errs, validateNamespaceFinalizerName(f, i)...)
+			for _, f := range NamespaceFinalizers(obj) {
+				errs = append(errs, validateNamespaceFinalizerName(f, "spec.finalizers")...)
 			}
 		}
 		if len(errs) > 0 {

@@ -2,7 +2,6 @@ package fakeapi
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -303,13 +302,6 @@ func (s *Store) updateSub(req *Request, in *Object, sub subresource) (*Object, *
 	}
 	next := in.DeepCopy()
 	next.Metadata.Namespace = ""
-	if sub == finalizeSubresource {
-		for i, f := range NamespaceFinalizers(next) {
-			if errs := validateNamespaceFinalizerName(f, i); len(errs) > 0 {
-				return nil, newInvalid("Namespace", next.Metadata.Name, errs)
-			}
-		}
-	}
 	out, se := s.applyUpdateTo(sub, info, cur, next)
 	if se != nil {
 		return nil, se
@@ -319,9 +311,10 @@ func (s *Store) updateSub(req *Request, in *Object, sub subresource) (*Object, *
 
 // validateNamespaceFinalizerName is validateFinalizerName of the core
 // validation: a qualified name, and one without a "/" must be a standard
-// finalizer name (kubernetes, orphan, foregroundDeletion).
-func validateNamespaceFinalizerName(f string, i int) []fieldError {
-	path := "spec.finalizers[" + strconv.Itoa(i) + "]"
+// finalizer name (kubernetes, orphan, foregroundDeletion). ValidateNamespace
+// (create) reports every entry at path spec.finalizers,
+// ValidateNamespaceFinalizeUpdate at spec.finalizers[i].
+func validateNamespaceFinalizerName(f, path string) []fieldError {
 	var errs []fieldError
 	for _, msg := range isQualifiedName(f) {
 		errs = append(errs, invalidField(path, goString(f), msg))

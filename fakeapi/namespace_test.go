@@ -32,7 +32,7 @@ func TestNamespace_CreateSetsPhaseFinalizerAndLabel(t *testing.T) {
 	}
 	_, err := w.s.Create("test", obj("v1", "Namespace", "", "bad", "spec", map[string]any{"finalizers": []any{"mine"}}))
 	wantStatus(t, err, ReasonInvalid, 422,
-		`Namespace "bad" is invalid: spec.finalizers[0]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified`)
+		`Namespace "bad" is invalid: spec.finalizers: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified`)
 }
 
 func TestNamespace_UpdateAndPatchKeepSpecFinalizersAndStatus(t *testing.T) {
@@ -164,9 +164,14 @@ func TestNamespace_FinalizeRemovesWhenBothListsAreEmpty(t *testing.T) {
 	// Finalize validates the names.
 	w.create(obj("v1", "Namespace", "", "c"))
 	c := w.stored(nsRef("c")).DeepCopy()
-	c.Fields.Set("spec", map[string]any{"finalizers": []any{"mine"}})
+	c.Fields.Set("spec", map[string]any{"finalizers": []any{"kubernetes", "mine", "yours"}})
 	_, err = w.s.Finalize("test", c)
-	wantStatus(t, err, ReasonInvalid, 422, `Namespace "c" is invalid: spec.finalizers[0]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified`)
+	wantStatus(t, err, ReasonInvalid, 422, `Namespace "c" is invalid: [spec.finalizers[1]: Invalid value: "mine": name is neither a standard finalizer name nor is it fully qualified, `+
+		`spec.finalizers[2]: Invalid value: "yours": name is neither a standard finalizer name nor is it fully qualified]`)
+	// ... after the resourceVersion: a stale one is a conflict first.
+	c.Metadata.ResourceVersion = "1"
+	_, err = w.s.Finalize("test", c)
+	wantStatus(t, err, ReasonConflict, 409, `Operation cannot be fulfilled on namespaces "c": `+optimisticLockMessage)
 }
 
 func TestNamespace_ObjectsOutliveAFinalizedNamespace(t *testing.T) {

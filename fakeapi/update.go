@@ -1,6 +1,10 @@
 package fakeapi
 
-import "github.com/gcplay/gcplay/internal/jsoneq"
+import (
+	"strconv"
+
+	"github.com/gcplay/gcplay/internal/jsoneq"
+)
 
 // Update PUTs obj: it replaces the stored object with the same kind,
 // namespace and name, and returns the result read through obj's
@@ -118,7 +122,14 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if old.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
 		m.DeletionGracePeriodSeconds = old.DeletionGracePeriodSeconds
 	}
-	if errs := append(validateObjectMetaUpdate(m, old), validateStatefulSetSpec(next)...); len(errs) > 0 {
+	errs := append(validateObjectMetaUpdate(m, old), validateStatefulSetSpec(next)...)
+	if sub == finalizeSubresource {
+		// ValidateNamespaceFinalizeUpdate, after the metadata checks.
+		for i, f := range NamespaceFinalizers(next) {
+			errs = append(errs, validateNamespaceFinalizerName(f, "spec.finalizers["+strconv.Itoa(i)+"]")...)
+		}
+	}
+	if len(errs) > 0 {
 		return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 	}
 	if m.Generation > 0 && !jsoneq.Equal(cur.Fields.Get("spec"), next.Fields.Get("spec")) {
