@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -524,19 +523,53 @@ func listPhrase(names []string) string {
 	return fmt.Sprintf("%s, %s and %d more", names[0], names[1], len(names)-2)
 }
 
-// aggregate joins claim errors as utilerrors.NewAggregate does.
+// aggregate is utilerrors.NewAggregate: nil without a non-nil error, the
+// error itself when there is one, else an aggregateError.
 func aggregate(errs []error) error {
-	switch len(errs) {
+	var out aggregateError
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	switch len(out) {
 	case 0:
 		return nil
 	case 1:
-		return errs[0]
+		// Upstream's aggregate of one says that error's message.
+		return out[0]
 	}
-	msgs := make([]string, len(errs))
-	for i, e := range errs {
-		msgs[i] = e.Error()
+	return out
+}
+
+// aggregateError is utilerrors' aggregate: its message lists each
+// distinct message once, in order, nested aggregates flattened, in
+// brackets unless there is only one.
+type aggregateError []error
+
+func (a aggregateError) Error() string {
+	var msgs []string
+	seen := map[string]bool{}
+	a.visit(func(e error) {
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	})
+	if len(msgs) == 1 {
+		return msgs[0]
 	}
-	return errors.New("[" + strings.Join(msgs, ", ") + "]")
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+func (a aggregateError) visit(f func(error)) {
+	for _, e := range a {
+		if n, ok := e.(aggregateError); ok {
+			n.visit(f)
+			continue
+		}
+		f(e)
+	}
 }
 
 // sortedKeys returns a map's keys in order.

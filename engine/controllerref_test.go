@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -35,5 +36,33 @@ func TestRecheckDeletionTimestampText(t *testing.T) {
 	want = "can't recheck DeletionTimestamp: original ReplicaSet default/web is gone: got uid " + cached.Metadata.UID + ", wanted old-uid"
 	if err := recheckDeletionTimestamp(e, "test", &other)(); err == nil || err.Error() != want {
 		t.Errorf("recheck of a replaced owner: %v, want %q", err, want)
+	}
+}
+
+// TestAggregate: claim and sync errors are joined as
+// utilerrors.NewAggregate joins them: nil errors dropped, each distinct
+// message once (nested aggregates flattened), in brackets only when more
+// than one message is left.
+func TestAggregate(t *testing.T) {
+	a, b := errors.New("a"), errors.New("b")
+	if err := aggregate([]error{nil, nil}); err != nil {
+		t.Errorf("only nils: %v, want nil", err)
+	}
+	if err := aggregate([]error{nil, a}); err != a {
+		t.Errorf("one error: %v, want it alone", err)
+	}
+	for _, c := range []struct {
+		errs []error
+		want string
+	}{
+		{[]error{a, b}, "[a, b]"},
+		{[]error{a, a}, "a"},
+		{[]error{a, nil, b, a}, "[a, b]"},
+		{[]error{aggregate([]error{a, b}), b, errors.New("c")}, "[a, b, c]"},
+		{[]error{aggregate([]error{a, a}), a}, "a"},
+	} {
+		if err := aggregate(c.errs); err == nil || err.Error() != c.want {
+			t.Errorf("aggregate(%v) = %v, want %q", c.errs, err, c.want)
+		}
 	}
 }
