@@ -16,10 +16,10 @@ import (
 //   - DeleteOptions are validated first (R5): the handler does it before
 //     the object is read, so bad options on a missing object are 422;
 //   - a missing object is 404 (R11);
-//   - Namespaces: the NamespaceLifecycle admission plugin refuses default,
-//     kube-system and kube-public; the namespace registry marks a namespace
-//     Terminating on the first DELETE and keeps it while spec.finalizers
-//     remain (deleteNamespace);
+//   - Namespaces: the namespace registry checks the preconditions, then the
+//     NamespaceLifecycle admission plugin refuses default, kube-system and
+//     kube-public; the registry marks a namespace Terminating on the first
+//     DELETE and keeps it while spec.finalizers remain (deleteNamespace);
 //   - preconditions are checked (R12, 409);
 //   - the grace period of graceful kinds (Pods) is worked out (R18), and a
 //     deletion already pending with an equal or shorter grace leaves the
@@ -164,9 +164,6 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 		return 200
 	}
 	if isNamespaceKind(info) {
-		if slices.Contains(immortalNamespaces, ref.Name) {
-			return DeleteResult{}, newForbidden("namespaces", ref.Name, "this namespace may not be deleted")
-		}
 		if res, done, se := s.deleteNamespace(info, cur, opts, code); done {
 			return res, se
 		}

@@ -186,6 +186,12 @@ func (s *Store) deleteNamespace(info KindInfo, cur *Object, opts *DeleteOptions,
 				"Precondition failed: ResourceVersion in precondition: "+*p.ResourceVersion+", ResourceVersion in object meta: "+m.ResourceVersion)
 		}
 	}
+	// The NamespaceLifecycle admission plugin refuses default, kube-system
+	// and kube-public: it runs as the delete's validation, inside the
+	// write, after the preconditions.
+	if slices.Contains(immortalNamespaces, m.Name) {
+		return DeleteResult{}, true, newForbidden("namespaces", m.Name, "this namespace may not be deleted")
+	}
 	if m.DeletionTimestamp == nil {
 		next := &Object{APIVersion: cur.APIVersion, Kind: cur.Kind, Metadata: *m, Fields: cur.Fields}
 		next.Metadata.DeletionTimestamp = &Time{s.now()}

@@ -109,8 +109,12 @@ func TestNamespace_ImmortalAndPreconditions(t *testing.T) {
 	if res := w.delete(nsRef("kube-node-lease"), nil); res.Removed || NamespacePhase(res.Object) != "Terminating" {
 		t.Errorf("kube-node-lease is not immortal upstream: %s", describe(res.Object))
 	}
+	// The preconditions come first (as a v1.34.4 apiserver answered).
+	_, err := w.s.Delete("test", nsRef("default"), &DeleteOptions{Preconditions: &Preconditions{UID: str("nope")}})
+	wantStatus(t, err, ReasonConflict, 409,
+		`Operation cannot be fulfilled on namespaces "default": Precondition failed: UID in precondition: nope, UID in object meta: uid-0001`)
 	w.create(obj("v1", "Namespace", "", "team"))
-	_, err := w.s.Delete("test", nsRef("team"), &DeleteOptions{Preconditions: &Preconditions{UID: str("nope")}})
+	_, err = w.s.Delete("test", nsRef("team"), &DeleteOptions{Preconditions: &Preconditions{UID: str("nope")}})
 	wantStatus(t, err, ReasonConflict, 409,
 		`Operation cannot be fulfilled on namespaces "team": Precondition failed: UID in precondition: nope, UID in object meta: uid-0005`)
 	_, err = w.s.Delete("test", nsRef("team"), &DeleteOptions{Preconditions: &Preconditions{ResourceVersion: str("1")}})
