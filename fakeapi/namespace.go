@@ -306,6 +306,9 @@ func (s *Store) updateSub(req *Request, in *Object, sub subresource) (*Object, *
 	if se != nil {
 		return nil, se
 	}
+	if se := uidPrecondition(info, in, cur); se != nil {
+		return nil, se
+	}
 	next := in.DeepCopy()
 	next.Metadata.Namespace = ""
 	out, se := s.applyUpdateTo(sub, info, cur, next)

@@ -60,6 +60,9 @@ func (s *Store) update(req *Request, in *Object) (*Object, *StatusError) {
 	if se != nil {
 		return nil, se
 	}
+	if se := uidPrecondition(info, in, cur); se != nil {
+		return nil, se
+	}
 	next := in.DeepCopy()
 	next.Metadata.Namespace = ns
 	out, se := s.applyUpdate(info, cur, next)
@@ -67,6 +70,51 @@ func (s *Store) update(req *Request, in *Object) (*Object, *StatusError) {
 		return nil, se
 	}
 	return view(out, in.APIVersion), nil
+}
+
+// uidPrecondition is the precondition a PUT carries: the UID of the object
+// sent, when it has one (rest.DefaultUpdatedObjectInfo's Preconditions).
+// Storage checks it before anything else of the update (GuaranteedUpdate),
+// and a mismatch is its invalid-object error, turned into a 409 by
+// InterpretUpdateError: the message names the object's etcd key. A patch
+// carries no precondition; a changed uid there is an immutable field.
+func uidPrecondition(info KindInfo, in, cur *Object) *StatusError {
+	uid := in.Metadata.UID
+	if uid == "" || uid == cur.Metadata.UID {
+		return nil
+	}
+	return newConflict(qualifiedResource(info), cur.Metadata.Name,
+		"StorageError: invalid object, Code: 4, Key: "+storageKey(info, cur.Metadata.Namespace, cur.Metadata.Name)+
+			", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: "+uid+
+			", UID in object meta: "+cur.Metadata.UID)
+}
+
+// specialResourcePrefixes are the etcd prefixes of the core resources not
+// stored under their own name (kubeapiserver's
+// SpecialDefaultResourcePrefixes).
+var specialResourcePrefixes = map[string]string{
+	"replicationcontrollers": "controllers",
+	"endpoints":              "services/endpoints",
+	"nodes":                  "minions",
+	"services":               "services/specs",
+}
+
+// storageKey is the etcd key kube-apiserver keeps an object at:
+// /registry/<prefix>[/<namespace>]/<name>, the prefix being the resource,
+// a special one for four core resources, or group/resource for a custom
+// resource.
+func storageKey(info KindInfo, namespace, name string) string {
+	prefix := info.Resource
+	if p, ok := specialResourcePrefixes[prefix]; ok && info.Group() == "" {
+		prefix = p
+	}
+	if info.Custom {
+		prefix = info.Group() + "/" + info.Resource
+	}
+	if info.Namespaced() {
+		return "/registry/" + prefix + "/" + namespace + "/" + name
+	}
+	return "/registry/" + prefix + "/" + name
 }
 
 // applyUpdate writes next over cur: the update function that Update and

@@ -58,8 +58,6 @@ func TestUpdate_R4_ImmutableFields(t *testing.T) {
 		change  func(m *ObjectMeta)
 		wantMsg string
 	}{
-		{"uid", cmRef("live"), func(m *ObjectMeta) { m.UID = "other" },
-			`ConfigMap "live" is invalid: metadata.uid: Invalid value: "other": field is immutable`},
 		{"deletionTimestamp cannot be set", cmRef("live"), func(m *ObjectMeta) { m.DeletionTimestamp = &Time{Epoch} },
 			`ConfigMap "live" is invalid: metadata.deletionTimestamp: Invalid value: "2026-01-01T00:00:00Z": field is immutable`},
 		{"deletionGracePeriodSeconds", cmRef("gone"), func(m *ObjectMeta) { m.DeletionGracePeriodSeconds = Int64(30) },
@@ -147,6 +145,41 @@ func TestUpdate_R10_StaleResourceVersionIsConflict(t *testing.T) {
 	_, err := w.s.Update("test", stale)
 	wantStatus(t, err, ReasonConflict, 409,
 		`Operation cannot be fulfilled on configmaps "x": the object has been modified; please apply your changes to the latest version and try again`)
+}
+
+// TestUpdate_UIDIsAPrecondition: the uid a PUT sends is a storage
+// precondition, checked before the resourceVersion and the validation; a
+// mismatch is a 409 naming the object's etcd key (the messages of a
+// v1.34.4 apiserver). A patch has no such precondition: a uid it changes
+// is an immutable field (422).
+func TestUpdate_UIDIsAPrecondition(t *testing.T) {
+	reg := NewRegistry()
+	if err := reg.Add(KindInfo{APIVersion: "example.com/v1", Kind: "Widget", Resource: "widgets", Scope: Namespaced, Custom: true}); err != nil {
+		t.Fatal(err)
+	}
+	w := newWorldWith(t, reg)
+	for _, tt := range []struct {
+		o        *Object
+		resource string
+		key      string
+	}{
+		{configMap("a"), `configmaps "a"`, "/registry/configmaps/default/a"},
+		{obj("apps/v1", "Deployment", "default", "d"), `deployments.apps "d"`, "/registry/deployments/default/d"},
+		{obj("v1", "Service", "default", "s"), `services "s"`, "/registry/services/specs/default/s"},
+		{obj("v1", "Node", "", "n"), `nodes "n"`, "/registry/minions/n"},
+		{obj("example.com/v1", "Widget", "default", "w"), `widgets.example.com "w"`, "/registry/example.com/widgets/default/w"},
+	} {
+		o := w.create(tt.o)
+		uid := o.Metadata.UID
+		o.Metadata.UID = "zzz"
+		o.Metadata.ResourceVersion = "1"
+		o.Metadata.Finalizers = []string{"orphan", "foregroundDeletion"}
+		_, err := w.s.Update("test", o)
+		wantStatus(t, err, ReasonConflict, 409, "Operation cannot be fulfilled on "+tt.resource+": StorageError: invalid object, Code: 4, Key: "+
+			tt.key+", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: zzz, UID in object meta: "+uid)
+	}
+	_, err := w.s.Patch("test", cmRef("a"), MergePatch, []byte(`{"metadata":{"uid":"zzz"}}`))
+	wantStatus(t, err, ReasonInvalid, 422, `ConfigMap "a" is invalid: metadata.uid: Invalid value: "zzz": field is immutable`)
 }
 
 func TestUpdate_R10_EmptyResourceVersion(t *testing.T) {
