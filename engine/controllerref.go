@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -577,19 +578,36 @@ func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// templateSelector reads a workload's spec.selector and checks that it is
-// not empty and selects the Pod template's labels, as the apps/v1
-// validation of a StatefulSet or DaemonSet does.
-func templateSelector(spec, template map[string]any) (labelSelector, error) {
-	sel, err := parseSelector(nestedMap(spec, "selector"))
+// templateSelector reads a workload's spec.selector and checks it as the
+// apps/v1 validation of a StatefulSet or DaemonSet (kind) does, with its
+// field errors (ValidateStatefulSetSpec, ValidateDaemonSetSpec): a
+// StatefulSet's selector is required; neither may be empty ({}); and
+// it must select the Pod template's labels (a StatefulSet with an empty
+// selector skips that check, which an empty selector would pass anyway).
+// Several errors are listed in brackets, as ErrorList.ToAggregate does.
+func templateSelector(kind string, spec, template map[string]any) (labelSelector, error) {
+	raw := spec["selector"]
+	sel, err := parseSelector(raw)
 	if err != nil {
 		return sel, err
 	}
-	if sel.empty() {
-		return sel, fmt.Errorf("spec.selector: Required value")
+	empty := raw != nil && sel.empty()
+	var errs []error
+	if raw == nil && kind == "StatefulSet" {
+		errs = append(errs, errors.New("spec.selector: Required value"))
 	}
-	if !sel.matches(stringMap(nestedMap(template, "metadata")["labels"])) {
-		return sel, fmt.Errorf("spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`")
+	if empty && kind == "StatefulSet" {
+		errs = append(errs, errors.New("spec.selector: Invalid value: {}: empty selector is invalid for statefulset"))
 	}
-	return sel, nil
+	meta := nestedMap(template, "metadata")
+	if !empty && !sel.matches(stringMap(meta["labels"])) {
+		// The bad value is the template's labels, as JSON (null when
+		// there are none).
+		labels, _ := json.Marshal(meta["labels"])
+		errs = append(errs, fmt.Errorf("spec.template.metadata.labels: Invalid value: %s: `selector` does not match template `labels`", labels))
+	}
+	if empty && kind == "DaemonSet" {
+		errs = append(errs, errors.New("spec.selector: Invalid value: {}: empty selector is invalid for daemonset"))
+	}
+	return sel, aggregate(errs)
 }

@@ -66,3 +66,41 @@ func TestAggregate(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateSelectorErrors: a StatefulSet's or DaemonSet's selector is
+// refused with the field errors of ValidateStatefulSetSpec and
+// ValidateDaemonSetSpec: Required (a StatefulSet's only), "empty selector
+// is invalid for ..." for {}, and the template's labels as JSON when the
+// selector does not select them.
+func TestTemplateSelectorErrors(t *testing.T) {
+	tmpl := map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "web", "tier": "x"}}}
+	mismatch := "spec.template.metadata.labels: Invalid value: {\"app\":\"web\",\"tier\":\"x\"}: `selector` does not match template `labels`"
+	for _, c := range []struct {
+		kind     string
+		selector any
+		template map[string]any
+		want     string
+	}{
+		{"StatefulSet", nil, tmpl, "[spec.selector: Required value, " + mismatch + "]"},
+		{"DaemonSet", nil, tmpl, mismatch},
+		{"StatefulSet", map[string]any{}, tmpl, "spec.selector: Invalid value: {}: empty selector is invalid for statefulset"},
+		{"DaemonSet", map[string]any{"matchLabels": map[string]any{}}, tmpl, "spec.selector: Invalid value: {}: empty selector is invalid for daemonset"},
+		{"StatefulSet", map[string]any{"matchLabels": map[string]any{"app": "db"}}, tmpl, mismatch},
+		{"DaemonSet", map[string]any{"matchLabels": map[string]any{"app": "db"}}, map[string]any{},
+			"spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`"},
+		{"StatefulSet", map[string]any{"matchLabels": map[string]any{"app": "web"}}, tmpl, ""},
+	} {
+		spec := map[string]any{"template": c.template}
+		if c.selector != nil {
+			spec["selector"] = c.selector
+		}
+		_, err := templateSelector(c.kind, spec, c.template)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s with selector %v: %q, want %q", c.kind, c.selector, got, c.want)
+		}
+	}
+}

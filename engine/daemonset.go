@@ -413,7 +413,7 @@ func readDaemonSet(o *fakeapi.Object) (dsView, error) {
 	spec := specOf(o)
 	v := dsView{obj: o, historyLimit: 10, maxUnavailable: int64(1), maxSurge: int64(0)}
 	v.template = nestedMap(spec, "template")
-	sel, err := templateSelector(spec, v.template)
+	sel, err := templateSelector("DaemonSet", spec, v.template)
 	if err != nil {
 		return v, err
 	}

@@ -336,7 +336,7 @@ func readStatefulSet(o *fakeapi.Object) (stsView, error) {
 			}
 		}
 	}
-	sel, err := templateSelector(spec, v.template)
+	sel, err := templateSelector("StatefulSet", spec, v.template)
 	if err != nil {
 		return v, err
 	}
