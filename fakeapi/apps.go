@@ -84,3 +84,36 @@ func validateStatefulSetSpec(obj *Object) []fieldError {
 	}
 	return errs
 }
+
+// validateStatefulSetStatus is ValidateStatefulSetStatus, for an update
+// that changes a StatefulSet's status (gcplay's controllers write status
+// through the object itself, which stands for UpdateStatus here): no
+// count is negative, none is above status.replicas, and availableReplicas
+// is not above readyReplicas.
+func validateStatefulSetStatus(cur, next *Object) []fieldError {
+	if next.APIVersion != "apps/v1" || next.Kind != "StatefulSet" {
+		return nil
+	}
+	st := next.Fields.Get("status")
+	if jsoneq.Equal(cur.Fields.Get("status"), st) {
+		return nil
+	}
+	count := func(f string) (int64, bool) { return numberValue(mapField(st, f)) }
+	var errs []fieldError
+	for _, f := range []string{"replicas", "readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas", "observedGeneration", "collisionCount"} {
+		if n, _ := count(f); n < 0 {
+			errs = append(errs, invalidField("status."+f, strconv.FormatInt(n, 10), "must be greater than or equal to 0"))
+		}
+	}
+	replicas, _ := count("replicas")
+	for _, f := range []string{"readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas"} {
+		if n, _ := count(f); n > replicas {
+			errs = append(errs, invalidField("status."+f, strconv.FormatInt(n, 10), "cannot be greater than status.replicas"))
+		}
+	}
+	ready, _ := count("readyReplicas")
+	if n, _ := count("availableReplicas"); n > ready {
+		errs = append(errs, invalidField("status.availableReplicas", strconv.FormatInt(n, 10), "cannot be greater than status.readyReplicas"))
+	}
+	return errs
+}

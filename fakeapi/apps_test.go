@@ -86,3 +86,31 @@ func TestStatefulSetRetentionPolicyValidated(t *testing.T) {
 		t.Errorf("patch: %v\nwant %s", err, want)
 	}
 }
+
+// An update that changes a StatefulSet's status is validated as
+// ValidateStatefulSetStatus does; one that leaves the status alone is not.
+func TestStatefulSetStatusValidated(t *testing.T) {
+	w := newWorld(t)
+	set := &Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: ObjectMeta{Name: "web", Namespace: "default"},
+		Fields: FieldsOf(map[string]any{"spec": map[string]any{}, "status": map[string]any{"replicas": -1}})}
+	if _, err := w.s.Create("test", set); err != nil {
+		t.Fatal(err)
+	}
+	ref := Ref{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "default", Name: "web"}
+	if _, err := w.s.Patch("test", ref, MergePatch, []byte(`{"spec":{"replicas":2}}`)); err != nil {
+		t.Errorf("a spec patch of a set whose status is unchanged: %v", err)
+	}
+	for patch, want := range map[string]string{
+		`{"status":{"replicas":1,"currentReplicas":-1}}`: `StatefulSet.apps "web" is invalid: status.currentReplicas: Invalid value: -1: must be greater than or equal to 0`,
+		`{"status":{"replicas":1,"readyReplicas":2,"availableReplicas":2}}`: `StatefulSet.apps "web" is invalid: [status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas, ` +
+			`status.availableReplicas: Invalid value: 2: cannot be greater than status.replicas]`,
+		`{"status":{"replicas":2,"readyReplicas":1,"availableReplicas":2}}`: `StatefulSet.apps "web" is invalid: status.availableReplicas: Invalid value: 2: cannot be greater than status.readyReplicas`,
+	} {
+		if _, err := w.s.Patch("test", ref, MergePatch, []byte(patch)); err == nil || err.Error() != want {
+			t.Errorf("%s: %v\nwant %s", patch, err, want)
+		}
+	}
+	if _, err := w.s.Patch("test", ref, MergePatch, []byte(`{"status":{"replicas":2,"readyReplicas":1,"availableReplicas":1}}`)); err != nil {
+		t.Errorf("a valid status: %v", err)
+	}
+}

@@ -21,7 +21,9 @@
 //   - metadata validation: names, generateName, ownerReferences (R3),
 //     finalizers (R2), the update rules (R4), resourceVersion as an
 //     optimistic lock (R10); of a spec, only a StatefulSet's
-//     persistentVolumeClaimRetentionPolicy (Retain or Delete);
+//     persistentVolumeClaimRetentionPolicy (Retain or Delete); of a
+//     status, only a StatefulSet's counts, when an update changes them
+//     (ValidateStatefulSetStatus);
 //   - finalizers, the GC finalizers and every DeleteOptions field:
 //     propagationPolicy, orphanDependents, gracePeriodSeconds,
 //     preconditions and dryRun (R5, R11-R21), and removal when an update

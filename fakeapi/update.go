@@ -177,7 +177,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 			errs = append(errs, validateNamespaceFinalizerName(f, "spec.finalizers["+strconv.Itoa(i)+"]")...)
 		}
 	}
-	if len(errs) > 0 {
+	if errs = append(errs, validateStatefulSetStatus(cur, next)...); len(errs) > 0 {
 		return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 	}
 	if m.Generation > 0 && !jsoneq.Equal(cur.Fields.Get("spec"), next.Fields.Get("spec")) {
