@@ -626,18 +626,18 @@ func (g *garbageCollector) stepAttemptToOrphan(rec *Record) {
 	defer g.attemptToOrphan.Done(owner)
 	rec.Item = owner.identity.ref()
 	deps := owner.getDependents()
-	var failed []string
+	var failed []error
 	for _, dep := range deps {
 		_, err := g.patch(dep, deleteOwnerRefPatch(dep.identity.UID, []string{owner.identity.UID}), func(n *node) ([]byte, error) {
 			return g.deleteOwnerRefJSONMergePatch(n, owner.identity.UID)
 		})
 		if err != nil && !fakeapi.IsNotFound(err) {
-			failed = append(failed, fmt.Sprintf("orphaning %s failed, %v", dep.identity, err))
+			failed = append(failed, fmt.Errorf("orphaning %s failed, %v", dep.identity, err))
 		}
 	}
 	if len(failed) > 0 {
 		d := g.attemptToOrphan.AddRateLimited(owner, g.env.now())
-		rec.Err = fmt.Sprintf("failed to orphan dependents of owner %s, got errors: %s", owner.identity, aggregateText(failed))
+		rec.Err = fmt.Sprintf("failed to orphan dependents of owner %s, got errors: %s", owner.identity, aggregate(failed))
 		rec.Reason = Reason{Code: "OrphanFailed", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker, orphanDependents"}.
 			Say("%d of %d dependent(s) could not be patched: %s keeps its orphan finalizer and is retried in %s", len(failed), len(deps), owner.identity.ref(), d)
 		return
@@ -652,22 +652,6 @@ func (g *garbageCollector) stepAttemptToOrphan(rec *Record) {
 	g.attemptToOrphan.Forget(owner)
 	rec.Reason = Reason{Code: "Orphaned", Rule: "R50", Func: "GarbageCollector.attemptToOrphanWorker"}.
 		Say("removed the reference to %s from its %d dependent(s) in the graph, then its orphan finalizer", owner.identity.ref(), len(deps))
-}
-
-// aggregateText is the text of apimachinery's aggregate of errors with
-// these texts: one alone is itself; several are listed once each, comma
-// separated, in brackets.
-func aggregateText(msgs []string) string {
-	var distinct []string
-	for _, m := range msgs {
-		if !slices.Contains(distinct, m) {
-			distinct = append(distinct, m)
-		}
-	}
-	if len(distinct) == 1 {
-		return distinct[0]
-	}
-	return "[" + strings.Join(distinct, ", ") + "]"
 }
 
 func refUIDs(refs []fakeapi.OwnerReference) []string {
