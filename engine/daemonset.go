@@ -633,7 +633,9 @@ func selectorPhrase(sel map[string]string) string {
 }
 
 // daemonPodNode is the node a daemon Pod is for: spec.nodeName, else the
-// node its required node affinity pins it to (GetTargetNodeName).
+// node its required node affinity pins it to (GetTargetNodeName): the
+// first matchFields expression "metadata.name In" decides, and one that
+// names other than exactly one node names none.
 func daemonPodNode(p *fakeapi.Object) string {
 	if n := nodeName(p); n != "" {
 		return n
@@ -643,11 +645,11 @@ func daemonPodNode(p *fakeapi.Object) string {
 		fields, _ := nestedSlice(t, "matchFields")
 		for _, f := range fields {
 			if nestedString(f, "key") == "metadata.name" && nestedString(f, "operator") == "In" {
-				if vals, ok := nestedSlice(f, "values"); ok && len(vals) == 1 {
-					if s, ok := vals[0].(string); ok {
-						return s
-					}
+				if vals, _ := nestedSlice(f, "values"); len(vals) == 1 {
+					s, _ := vals[0].(string)
+					return s
 				}
+				return ""
 			}
 		}
 	}

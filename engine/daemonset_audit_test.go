@@ -41,3 +41,31 @@ func TestDaemonSetTemplateGenerationIsTheParsedNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestDaemonPodNodeFirstNameExpressionDecides: GetTargetNodeName stops at
+// the first matchFields expression "metadata.name In": one that names
+// other than exactly one node names none, whatever later terms say.
+func TestDaemonPodNodeFirstNameExpressionDecides(t *testing.T) {
+	pod := func(terms ...[]any) *fakeapi.Object {
+		var ts []any
+		for _, vals := range terms {
+			ts = append(ts, map[string]any{"matchFields": []any{
+				map[string]any{"key": "metadata.name", "operator": "In", "values": vals}}})
+		}
+		return &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "p"},
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"affinity": map[string]any{"nodeAffinity": map[string]any{
+				"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{"nodeSelectorTerms": ts}}}}})}
+	}
+	for _, c := range []struct {
+		p    *fakeapi.Object
+		want string
+	}{
+		{pod([]any{"node-a"}), "node-a"},
+		{pod([]any{"node-a", "node-b"}, []any{"node-c"}), ""},
+		{pod([]any{}, []any{"node-c"}), ""},
+	} {
+		if got := daemonPodNode(c.p); got != c.want {
+			t.Errorf("%v: node %q, want %q", c.p.Fields.Get("spec"), got, c.want)
+		}
+	}
+}
