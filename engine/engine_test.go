@@ -228,22 +228,6 @@ func TestDeleteObject_R46(t *testing.T) {
 	if w.Store().Lookup(fakeapi.RefOf(stale)) == nil {
 		t.Fatal("the object whose owners changed must not be deleted")
 	}
-
-	// An object the GET after the conflict finds gone: the delete has
-	// done its work (upstream's deleteObject returns nil), and no virtual
-	// delete event is queued.
-	w.store.Inject(fakeapi.Fault{Verb: "delete", Kind: "ConfigMap", Name: "dep2", Reason: fakeapi.ReasonConflict})
-	w.store.Inject(fakeapi.Fault{Verb: "get", Kind: "ConfigMap", Name: "dep2", Reason: fakeapi.ReasonNotFound})
-	queued := w.collector().graphChanges.Len()
-	w.env.begin("test")
-	err = w.collector().deleteObject(id, rv, owners, fakeapi.DeletePropagationBackground)
-	w.env.end()
-	if err != nil {
-		t.Fatalf("a conflict on an object found gone must be success, got %v", err)
-	}
-	if n := w.collector().graphChanges.Len(); n != queued {
-		t.Fatalf("graphChanges went from %d to %d items: no virtual delete event may be queued", queued, n)
-	}
 }
 
 // buildCascade makes an owner with n dependents and settles.

@@ -184,8 +184,11 @@ func (g *garbageCollector) stepAttemptToDelete(rec *Record) {
 			return
 		}
 	}
-	// v1.34.4 hands the queued node on as it is: the refresh of its
-	// apiVersion and kind from the graph's node came in a later release.
+	if fromGraph, ok := g.graphNode(n); ok && (fromGraph.identity.APIVersion != n.identity.APIVersion || fromGraph.identity.Kind != n.identity.Kind) {
+		c := n.clone()
+		c.identity.APIVersion, c.identity.Kind = fromGraph.identity.APIVersion, fromGraph.identity.Kind
+		n = c
+	}
 	err := g.attemptToDeleteItem(n, rec)
 	switch {
 	case errors.Is(err, errEnqueuedVirtualDelete):
@@ -291,7 +294,7 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 			}
 		}
 		rec.Reason = Reason{Code: "DeleteForeground", Rule: "R44(b)", Func: "GarbageCollector.attemptToDeleteItem", Message: why.Message, Texts: why.Texts}
-		return g.deleteItem(item, latest, fakeapi.DeletePropagationForeground)
+		return g.deleteItem(item, latest, fakeapi.DeletePropagationForeground, rec)
 	default:
 		policy := fakeapi.DeletePropagationBackground
 		why := say("Background (it carries no GC finalizer)")
@@ -307,16 +310,18 @@ func (g *garbageCollector) attemptToDeleteItem(item *node, rec *Record) error {
 		}
 		rec.Reason = rec.reason(Reason{Code: deleteCode(policy), Rule: "R44(c)", Func: "GarbageCollector.attemptToDeleteItem"},
 			classes, say(": "), verdict, say("; deleted with "), why)
-		return g.deleteItem(item, latest, policy)
+		return g.deleteItem(item, latest, policy, rec)
 	}
 }
 
-// deleteItem DELETEs the item at the resourceVersion it was classified
-// at. Its error is the worker's: a 404 from the DELETE is an error like
-// any other, requeued with backoff, and the next pass's GET finds the
-// object gone (R41, R44).
-func (g *garbageCollector) deleteItem(item *node, latest *fakeapi.Object, policy fakeapi.DeletionPropagation) error {
-	return g.deleteObject(item.identity, latest.Metadata.ResourceVersion, latest.Metadata.OwnerReferences, policy)
+func (g *garbageCollector) deleteItem(item *node, latest *fakeapi.Object, policy fakeapi.DeletionPropagation, rec *Record) error {
+	err := g.deleteObject(item.identity, latest.Metadata.ResourceVersion, latest.Metadata.OwnerReferences, policy)
+	if fakeapi.IsNotFound(err) {
+		g.enqueueVirtualDeleteEvent(item.identity)
+		rec.Note("the DELETE found nothing: a virtual delete event is queued")
+		return errEnqueuedVirtualDelete
+	}
+	return err
 }
 
 // classifyReferences sorts the live owner references into solid, dangling
@@ -461,8 +466,7 @@ func (g *garbageCollector) removeFinalizer(owner *node, finalizer string) (bool,
 
 // deleteObject DELETEs an item with uid and resourceVersion preconditions,
 // retrying once without the resourceVersion when the conflict came from a
-// change that left the ownerReferences alone, and succeeding when the
-// object is gone by then (R44, R46).
+// change that left the ownerReferences alone (R44, R46).
 func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []fakeapi.OwnerReference, policy fakeapi.DeletionPropagation) error {
 	ref, err := g.refFor(id)
 	if err != nil {
@@ -478,8 +482,7 @@ func (g *garbageCollector) deleteObject(id objectReference, rv string, owners []
 	if fakeapi.IsConflict(err) && rv != "" {
 		live, liveErr := g.env.api.GetShared(gcClient, ref)
 		if fakeapi.IsNotFound(liveErr) {
-			g.env.rec.Note("the DELETE conflicted on resourceVersion, and the object is gone now: the delete counts as done")
-			return nil
+			return liveErr
 		}
 		if liveErr == nil && live.Metadata.UID == id.UID && live.Metadata.ResourceVersion != rv && refsEqual(live.Metadata.OwnerReferences, owners) {
 			g.env.rec.Note("the DELETE conflicted on resourceVersion, but the ownerReferences did not change: retried without it")

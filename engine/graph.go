@@ -66,7 +66,8 @@ type node struct {
 	// its own. A clone for another world copies it; node.clone does not.
 	queued uint8
 	// inGraph says that uidToNode holds this node for its UID (see
-	// garbageCollector.setNode); the graph's invariants check it.
+	// garbageCollector.setNode): a worker then knows the graph's node for
+	// a queued item without a lookup in a map of 100,000 nodes.
 	inGraph bool
 	// copied is the node's copy while a world is cloned
 	// (garbageCollector.clone), nil otherwise.

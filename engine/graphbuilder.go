@@ -154,6 +154,13 @@ func (g *garbageCollector) processGraphChanges(rec *Record) {
 		}
 		g.processTransitions(ev.oldObj, obj, n, rec)
 	case (ev.eventType == addEvent || ev.eventType == updateEvent) && found:
+		if existing.identity.APIVersion != obj.APIVersion || existing.identity.Kind != obj.Kind {
+			// R27.1: the object is seen through another version or kind.
+			c := existing.clone()
+			c.identity.APIVersion, c.identity.Kind = obj.APIVersion, obj.Kind
+			g.replaceNode(existing, c)
+			existing = c
+		}
 		rec.Reason = rec.Because(Reason{Code: "GraphNodeUpdated", Rule: "R27", Func: "GraphBuilder.processGraphChanges"},
 			"%s updated; owners unchanged", existing)
 		added, removed, changed := referencesDiffs(existing.owners, obj.Metadata.OwnerReferences)
@@ -270,6 +277,15 @@ func (g *garbageCollector) setNode(n, old *node) {
 	n.inGraph = true
 }
 
+// graphNode returns the node uidToNode holds for n's UID, and whether it
+// holds one: n itself while n is in the graph, found without a lookup.
+func (g *garbageCollector) graphNode(n *node) (*node, bool) {
+	if n.inGraph {
+		return n, true
+	}
+	return g.uidToNode.Get(n.identity.UID)
+}
+
 // insertNode adds n to uidToNode and to its owners' dependents.
 func (g *garbageCollector) insertNode(n *node) {
 	g.setNode(n, nil)
@@ -283,6 +299,19 @@ func (g *garbageCollector) removeNode(n *node) {
 	n.inGraph = false
 	g.touch(n.identity.UID)
 	g.removeDependentFromOwners(n, n.owners)
+}
+
+// replaceNode swaps a clone c for n in uidToNode and in its owners'
+// dependent sets.
+func (g *garbageCollector) replaceNode(n, c *node) {
+	g.setNode(c, n)
+	for _, o := range c.owners {
+		if owner, ok := g.uidToNode.Get(o.UID); ok {
+			owner.deleteDependent(n)
+			owner.addDependent(c)
+		}
+	}
+	g.touch(c.identity.UID)
 }
 
 // addDependentToOwners links n under each owner, creating a virtual node for
