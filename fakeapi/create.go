@@ -15,7 +15,7 @@ const maxNameGenerationAttempts = 8
 // the metadata is validated (R2, R3); the UID is assigned from the counter
 // unless obj carries one (scenario files may fix UIDs; a UID already used
 // by a stored object is refused); creationTimestamp is now; generation is
-// 1 for objects with a spec. GC finalizers and ownerReferences to missing
+// 1 for the kinds whose strategy starts it (startsGeneration). GC finalizers and ownerReferences to missing
 // owners are accepted (R7). A name in use is 409 AlreadyExists, prefixed
 // "object is being deleted: " when the holder is terminating (R8).
 func (s *Store) Create(client string, obj *Object) (*Object, error) {
@@ -68,7 +68,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
 	m.Generation = 0
-	if _, ok := obj.Fields.Lookup("spec"); ok && !namespace {
+	if startsGeneration(info) {
 		m.Generation = 1
 	}
 	normalizeMeta(m)
@@ -131,6 +131,21 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	req.Ref = RefOf(obj)
 	req.Ref.APIVersion = in.APIVersion
 	return view(obj, in.APIVersion), nil
+}
+
+// startsGeneration reports whether the kind's strategy starts generation
+// at 1 on create (its PrepareForCreate): among gcplay's built-in kinds the
+// workloads and Pods; every custom resource (customResourceStrategy). The
+// others (ConfigMap, Service, PersistentVolumeClaim, Node, ...) keep 0.
+func startsGeneration(info KindInfo) bool {
+	if info.Custom {
+		return true
+	}
+	switch info.Kind {
+	case "Pod", "ReplicationController", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob":
+		return true
+	}
+	return false
 }
 
 // admissionName is the name an admission error gives the object of a

@@ -120,6 +120,44 @@ func TestCreate_R6_BlockOwnerDeletionNeedsNoPermission(t *testing.T) {
 	}
 }
 
+// TestCreate_GenerationStartsAtOneForSomeKinds: only the strategies that
+// set it in PrepareForCreate start generation at 1; a Service, a
+// PersistentVolumeClaim or a Node with a spec keeps 0 (a v1.34.4
+// apiserver gave a Service generation 0), and a custom resource gets 1
+// even without a spec.
+func TestCreate_GenerationStartsAtOneForSomeKinds(t *testing.T) {
+	reg := NewRegistry()
+	if err := reg.Add(KindInfo{APIVersion: "example.com/v1", Kind: "Widget", Scope: Namespaced, Custom: true}); err != nil {
+		t.Fatal(err)
+	}
+	w := newWorldWith(t, reg)
+	spec := map[string]any{"x": 1}
+	for _, tt := range []struct {
+		o    *Object
+		want int64
+	}{
+		{obj("v1", "Pod", "default", "p", "spec", spec), 1},
+		{obj("apps/v1", "ReplicaSet", "default", "rs", "spec", spec), 1},
+		{obj("batch/v1", "CronJob", "default", "cj", "spec", spec), 1},
+		{obj("v1", "Service", "default", "s", "spec", spec), 0},
+		{obj("v1", "PersistentVolumeClaim", "default", "c", "spec", spec), 0},
+		{obj("v1", "Node", "", "n", "spec", spec), 0},
+		{obj("coordination.k8s.io/v1", "Lease", "default", "l", "spec", spec), 0},
+		{obj("example.com/v1", "Widget", "default", "w"), 1},
+	} {
+		if got := w.create(tt.o).Metadata.Generation; got != tt.want {
+			t.Errorf("%s: generation %d, want %d", RefOf(tt.o), got, tt.want)
+		}
+	}
+	// A custom resource's generation follows every change outside
+	// metadata (it has no status subresource), a Service's stays 0.
+	wd := w.mergePatch(Ref{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "default", Name: "w"}, `{"status":{"ready":true}}`)
+	svc := w.mergePatch(Ref{APIVersion: "v1", Kind: "Service", Namespace: "default", Name: "s"}, `{"spec":{"x":2}}`)
+	if wd.Metadata.Generation != 2 || svc.Metadata.Generation != 0 {
+		t.Errorf("after updates: widget generation %d, service %d; want 2 and 0", wd.Metadata.Generation, svc.Metadata.Generation)
+	}
+}
+
 func TestCreate_R7_ServerFillsSystemFields(t *testing.T) {
 	w := newWorld(t)
 	w.clock.Advance(90*time.Second + 300*time.Millisecond)

@@ -17,7 +17,7 @@ import (
 // creationTimestamp and a set deletionTimestamp are kept from storage;
 // uid, deletionTimestamp and deletionGracePeriodSeconds are immutable; no
 // finalizer may be added once the object is deleting; generation goes up
-// when spec changes. An update that leaves no finalizers on an object
+// when spec changes (generationChanges). An update that leaves no finalizers on an object
 // whose deletion has no grace period pending removes it instead (R9).
 // An update that changes nothing writes nothing.
 func (s *Store) Update(client string, obj *Object) (*Object, error) {
@@ -70,6 +70,18 @@ func (s *Store) update(req *Request, in *Object) (*Object, *StatusError) {
 		return nil, se
 	}
 	return view(out, in.APIVersion), nil
+}
+
+// generationChanges reports whether an update moves generation up: for
+// the built-in strategies a change of spec; for a custom resource
+// (customResourceStrategy.PrepareForUpdate; gcplay serves custom kinds
+// without a status subresource) a change of anything outside metadata,
+// status included.
+func generationChanges(info KindInfo, cur, next *Object) bool {
+	if info.Custom {
+		return !sameFields(cur.Fields, next.Fields)
+	}
+	return !jsoneq.Equal(cur.Fields.Get("spec"), next.Fields.Get("spec"))
 }
 
 // uidPrecondition is the precondition a PUT carries: the UID of the object
@@ -180,7 +192,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if errs = append(errs, validateStatefulSetStatus(cur, next)...); len(errs) > 0 {
 		return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 	}
-	if m.Generation > 0 && !jsoneq.Equal(cur.Fields.Get("spec"), next.Fields.Get("spec")) {
+	if m.Generation > 0 && generationChanges(info, cur, next) {
 		m.Generation++
 	}
 	prepareDaemonSetUpdate(cur, next)
