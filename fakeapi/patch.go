@@ -233,9 +233,12 @@ func strategicMergeObject(doc, patch map[string]any) (map[string]any, *StatusErr
 // (a strategic merge patch to a custom kind, R53) or gcplay does not model
 // (JSON patch, server-side apply).
 func errUnsupportedPatch(info KindInfo, pt PatchType) *StatusError {
-	accepted := []string{"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"}
-	if !info.Custom {
-		accepted = append(accepted, string(StrategicMergePatch))
+	// The installer's supportedTypes, in its order (the CBOR apply type is
+	// behind a feature gate that v1.34 leaves off); the custom resource
+	// handler's lack the strategic type.
+	accepted := []string{"application/json-patch+json", "application/merge-patch+json", string(StrategicMergePatch), "application/apply-patch+yaml"}
+	if info.Custom {
+		accepted = slices.DeleteFunc(accepted, func(t string) bool { return t == string(StrategicMergePatch) })
 	}
 	if slices.Contains(accepted, string(pt)) {
 		return NewError(ReasonUnsupportedMediaType, "gcplay does not model %s patches", pt)

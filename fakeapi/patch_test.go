@@ -133,6 +133,10 @@ func TestPatch_R53_CustomKindRejectsStrategicMerge(t *testing.T) {
 	_, err := w.s.Patch("garbagecollector", wref, StrategicMergePatch, []byte(`{"metadata":{"labels":{"a":"b"}}}`))
 	wantStatus(t, err, ReasonUnsupportedMediaType, 415,
 		"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
+	// A built-in kind's list has the strategic type, third.
+	_, err = w.s.Patch("test", cmRef("x"), PatchType("application/yaml"), []byte(`{}`))
+	wantStatus(t, err, ReasonUnsupportedMediaType, 415,
+		"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml")
 	// The JSON merge fallback works, with the resourceVersion as a lock.
 	body := fmt.Sprintf(`{"metadata":{"resourceVersion":%q,"labels":{"patched":"yes"}}}`, wd.Metadata.ResourceVersion)
 	if _, err := w.s.Patch("garbagecollector", wref, MergePatch, []byte(body)); err != nil {
