@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -26,7 +27,8 @@ import (
 //     is removed at once, a scheduled one waits for its kubelet);
 //   - running: two seconds after a Pod is bound, its containers "start":
 //     the kubelet's status update sets status.phase Running, startTime,
-//     the Initialized, ContainersReady and Ready conditions, and one
+//     the PodReadyToStartContainers, Initialized, Ready, ContainersReady
+//     and PodScheduled conditions (after any the kubelet does not own), one
 //     containerStatuses entry per container (ready, started, running).
 //     There are no probes and no images to pull: a running Pod is ready at
 //     once, and never restarts unless a scenario patches restartCount;
@@ -503,6 +505,39 @@ func setCondition(conds []any, typ, now string) []any {
 	return append(conds, map[string]any{"type": typ, "status": "True", "lastTransitionTime": now})
 }
 
+// kubeletOwned are the condition types the kubelet owns
+// (PodConditionsByKubelet, and PodReadyToStartContainers, whose feature
+// gate is on by default since v1.29).
+var kubeletOwned = []string{"PodScheduled", "Ready", "Initialized", "ContainersReady",
+	"PodResizeInProgress", "PodResizePending", "PodReadyToStartContainers"}
+
+// kubeletConditions is the conditions of generateAPIPodStatus for a Pod
+// whose containers all run and are ready: the conditions the kubelet does
+// not own, in their order, then PodReadyToStartContainers, Initialized,
+// Ready, ContainersReady and PodScheduled, all True, each keeping the
+// transition time it had if it was True already.
+func kubeletConditions(old []any, now string) []any {
+	var out []any
+	for _, c := range old {
+		if !slices.Contains(kubeletOwned, nestedString(c, "type")) {
+			out = append(out, c)
+		}
+	}
+	for _, t := range []string{"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"} {
+		cond := any(map[string]any{"type": t, "status": "True", "lastTransitionTime": now})
+		for _, c := range old {
+			if nestedString(c, "type") == t {
+				if nestedString(c, "status") == "True" {
+					cond = c
+				}
+				break
+			}
+		}
+		out = append(out, cond)
+	}
+	return out
+}
+
 func existingConditions(pod *fakeapi.Object) []any {
 	conds, _ := nestedSlice(pod.Fields, "status", "conditions")
 	out := make([]any, len(conds))
@@ -535,10 +570,7 @@ func (k *kubelet) bind(rec *Record, key string, pod *fakeapi.Object) {
 // status: Running and Ready (gcplay has no probes).
 func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 	now := k.env.vtime()
-	conds := existingConditions(pod)
-	for _, t := range []string{"Initialized", "Ready", "ContainersReady", "PodScheduled"} {
-		conds = setCondition(conds, t, now)
-	}
+	conds := kubeletConditions(existingConditions(pod), now)
 	restarts := map[string]any{}
 	if cs, ok := nestedSlice(pod.Fields, "status", "containerStatuses"); ok {
 		for _, c := range cs {

@@ -229,3 +229,27 @@ func TestDeletionCostParse(t *testing.T) {
 		}
 	}
 }
+
+// TestKubeletConditions: the conditions the kubelet stand-in writes when a
+// Pod's containers start are generateAPIPodStatus's: the conditions the
+// kubelet does not own first, in their order, then
+// PodReadyToStartContainers, Initialized, Ready, ContainersReady and
+// PodScheduled, True; one that was True keeps its transition time, one
+// that was not is set at now.
+func TestKubeletConditions(t *testing.T) {
+	old := []any{
+		map[string]any{"type": "PodScheduled", "status": "True", "lastTransitionTime": "T1"},
+		map[string]any{"type": "example.com/gate", "status": "False", "lastTransitionTime": "T0"},
+		map[string]any{"type": "Ready", "status": "False", "lastTransitionTime": "T1"},
+		map[string]any{"type": "Initialized", "status": "True", "lastTransitionTime": "T2"},
+	}
+	var got []string
+	for _, c := range kubeletConditions(old, "T3") {
+		got = append(got, nestedString(c, "type")+"="+nestedString(c, "status")+"@"+nestedString(c, "lastTransitionTime"))
+	}
+	want := []string{"example.com/gate=False@T0", "PodReadyToStartContainers=True@T3", "Initialized=True@T2",
+		"Ready=True@T3", "ContainersReady=True@T3", "PodScheduled=True@T1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("conditions %v, want %v", got, want)
+	}
+}
