@@ -99,11 +99,11 @@ func (c *statefulSetController) observe(ev fakeapi.WatchEvent) {
 	case isKind(o, "v1", "Pod"):
 		switch ev.Type {
 		case fakeapi.Deleted:
-			c.enqueueForPod(o)
+			c.deletePod(o)
 		case fakeapi.Modified:
 			c.updatePod(ev.Old, o)
 		default:
-			c.enqueueForPod(o)
+			c.addPod(o)
 		}
 	case isKind(o, "v1", "PersistentVolumeClaim"):
 		key := objKey(o)
@@ -122,8 +122,26 @@ func (c *statefulSetController) observe(ev fakeapi.WatchEvent) {
 	}
 }
 
-// enqueueForPod is addPod/deletePod: the set the Pod's controller
-// reference names, or, for an orphan, every set whose selector matches it.
+// addPod: a Pod that is already terminating is handled as deleted;
+// otherwise enqueueForPod.
+func (c *statefulSetController) addPod(pod *fakeapi.Object) {
+	if pod.Metadata.DeletionTimestamp != nil {
+		c.deletePod(pod)
+		return
+	}
+	c.enqueueForPod(pod)
+}
+
+// deletePod wakes the set the Pod's controller reference names; a deleted
+// orphan wakes no one.
+func (c *statefulSetController) deletePod(pod *fakeapi.Object) {
+	if set := c.resolveControllerRef(pod.Metadata.Namespace, controllerOf(pod)); set != nil {
+		c.q.Add(objKey(set))
+	}
+}
+
+// enqueueForPod is addPod's: the set the Pod's controller reference
+// names, or, for an orphan, every set whose selector matches it.
 func (c *statefulSetController) enqueueForPod(pod *fakeapi.Object) {
 	if ref := controllerOf(pod); ref != nil {
 		if set := c.resolveControllerRef(pod.Metadata.Namespace, ref); set != nil {

@@ -169,3 +169,40 @@ func TestStatefulSetOrphanPodUpdateWakesOnlyOnLabelChange(t *testing.T) {
 		}
 	}
 }
+
+// TestStatefulSetDeletedOrphanPodWakesNoOne: deletePod wakes only the set
+// that controls the Pod ("no controller should care about orphans being
+// deleted"), and addPod handles a Pod that is already terminating as
+// deleted.
+func TestStatefulSetDeletedOrphanPodWakesNoOne(t *testing.T) {
+	set := &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "web", Namespace: "default", UID: "sts-web"},
+		Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}}}})}
+	gone := fakeapi.Time{Time: time.Date(2026, 1, 1, 0, 0, 30, 0, time.UTC)}
+	pod := func(owned, terminating bool) *fakeapi.Object {
+		p := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "web-0", Namespace: "default", Labels: map[string]string{"app": "web"}}}
+		if owned {
+			p.Metadata.OwnerReferences = []fakeapi.OwnerReference{newControllerRef(set)}
+		}
+		if terminating {
+			p.Metadata.DeletionTimestamp = &gone
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		ev   fakeapi.WatchEvent
+		want int
+	}{
+		{"orphan deleted", fakeapi.WatchEvent{Type: fakeapi.Deleted, Object: pod(false, true)}, 0},
+		{"owned Pod deleted", fakeapi.WatchEvent{Type: fakeapi.Deleted, Object: pod(true, true)}, 1},
+		{"orphan added", fakeapi.WatchEvent{Type: fakeapi.Added, Object: pod(false, false)}, 1},
+		{"terminating orphan added", fakeapi.WatchEvent{Type: fakeapi.Added, Object: pod(false, true)}, 0},
+		{"terminating owned Pod added", fakeapi.WatchEvent{Type: fakeapi.Added, Object: pod(true, true)}, 1},
+	} {
+		c := &statefulSetController{q: newWorkqueue[string]("statefulset"), sets: map[string]*fakeapi.Object{"default/web": set}, quiet: map[string]bool{}}
+		c.observe(tc.ev)
+		if got := c.q.Len(); got != tc.want {
+			t.Errorf("%s: %d set(s) queued, want %d", tc.name, got, tc.want)
+		}
+	}
+}
