@@ -25,8 +25,9 @@ func (c *controlleeExpectations) fulfilled() bool { return c.add <= 0 && c.del <
 // handlers lower the counts as the Pods show up or go, and the next sync
 // manages replicas only once the counts reach zero or five minutes pass.
 // Deletions are tracked by Pod key, so a Pod seen first as terminating and
-// then as deleted is counted once. The ReplicaSet controller is its sole
-// user; the world's clones copy it.
+// then as deleted is counted once. The ReplicaSet controller uses it so;
+// the Job controller uses it as the plain ControllerExpectations (set,
+// lower, creationObserved: no Pod keys). The world's clones copy it.
 type expectations struct {
 	exps map[string]*controlleeExpectations
 	// uids holds, per controller key, the keys of the Pods whose deletion
