@@ -318,6 +318,24 @@ func (s *Store) updateSub(req *Request, in *Object, sub subresource) (*Object, *
 	return view(out, in.APIVersion), nil
 }
 
+// validateNamespacePhase is the phase rule of ValidateNamespaceStatusUpdate:
+// Active while deletionTimestamp is unset, Terminating once it is set. An
+// empty phase is Active, as API defaulting makes it. (The field path is
+// upstream's, with its capital P.)
+func validateNamespacePhase(o *Object) []fieldError {
+	phase := NamespacePhase(o)
+	if phase == "" {
+		phase = NamespaceActive
+	}
+	switch {
+	case o.Metadata.DeletionTimestamp == nil && phase != NamespaceActive:
+		return []fieldError{invalidField("status.Phase", jsonValue(phase), "may only be 'Active' if `deletionTimestamp` is empty")}
+	case o.Metadata.DeletionTimestamp != nil && phase != NamespaceTerminating:
+		return []fieldError{invalidField("status.Phase", jsonValue(phase), "may only be 'Terminating' if `deletionTimestamp` is not empty")}
+	}
+	return nil
+}
+
 // validateNamespaceFinalizerName is validateFinalizerName of the core
 // validation: a qualified name, and one without a "/" must be a standard
 // finalizer name (kubernetes, orphan, foregroundDeletion). ValidateNamespace

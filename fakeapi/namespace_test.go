@@ -135,6 +135,18 @@ func TestNamespace_FinalizeRemovesWhenBothListsAreEmpty(t *testing.T) {
 	if err != nil || !slices.Equal(NamespaceFinalizers(st), []string{"kubernetes"}) {
 		t.Fatalf("status update = %v, %v", st, err)
 	}
+	// The phase must agree with the deletionTimestamp
+	// (ValidateNamespaceStatusUpdate); an empty one is Active.
+	for _, phase := range []string{"Active", ""} {
+		bad := st.DeepCopy()
+		bad.Fields.Set("status", map[string]any{"phase": phase})
+		_, err = w.s.UpdateStatus("test", bad)
+		wantStatus(t, err, ReasonInvalid, 422, `Namespace "team" is invalid: status.Phase: Invalid value: "Active": may only be 'Terminating' if `+"`deletionTimestamp`"+` is not empty`)
+	}
+	live := w.create(obj("v1", "Namespace", "", "live"))
+	live.Fields.Set("status", map[string]any{"phase": "Terminating"})
+	_, err = w.s.UpdateStatus("test", live)
+	wantStatus(t, err, ReasonInvalid, 422, `Namespace "live" is invalid: status.Phase: Invalid value: "Terminating": may only be 'Active' if `+"`deletionTimestamp`"+` is empty`)
 	// A stale resourceVersion conflicts, as the controller's first
 	// finalize after a status update does.
 	fin := ns.DeepCopy()

@@ -183,6 +183,9 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 		m.DeletionGracePeriodSeconds = old.DeletionGracePeriodSeconds
 	}
 	errs := append(validateObjectMetaUpdate(m, old), validateStatefulSetSpec(next)...)
+	if sub == statusSubresource {
+		errs = append(errs, validateNamespacePhase(next)...)
+	}
 	if sub == finalizeSubresource {
 		// ValidateNamespaceFinalizeUpdate, after the metadata checks.
 		for i, f := range NamespaceFinalizers(next) {
