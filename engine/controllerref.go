@@ -447,12 +447,13 @@ func (m *refManager) patchAdopt(obj *fakeapi.Object) error {
 	return err
 }
 
-// releasePatch is GenerateDeleteOwnerRefStrategicMergeBytes: the
-// strategic merge patch that deletes the reference to the owner with
-// ownerUID, carries the object's uid, and deletes the given finalizers
-// (the Job controller's tracking finalizer: a Pod it releases is no
-// longer its to count).
-func releasePatch(uid, ownerUID string, finalizers ...string) []byte {
+// deleteOwnerRefPatch is GenerateDeleteOwnerRefStrategicMergeBytes, the
+// strategic merge patch both the collector (R54) and a releasing
+// controller send: it deletes the references to the owners with
+// ownerUIDs, carries the dependent's uid (first, as ObjectMeta orders
+// it), and deletes the given finalizers (the Job controller's tracking
+// finalizer: a Pod it releases is no longer its to count).
+func deleteOwnerRefPatch(dependentUID string, ownerUIDs []string, finalizers ...string) []byte {
 	body := struct {
 		Metadata struct {
 			UID              string              `json:"uid"`
@@ -460,8 +461,11 @@ func releasePatch(uid, ownerUID string, finalizers ...string) []byte {
 			DeleteFinalizers []string            `json:"$deleteFromPrimitiveList/finalizers,omitempty"`
 		} `json:"metadata"`
 	}{}
-	body.Metadata.UID = uid
-	body.Metadata.OwnerReferences = []map[string]string{{"$patch": "delete", "uid": ownerUID}}
+	body.Metadata.UID = dependentUID
+	body.Metadata.OwnerReferences = make([]map[string]string, len(ownerUIDs))
+	for i, u := range ownerUIDs {
+		body.Metadata.OwnerReferences[i] = map[string]string{"$patch": "delete", "uid": u}
+	}
 	body.Metadata.DeleteFinalizers = finalizers
 	b, _ := json.Marshal(body)
 	return b
@@ -469,7 +473,7 @@ func releasePatch(uid, ownerUID string, finalizers ...string) []byte {
 
 func (m *refManager) release(obj *fakeapi.Object) error {
 	_, err := m.env.api.Patch(m.client, fakeapi.RefOf(obj), fakeapi.StrategicMergePatch,
-		releasePatch(obj.Metadata.UID, m.owner.Metadata.UID, m.finalizers...))
+		deleteOwnerRefPatch(obj.Metadata.UID, []string{m.owner.Metadata.UID}, m.finalizers...))
 	if err == nil {
 		m.released = append(m.released, obj.String())
 		m.rec.Note("released %s: its labels no longer match %s", obj, m.selector)

@@ -511,22 +511,6 @@ func (g *garbageCollector) patch(item *node, smp []byte, jmp func(*node) ([]byte
 	return g.patchObject(item.identity, body, fakeapi.MergePatch)
 }
 
-// deleteOwnerRefPatch is the strategic merge patch that deletes owner
-// references by uid and carries the dependent's uid (R54), as
-// GenerateDeleteOwnerRefStrategicMergeBytes writes it: the uid first.
-func deleteOwnerRefPatch(dependentUID string, ownerUIDs []string) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, `{"metadata":{"uid":%q,"ownerReferences":[`, dependentUID)
-	for i, u := range ownerUIDs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"$patch":"delete","uid":%q}`, u)
-	}
-	b.WriteString(`]}}`)
-	return []byte(b.String())
-}
-
 type patchMeta struct {
 	ResourceVersion string                   `json:"resourceVersion"`
 	OwnerReferences []fakeapi.OwnerReference `json:"ownerReferences"`
