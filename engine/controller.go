@@ -14,7 +14,8 @@
 //     written by hand without spec.nodeName and without a controller stays
 //     unscheduled, so both kinds of Pod deletion can be shown.
 //   - There is no container runtime and there are no probes: two seconds
-//     after a Pod is bound, the kubelet reports it Running and Ready.
+//     after a Pod is bound, the kubelet reports it Running and Ready (not
+//     Ready while a readiness gate's condition is missing or not True).
 //   - The fake apiserver neither defaults nor validates workload specs: the
 //     controllers apply the apps/v1 defaults when they read a spec (replicas
 //     1, RollingUpdate with 25% maxSurge and maxUnavailable,

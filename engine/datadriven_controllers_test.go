@@ -30,6 +30,7 @@ import (
 //	tick by=D            move the clock by D without running what falls due
 //	statefulsets         StatefulSets, their Pods, claims and revisions, with
 //	                     every owner reference
+//	conditions ref=R     a Pod's phase and conditions, one a line
 //	daemonsets           DaemonSets (status counts, template generation),
 //	                     their revisions and Pods (node, revision hash,
 //	                     pod-template-generation, tolerations with tols)
@@ -127,6 +128,31 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 		b.WriteString(rec.String() + "\n")
 		if err != nil {
 			b.WriteString("error: " + err.Error() + "\n")
+		}
+	case "conditions":
+		v, _ := arg(d, "ref")
+		ref, err := parseRef(w, v)
+		if err != nil {
+			return "", err
+		}
+		o, err := w.Store().Get("test", ref)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "phase %s\n", nestedString(o.Fields, "status", "phase"))
+		conds, _ := nestedSlice(o.Fields, "status", "conditions")
+		for _, c := range conds {
+			fmt.Fprintf(&b, "%s=%s", nestedString(c, "type"), nestedString(c, "status"))
+			if t := nestedString(c, "lastTransitionTime"); t != "" {
+				fmt.Fprintf(&b, " since %s", FormatElapsed(parseTime(t).Sub(fakeapi.Epoch)))
+			}
+			if r := nestedString(c, "reason"); r != "" {
+				fmt.Fprintf(&b, " (%s)", r)
+			}
+			if m := nestedString(c, "message"); m != "" {
+				fmt.Fprintf(&b, ": %s", m)
+			}
+			b.WriteString("\n")
 		}
 	case "statefulsets":
 		for _, o := range w.Store().Objects() {

@@ -22,13 +22,15 @@ var kubeletRegistration = registration{
 // deletion of scheduled Pods (those with spec.nodeName) once their grace
 // period has passed, by deleting them with grace 0 (R18). Without it, such
 // a Pod stays terminating, as on a node that stopped answering. It also
-// plays kube-scheduler for Pods that have a controller, and makes bound
-// Pods Running and Ready on the virtual clock (podlife.go says how).
+// plays kube-scheduler for Pods that have a controller, makes bound Pods
+// Running and Ready on the virtual clock, and keeps Ready in step with
+// their readiness gates (podlife.go says how).
 type kubelet struct {
 	env *env
 	q   *workqueue[string]
-	// starting holds the stage ("unscheduled" or "starting") of each Pod
-	// that has one, as events showed it, to say what the next step does.
+	// starting holds the stage ("unscheduled", "starting" or "readiness")
+	// of each Pod that has one, as events showed it, to say what the next
+	// step does.
 	starting map[string]string
 }
 
@@ -73,7 +75,7 @@ func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 		return
 	}
 	key := k.env.podKeyOf(o)
-	if stage == "unscheduled" || stage == "starting" {
+	if stage == "unscheduled" || stage == "starting" || stage == "readiness" {
 		k.starting[key] = stage
 	} else {
 		delete(k.starting, key)
@@ -100,6 +102,8 @@ func (k *kubelet) describeNext(string) string {
 			return "kubelet: bind Pod " + items[0] + " to " + defaultNodeName
 		case "starting":
 			return "kubelet: start the containers of Pod " + items[0]
+		case "readiness":
+			return "kubelet: sync the Ready condition of Pod " + items[0]
 		}
 		return "kubelet: finish terminating Pod " + items[0]
 	}
@@ -154,6 +158,9 @@ func (k *kubelet) step(_ string, rec *Record) {
 			return
 		case "starting":
 			k.start(rec, key, pod)
+			return
+		case "readiness":
+			k.reconcileReadiness(rec, key, pod)
 			return
 		}
 		rec.Reason = Reason{Code: "PodRunning", Func: "kubelet"}.Say("%s is not terminating: nothing to do", rec.Item)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
@@ -31,7 +32,14 @@ import (
 //     and PodScheduled conditions (after any the kubelet does not own), one
 //     containerStatuses entry per container (ready, started, running).
 //     There are no probes and no images to pull: a running Pod is ready at
-//     once, and never restarts unless a scenario patches restartCount;
+//     once unless spec.readinessGates names a condition that is missing
+//     or not True (then Ready is False, reason ReadinessGatesNotReady, as
+//     GeneratePodReadyCondition makes it), and never restarts unless a
+//     scenario patches restartCount;
+//   - readiness: when a status update leaves a running Pod with readiness
+//     gates with a Ready condition other than the one the gates make
+//     (NeedToReconcilePodReadiness: a scenario patched a gate's condition,
+//     or Ready), the kubelet syncs the Pod at once and writes Ready anew;
 //   - terminating: once the grace period of a terminating scheduled Pod
 //     has passed, the kubelet deletes it with grace 0 (R18).
 
@@ -470,7 +478,12 @@ func lifeStage(o *fakeapi.Object) string {
 		return ""
 	}
 	switch nestedString(o.Fields, "status", "phase") {
-	case podRunning, podSucceeded, podFailed:
+	case podRunning:
+		if needToReconcileReadiness(o) {
+			return "readiness"
+		}
+		return ""
+	case podSucceeded, podFailed:
 		return ""
 	}
 	return "starting"
@@ -511,12 +524,14 @@ func setCondition(conds []any, typ, now string) []any {
 var kubeletOwned = []string{"PodScheduled", "Ready", "Initialized", "ContainersReady",
 	"PodResizeInProgress", "PodResizePending", "PodReadyToStartContainers"}
 
-// kubeletConditions is the conditions of generateAPIPodStatus for a Pod
-// whose containers all run and are ready: the conditions the kubelet does
-// not own, in their order, then PodReadyToStartContainers, Initialized,
-// Ready, ContainersReady and PodScheduled, all True, each keeping the
-// transition time it had if it was True already.
-func kubeletConditions(old []any, now string) []any {
+// kubeletConditions is the conditions of generateAPIPodStatus: the
+// conditions the kubelet does not own, in their order, then
+// PodReadyToStartContainers, Initialized, Ready, ContainersReady and
+// PodScheduled, each as gen says (True when gen does not name it). As
+// updateLastTransitionTime does, a condition whose status is unchanged
+// keeps its transition time (a True one is kept as it was), any other is
+// set at now.
+func kubeletConditions(old []any, now string, gen map[string]podCondition) []any {
 	var out []any
 	for _, c := range old {
 		if !slices.Contains(kubeletOwned, nestedString(c, "type")) {
@@ -524,18 +539,133 @@ func kubeletConditions(old []any, now string) []any {
 		}
 	}
 	for _, t := range []string{"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"} {
-		cond := any(map[string]any{"type": t, "status": "True", "lastTransitionTime": now})
+		g, ok := gen[t]
+		if !ok {
+			g = podCondition{status: "True"}
+		}
+		since := now
+		var keep any
 		for _, c := range old {
 			if nestedString(c, "type") == t {
-				if nestedString(c, "status") == "True" {
-					cond = c
+				if nestedString(c, "status") == g.status {
+					since = nestedString(c, "lastTransitionTime")
+					if g.status == "True" && g.reason == "" {
+						keep = c
+					}
 				}
 				break
 			}
 		}
-		out = append(out, cond)
+		if keep == nil {
+			keep = g.object(t, since)
+		}
+		out = append(out, keep)
 	}
 	return out
+}
+
+// podCondition is a condition the kubelet generates: its status, and the
+// reason and message that say why one is not True.
+type podCondition struct{ status, reason, message string }
+
+func (c podCondition) object(typ, since string) map[string]any {
+	m := map[string]any{"type": typ, "status": c.status, "lastTransitionTime": since}
+	if c.reason != "" {
+		m["reason"] = c.reason
+	}
+	if c.message != "" {
+		m["message"] = c.message
+	}
+	return m
+}
+
+// generateContainersReady is GenerateContainersReadyCondition for
+// gcplay's Pods, which have no restartable init containers: False with
+// reason UnknownContainerStatuses when the Pod has no containerStatuses,
+// False with PodCompleted or PodFailed in a terminal phase (Succeeded
+// only when every container has a status), False with ContainersNotReady
+// naming the containers without a status or not ready, else True.
+func generateContainersReady(pod *fakeapi.Object, statuses []any, phase string) podCondition {
+	containers, _ := nestedSlice(pod.Fields, "spec", "containers")
+	// (A Pod without containers, which the real apiserver refuses, has no
+	// status to miss.)
+	if statuses == nil && len(containers) > 0 {
+		return podCondition{status: "False", reason: "UnknownContainerStatuses"}
+	}
+	var unknown, unready []string
+	for _, c := range containers {
+		name := nestedString(c, "name")
+		i := slices.IndexFunc(statuses, func(s any) bool { return nestedString(s, "name") == name })
+		switch {
+		case i < 0:
+			unknown = append(unknown, name)
+		case !nestedBool(statuses[i], "ready"):
+			unready = append(unready, name)
+		}
+	}
+	switch {
+	case phase == podSucceeded && len(unknown) == 0:
+		return podCondition{status: "False", reason: "PodCompleted"}
+	case phase == podFailed:
+		return podCondition{status: "False", reason: "PodFailed"}
+	}
+	var msgs []string
+	if len(unknown) > 0 {
+		msgs = append(msgs, "containers with unknown status: ["+strings.Join(unknown, " ")+"]")
+	}
+	if len(unready) > 0 {
+		msgs = append(msgs, "containers with unready status: ["+strings.Join(unready, " ")+"]")
+	}
+	if len(msgs) > 0 {
+		return podCondition{status: "False", reason: "ContainersNotReady", message: strings.Join(msgs, ", ")}
+	}
+	return podCondition{status: "True"}
+}
+
+// generatePodReady is GeneratePodReadyCondition: ContainersReady's
+// status, reason and message when that is not True; else False with
+// reason ReadinessGatesNotReady while the condition a readiness gate
+// names (in conds) is missing or not True, with a message naming each
+// such gate; else True.
+func generatePodReady(pod *fakeapi.Object, conds, statuses []any, phase string) podCondition {
+	if c := generateContainersReady(pod, statuses, phase); c.status != "True" {
+		return c
+	}
+	gates, _ := nestedSlice(pod.Fields, "spec", "readinessGates")
+	var msgs []string
+	for _, g := range gates {
+		typ := nestedString(g, "conditionType")
+		i := slices.IndexFunc(conds, func(c any) bool { return nestedString(c, "type") == typ })
+		switch {
+		case i < 0:
+			msgs = append(msgs, "corresponding condition of pod readiness gate "+strconv.Quote(typ)+" does not exist.")
+		case nestedString(conds[i], "status") != "True":
+			msgs = append(msgs, "the status of pod readiness gate "+strconv.Quote(typ)+" is not \"True\", but "+nestedString(conds[i], "status"))
+		}
+	}
+	if len(msgs) > 0 {
+		return podCondition{status: "False", reason: "ReadinessGatesNotReady", message: strings.Join(msgs, ", ")}
+	}
+	return podCondition{status: "True"}
+}
+
+// needToReconcileReadiness is NeedToReconcilePodReadiness: whether a Pod
+// with readiness gates has a Ready condition whose status or message is
+// not the one the kubelet would generate from the Pod's status now (a
+// gate's condition was patched, or Ready was). HandlePodReconcile then
+// syncs the Pod, and the status manager writes Ready anew.
+func needToReconcileReadiness(pod *fakeapi.Object) bool {
+	if gates, _ := nestedSlice(pod.Fields, "spec", "readinessGates"); len(gates) == 0 {
+		return false
+	}
+	conds, _ := nestedSlice(pod.Fields, "status", "conditions")
+	i := slices.IndexFunc(conds, func(c any) bool { return nestedString(c, "type") == "Ready" })
+	if i < 0 {
+		return false
+	}
+	statuses, _ := nestedSlice(pod.Fields, "status", "containerStatuses")
+	g := generatePodReady(pod, conds, statuses, nestedString(pod.Fields, "status", "phase"))
+	return nestedString(conds[i], "status") != g.status || nestedString(conds[i], "message") != g.message
 }
 
 func existingConditions(pod *fakeapi.Object) []any {
@@ -570,7 +700,6 @@ func (k *kubelet) bind(rec *Record, key string, pod *fakeapi.Object) {
 // status: Running and Ready (gcplay has no probes).
 func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 	now := k.env.vtime()
-	conds := kubeletConditions(existingConditions(pod), now)
 	restarts := map[string]any{}
 	if cs, ok := nestedSlice(pod.Fields, "status", "containerStatuses"); ok {
 		for _, c := range cs {
@@ -593,14 +722,48 @@ func (k *kubelet) start(rec *Record, key string, pod *fakeapi.Object) {
 			"state": map[string]any{"running": map[string]any{"startedAt": now}},
 		})
 	}
+	old := existingConditions(pod)
+	ready := generatePodReady(pod, old, statuses, podRunning)
+	conds := kubeletConditions(old, now, map[string]podCondition{"Ready": ready})
 	status := map[string]any{"phase": podRunning, "conditions": conds, "startTime": now}
 	if statuses != nil {
 		status["containerStatuses"] = statuses
 	}
 	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": pod.Metadata.UID}, "status": status})
 	_, err := k.env.api.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
-	k.finishLifeStep(rec, key, err, Reason{Code: "PodStarted", Func: "kubelet SyncPod, statusManager"}.
-		Say("the containers of %s started on %s: it is Running and Ready (gcplay has no probes)", rec.Item, nodeName(pod)))
+	why := Reason{Code: "PodStarted", Func: "kubelet SyncPod, statusManager"}
+	if ready.status != "True" {
+		why.Func += ", GeneratePodReadyCondition"
+		k.finishLifeStep(rec, key, err, why.Say("the containers of %s started on %s: it is Running, but not Ready (%s: %s)",
+			rec.Item, nodeName(pod), ready.reason, ready.message))
+		return
+	}
+	k.finishLifeStep(rec, key, err, why.Say("the containers of %s started on %s: it is Running and Ready (gcplay has no probes)", rec.Item, nodeName(pod)))
+}
+
+// reconcileReadiness is HandlePodReconcile for a Pod whose Ready
+// condition is not what its readiness gates make it
+// (NeedToReconcilePodReadiness): the status update the kubelet observed
+// makes it sync the Pod, and the status manager writes the kubelet's
+// conditions again, Ready as GeneratePodReadyCondition makes it now.
+func (k *kubelet) reconcileReadiness(rec *Record, key string, pod *fakeapi.Object) {
+	now := k.env.vtime()
+	old := existingConditions(pod)
+	statuses, _ := nestedSlice(pod.Fields, "status", "containerStatuses")
+	phase := nestedString(pod.Fields, "status", "phase")
+	cready := generateContainersReady(pod, statuses, phase)
+	ready := generatePodReady(pod, old, statuses, phase)
+	conds := kubeletConditions(old, now, map[string]podCondition{"Ready": ready, "ContainersReady": cready})
+	body, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": pod.Metadata.UID},
+		"status": map[string]any{"conditions": conds}})
+	_, err := k.env.api.Patch(ControllerKubelet, fakeapi.RefOf(pod), fakeapi.MergePatch, body)
+	why := Reason{Code: "ReadinessReconciled", Func: "kubelet HandlePodReconcile, GeneratePodReadyCondition"}
+	if ready.status == "True" {
+		why = why.Say("the conditions the readiness gates of %s name are all True: the kubelet's status sync writes Ready True", rec.Item)
+	} else {
+		why = why.Say("the readiness gates of %s are not all True: the kubelet's status sync writes Ready False (%s: %s)", rec.Item, ready.reason, ready.message)
+	}
+	k.finishLifeStep(rec, key, err, why)
 }
 
 func (k *kubelet) finishLifeStep(rec *Record, key string, err error, ok Reason) {

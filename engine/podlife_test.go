@@ -244,12 +244,48 @@ func TestKubeletConditions(t *testing.T) {
 		map[string]any{"type": "Initialized", "status": "True", "lastTransitionTime": "T2"},
 	}
 	var got []string
-	for _, c := range kubeletConditions(old, "T3") {
+	for _, c := range kubeletConditions(old, "T3", nil) {
 		got = append(got, nestedString(c, "type")+"="+nestedString(c, "status")+"@"+nestedString(c, "lastTransitionTime"))
 	}
 	want := []string{"example.com/gate=False@T0", "PodReadyToStartContainers=True@T3", "Initialized=True@T2",
 		"Ready=True@T3", "ContainersReady=True@T3", "PodScheduled=True@T1"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("conditions %v, want %v", got, want)
+	}
+}
+
+// TestGeneratePodReady: Ready as GeneratePodReadyCondition makes it:
+// ContainersReady's reason and message while a container is unknown or
+// not ready, then ReadinessGatesNotReady naming each gate whose condition
+// is missing or not True, in the gates' order.
+func TestGeneratePodReady(t *testing.T) {
+	pod := &fakeapi.Object{Fields: fakeapi.FieldsOf(map[string]any{
+		"spec": map[string]any{
+			"containers":     []any{map[string]any{"name": "a"}, map[string]any{"name": "b"}, map[string]any{"name": "c"}},
+			"readinessGates": []any{map[string]any{"conditionType": "x/one"}, map[string]any{"conditionType": "x/two"}},
+		},
+	})}
+	ready := func(name string, r bool) any { return map[string]any{"name": name, "ready": r} }
+	gate := func(typ, status string) any { return map[string]any{"type": typ, "status": status} }
+	all := []any{ready("a", true), ready("b", true), ready("c", true)}
+	for _, tc := range []struct {
+		conds, statuses []any
+		phase           string
+		want            podCondition
+	}{
+		{nil, nil, podRunning, podCondition{"False", "UnknownContainerStatuses", ""}},
+		{nil, []any{ready("a", true), ready("b", false)}, podRunning,
+			podCondition{"False", "ContainersNotReady", "containers with unknown status: [c], containers with unready status: [b]"}},
+		{nil, all, podRunning, podCondition{"False", "ReadinessGatesNotReady",
+			`corresponding condition of pod readiness gate "x/one" does not exist., corresponding condition of pod readiness gate "x/two" does not exist.`}},
+		{[]any{gate("x/two", "Unknown"), gate("x/one", "True")}, all, podRunning, podCondition{"False", "ReadinessGatesNotReady",
+			`the status of pod readiness gate "x/two" is not "True", but Unknown`}},
+		{[]any{gate("x/two", "True"), gate("x/one", "True")}, all, podRunning, podCondition{status: "True"}},
+		{[]any{gate("x/two", "True"), gate("x/one", "True")}, all, podFailed, podCondition{"False", "PodFailed", ""}},
+		{nil, all, podSucceeded, podCondition{"False", "PodCompleted", ""}},
+	} {
+		if got := generatePodReady(pod, tc.conds, tc.statuses, tc.phase); got != tc.want {
+			t.Errorf("generatePodReady(%v, %v, %s) = %+v, want %+v", tc.conds, tc.statuses, tc.phase, got, tc.want)
+		}
 	}
 }
