@@ -510,7 +510,7 @@ func compareWithSim(rep *FileReport, sim map[string]bool) {
 // hasChecks reports whether a scenario checks anything.
 func hasChecks(s *scenario.Scenario) bool {
 	for _, st := range s.Steps {
-		if st.Action == scenario.ActionExpect || st.ExpectError != "" {
+		if st.Action == scenario.ActionExpect || st.ExpectsError() {
 			return true
 		}
 	}

@@ -282,10 +282,12 @@ func (x *executor) runStep(ctx context.Context, label string, st *scenario.Step)
 		got = string(apierrors.ReasonForError(actErr))
 	}
 	switch {
-	case st.ExpectError != "":
+	case st.ExpectsError():
+		// `expectError: ""` expects an answer with the empty reason
+		// (StatusReasonUnknown); success never matches it.
 		c := CheckResult{Step: label, Line: st.Line, Key: "expectError", Subject: st.Describe(),
-			Expected: "fails with " + string(st.ExpectError), Real: describeActionResult(actErr, outcome)}
-		if got == string(st.ExpectError) {
+			Expected: "fails with " + st.ExpectedError(), Real: describeActionResult(actErr, outcome)}
+		if actErr != nil && got == string(st.ExpectError) {
 			c.Status = Agree
 			sr.Outcome = "failed as expected: " + describeErr(actErr)
 		} else {
@@ -614,7 +616,7 @@ func (x *executor) delete(ctx context.Context, st *scenario.Step) (string, strin
 		}
 		if d.Preconditions.ResourceVersion != nil {
 			rv := *d.Preconditions.ResourceVersion
-			if st.ExpectError == "" {
+			if !st.ExpectsError() {
 				// gcplay's resourceVersions are its own; a precondition
 				// meant to hold gets the object's real one.
 				if cur, err := x.getMeta(ctx, kr, ns, name); err == nil {

@@ -1,5 +1,7 @@
 package fakeapi
 
+import "strconv"
+
 // maxNameGenerationAttempts is how often a create with generateName tries
 // a new name after a clash (the apiserver's RetryGenerateName behaviour).
 const maxNameGenerationAttempts = 8
@@ -93,8 +95,8 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		if len(errs) > 0 {
 			return nil, newInvalid(qualifiedKind(info), m.Name, errs)
 		}
-		if m.ResourceVersion != "" {
-			return nil, NewError(ReasonInternalError, "resourceVersion should not be set on objects to be created")
+		if resourceVersionSetOnCreate(m.ResourceVersion) {
+			return nil, NewUnknownError("resourceVersion should not be set on objects to be created")
 		}
 		key = keyOf(info, m.Namespace, m.Name)
 		existing := s.object(key)
@@ -126,7 +128,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	prepareBatchCreate(obj)
 	prepareDaemonSetCreate(obj)
 	m.CreationTimestamp = &Time{s.now()}
-	m.ResourceVersion = s.nextRV()
+	m.ResourceVersion = s.nextRV() // what the storage's PrepareObjectForStorage clears, etcd's revision
 	s.insert(key, obj)
 	req.Ref = RefOf(obj)
 	req.Ref.APIVersion = in.APIVersion
@@ -179,4 +181,18 @@ func (s *Store) admitCreate(info KindInfo, namespace, name string) *StatusError 
 			"unable to create new content in namespace "+namespace+" because it is being terminated")
 	}
 	return nil
+}
+
+// resourceVersionSetOnCreate is the etcd3 store's check in Create: a
+// resourceVersion that APIObjectVersioner.ObjectResourceVersion reads as
+// a number other than 0 is storage.ErrResourceVersionSetOnCreate, a plain
+// error the registry passes through (a 500 with no reason); one that is
+// not a number, or is "0", is let through and replaced by the stored
+// object's own.
+func resourceVersionSetOnCreate(rv string) bool {
+	if rv == "" {
+		return false
+	}
+	n, err := strconv.ParseUint(rv, 10, 64)
+	return err == nil && n != 0
 }

@@ -197,11 +197,25 @@ func TestCreate_R7_ServerFillsSystemFields(t *testing.T) {
 	dup.Metadata.UID = "owner-1"
 	_, err := w.s.Create("test", dup)
 	wantStatus(t, err, ReasonInvalid, 422, `ConfigMap "dup" is invalid: metadata.uid: Duplicate value: "owner-1"`)
-	// A resourceVersion on create is refused as the storage layer refuses it.
+	// A resourceVersion on create is refused as the storage layer refuses
+	// it: a plain error, so a 500 with no reason.
 	withRV := configMap("rv")
 	withRV.Metadata.ResourceVersion = "3"
 	_, err = w.s.Create("test", withRV)
-	wantStatus(t, err, ReasonInternalError, 500, "resourceVersion should not be set on objects to be created")
+	wantStatus(t, err, "", 500, "resourceVersion should not be set on objects to be created")
+	if msg, _ := FromServer(err); msg != "Error from server: resourceVersion should not be set on objects to be created" {
+		t.Errorf("kubectl's words = %q", msg)
+	}
+	// One the versioner cannot read as a number, or reads as 0, is let
+	// through and replaced.
+	for _, rv := range []string{"0", "abc"} {
+		o := configMap("rv-" + rv)
+		o.Metadata.ResourceVersion = rv
+		out := w.create(o)
+		if out.Metadata.ResourceVersion == rv || out.Metadata.ResourceVersion == "" {
+			t.Errorf("resourceVersion %q: stored %q, want the store's own", rv, out.Metadata.ResourceVersion)
+		}
+	}
 }
 
 func TestCreate_R7_NamespaceIsRequiredForNamespacedKinds(t *testing.T) {

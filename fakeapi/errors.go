@@ -34,7 +34,9 @@ var reasonCodes = map[Reason]int{
 	ReasonTooManyRequests: 429, ReasonMethodNotAllowed: 405, ReasonGone: 410,
 }
 
-// KnownReason reports whether r is a reason the fake apiserver can return.
+// KnownReason reports whether r is a reason a request (or an injected
+// fault) can name. The empty reason is not one of them; see
+// NewUnknownError.
 func KnownReason(r Reason) bool { _, ok := reasonCodes[r]; return ok }
 
 // StatusError is the one error type of the fake apiserver: a Kubernetes
@@ -55,6 +57,40 @@ func NewError(r Reason, format string, args ...any) *StatusError {
 		code = 500
 	}
 	return &StatusError{Reason: r, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// NewUnknownError is the Status kube-apiserver answers with when a
+// request fails with a plain Go error rather than a Status (a storage
+// error that storeerr.InterpretCreateError or InterpretUpdateError leaves
+// as it is, a strategic merge patch error that the patch handler's
+// interpretStrategicMergePatchError passes through):
+// responsewriters.ErrorToAPIStatus gives it code 500, the empty reason
+// (metav1.StatusReasonUnknown) and the error's text as its message.
+// kubectl words it "Error from server: <message>", with no reason.
+func NewUnknownError(format string, args ...any) *StatusError {
+	return &StatusError{Code: 500, Message: fmt.Sprintf(format, args...)}
+}
+
+// IsStatus reports whether err is an answer of the apiserver (a
+// StatusError), whatever its reason, the empty one included.
+func IsStatus(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se)
+}
+
+// FromServer words err as kubectl's StandardErrorMessage words an
+// apiserver's answer: "Error from server (<reason>): <message>", or
+// "Error from server: <message>" when the Status has no reason. ok is
+// false when err is not a StatusError.
+func FromServer(err error) (_ string, ok bool) {
+	var se *StatusError
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	if se.Reason == "" {
+		return "Error from server: " + err.Error(), true
+	}
+	return "Error from server (" + string(se.Reason) + "): " + err.Error(), true
 }
 
 // NewNotFound words a 404 as the apiserver does: `pods "p" not found`.

@@ -78,7 +78,7 @@ func (s *Store) patch(req *Request, ref Ref, pt PatchType, body []byte) (*Object
 	}
 	doc, err := objectToMap(view(cur, ref.APIVersion))
 	if err != nil {
-		return nil, NewError(ReasonInternalError, "%v", err)
+		return nil, NewUnknownError("%v", err)
 	}
 
 	var patched any
@@ -282,12 +282,15 @@ func strategicMergeMetadata(orig, patch map[string]any) (map[string]any, *Status
 			}
 			out[k] = merged
 		case k == "ownerReferences" && isList && out[k] == nil:
-			// Nothing to merge into: entries that delete are satisfied
-			// already, the others are the new list.
+			// Nothing to merge into: mergeMap takes the patch's list less
+			// every entry holding a $patch directive, whatever the
+			// directive (removeDirectives).
 			var kept []any
 			for _, e := range list {
-				if m, ok := e.(map[string]any); ok && m["$patch"] == "delete" {
-					continue
+				if m, ok := e.(map[string]any); ok {
+					if _, directive := m["$patch"]; directive {
+						continue
+					}
 				}
 				kept = append(kept, e)
 			}
@@ -338,14 +341,17 @@ func mergeScalars(orig, patch []any) []any {
 }
 
 // mergeOwnerReferences merges an ownerReferences patch list into the
-// stored list, keyed by uid.
+// stored list, keyed by uid, as strategicpatch's mergeSlice does for a
+// list with a merge key: every element must be of one type
+// (sliceElementType), then the $patch directives are applied
+// (mergeSliceWithSpecialElements), then the other entries merged
+// (mergeSliceWithoutSpecialElements). Its errors are plain Go errors that
+// the patch handler passes through: a 500 with no reason.
 func mergeOwnerReferences(orig, patch []any) ([]any, *StatusError) {
+	// The stored list is always of maps (the object decoded from JSON).
 	original := make([]any, 0, len(orig))
 	for _, e := range orig {
-		m, ok := e.(map[string]any)
-		if !ok {
-			return nil, NewError(ReasonInternalError, "expected map[string]interface{}, but got %T", e)
-		}
+		m := e.(map[string]any)
 		uid, ok := m["uid"]
 		if !ok {
 			return nil, errNoMergeKey(m)
@@ -355,13 +361,15 @@ func mergeOwnerReferences(orig, patch []any) ([]any, *StatusError) {
 		}
 		original = append(original, maps.Clone(m))
 	}
+	for _, e := range patch {
+		if _, ok := e.(map[string]any); !ok {
+			return nil, NewUnknownError("list element types are not identical: %v", fmt.Sprint([][]any{orig, patch}))
+		}
+	}
 	var rest []any
 	replace := false
 	for _, e := range patch {
-		m, ok := e.(map[string]any)
-		if !ok {
-			return nil, NewError(ReasonInternalError, "expected map[string]interface{}, but got %T", e)
-		}
+		m := e.(map[string]any)
 		d, directive := m["$patch"]
 		if !directive {
 			rest = append(rest, m)
@@ -380,9 +388,10 @@ func mergeOwnerReferences(orig, patch []any) ([]any, *StatusError) {
 		case "replace":
 			replace = true
 		case "merge":
-			return nil, NewError(ReasonInternalError, "merging lists cannot yet be specified in the patch")
+			return nil, NewUnknownError("merging lists cannot yet be specified in the patch")
 		default:
-			return nil, NewError(ReasonInternalError, "Unknown patch type: %v in map: %v", d, m)
+			// mergepatch.ErrBadPatchType, which formats the directive with %s.
+			return nil, NewUnknownError("unknown patch type: %s in map: %v", d, m)
 		}
 	}
 	if replace {
@@ -423,8 +432,10 @@ func errBadMergeKey(m map[string]any) *StatusError {
 	return NewError(ReasonBadRequest, "map: %v has a merge key uid that is not a string", m)
 }
 
+// errNoMergeKey is mergepatch.ErrNoMergeKey, a plain error: a 500 with no
+// reason.
 func errNoMergeKey(m map[string]any) *StatusError {
-	return NewError(ReasonInternalError, "map: %v does not contain declared merge key: uid", m)
+	return NewUnknownError("map: %v does not contain declared merge key: uid", m)
 }
 
 // mergeEntry merges a patch entry into a list entry: null removes a

@@ -104,12 +104,21 @@ func TestPatch_StrategicMergeErrors(t *testing.T) {
 		reason Reason
 		msg    string
 	}{
-		{`{"metadata":{"ownerReferences":[{"$patch":"delete"}]}}`, ReasonInternalError,
+		// The errors of strategicpatch that the patch handler passes on
+		// as they are: a 500 with no reason (texts from apimachinery
+		// v0.34.4's StrategicMergeMapPatch).
+		{`{"metadata":{"ownerReferences":[{"$patch":"delete"}]}}`, "",
 			`map: map[$patch:delete] does not contain declared merge key: uid`},
-		{`{"metadata":{"ownerReferences":[{"name":"x"}]}}`, ReasonInternalError,
+		{`{"metadata":{"ownerReferences":[{"name":"x"}]}}`, "",
 			`map: map[name:x] does not contain declared merge key: uid`},
-		{`{"metadata":{"ownerReferences":[{"$patch":"explode","uid":"owner-1"}]}}`, ReasonInternalError,
-			`Unknown patch type: explode in map: map[$patch:explode uid:owner-1]`},
+		{`{"metadata":{"ownerReferences":[{"$patch":"explode","uid":"owner-1"}]}}`, "",
+			`unknown patch type: explode in map: map[$patch:explode uid:owner-1]`},
+		{`{"metadata":{"ownerReferences":[{"$patch":"merge","uid":"owner-1"}]}}`, "",
+			`merging lists cannot yet be specified in the patch`},
+		{`{"metadata":{"ownerReferences":["x"]}}`, "",
+			`list element types are not identical: [[map[apiVersion:apps/v1 kind:ReplicaSet name:rs-1 uid:owner-1]] [x]]`},
+		{`{"metadata":{"ownerReferences":[{"uid":"a"},["x"]]}}`, "",
+			`list element types are not identical: [[map[apiVersion:apps/v1 kind:ReplicaSet name:rs-1 uid:owner-1]] [map[uid:a] [x]]]`},
 		{`{"metadata":{"ownerReferences":[{"uid":{"nested":true}}]}}`, ReasonBadRequest, ""},
 		{`{"$retainKeys":["metadata"]}`, ReasonBadRequest, "gcplay does not model the strategic merge patch directive $retainKeys"},
 		{`[1,2]`, ReasonBadRequest, ""},
@@ -117,7 +126,11 @@ func TestPatch_StrategicMergeErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.body, func(t *testing.T) {
 			_, err := w.s.Patch("test", cmRef("dep"), StrategicMergePatch, []byte(tt.body))
-			wantStatus(t, err, tt.reason, reasonCodes[tt.reason], tt.msg)
+			code := 500
+			if tt.reason != "" {
+				code = reasonCodes[tt.reason]
+			}
+			wantStatus(t, err, tt.reason, code, tt.msg)
 		})
 	}
 }
@@ -180,4 +193,22 @@ func TestPatch_MergePatch(t *testing.T) {
 	wantStatus(t, err, ReasonUnsupportedMediaType, 415, "gcplay does not model application/json-patch+json patches")
 	_, err = w.s.Patch("test", cmRef("nope"), MergePatch, []byte(`{}`))
 	wantStatus(t, err, ReasonNotFound, 404, `configmaps "nope" not found`)
+}
+
+// With no ownerReferences to merge into, mergeMap takes the patch's list
+// less every entry holding a $patch directive, whatever the directive
+// (strategicpatch's removeDirectives): no error.
+func TestPatch_StrategicMergeDirectivesWithoutAList(t *testing.T) {
+	w := newWorld(t)
+	w.create(configMap("plain"))
+	for _, d := range []string{`"delete"`, `"explode"`, `"merge"`, `null`} {
+		body := `{"metadata":{"ownerReferences":[{"$patch":` + d + `,"uid":"owner-1"}]}}`
+		out, err := w.s.Patch("test", cmRef("plain"), StrategicMergePatch, []byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if len(out.Metadata.OwnerReferences) != 0 {
+			t.Errorf("%s: ownerReferences = %v, want none", body, out.Metadata.OwnerReferences)
+		}
+	}
 }

@@ -236,8 +236,12 @@ func stepYAML(st *scenario.Step) []string {
 			out = append(out, fmt.Sprintf("    code: %d", st.Exit.Code))
 		}
 	}
-	if st.ExpectError != "" && len(out) > 0 {
-		out = append(out, "    expectError: "+string(st.ExpectError))
+	if st.ExpectsError() && len(out) > 0 {
+		if st.ExpectNoReason {
+			out = append(out, `    expectError: ""`)
+		} else {
+			out = append(out, "    expectError: "+string(st.ExpectError))
+		}
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/gcplay/gcplay/engine"
-	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/scenario"
 )
 
@@ -59,11 +58,11 @@ func runScenario(sc *scenario.Scenario, invariants bool) (*Run, error) {
 // nothing here; they are skipped.
 func Apply(d engine.Doer, st *scenario.Step) ([]engine.Record, error) {
 	recs, err := scenario.Apply(d, st)
-	if st.ExpectError != "" {
+	if st.ExpectsError() {
 		if err == nil {
-			return recs, fmt.Errorf("expected the request to fail with %s, but it succeeded", st.ExpectError)
+			return recs, fmt.Errorf("expected the request to fail with %s, but it succeeded", st.ExpectedError())
 		}
-		if fakeapi.ReasonOf(err) == st.ExpectError {
+		if st.ErrorExpected(err) {
 			return recs, nil
 		}
 	}

@@ -272,7 +272,7 @@ try() {
   if out=$("${@:4}" 2>&1); then
     got=succeeds
   else
-    got=$(sed -n 's/^Error from server (\([A-Za-z]*\)).*/\1/p; s/^The .* is invalid: .*/Invalid/p' <<<"$out" | head -n 1)
+    got=$(sed -n 's/^Error from server (\([A-Za-z]*\)).*/\1/p; s/^Error from server: .*/""/p; s/^The .* is invalid: .*/Invalid/p' <<<"$out" | head -n 1)
     got="fails with ${got:-an error kubectl gave: $(tr '\n' ' ' <<<"$out")}"
   fi
   check "$1" "$2" "fails with $3" "$got"
@@ -659,11 +659,11 @@ func (e *exporter) step(st *Step) error {
 		if o == nil {
 			o = &fakeapi.DeleteOptions{}
 		}
-		if o.Preconditions != nil && st.ExpectError != "" {
+		if o.Preconditions != nil && st.ExpectsError() {
 			// Without its precondition the request would succeed, and
 			// delete what gcplay keeps.
 			e.p("# (preconditions cannot be sent with kubectl, and this one is meant to fail: the step is not replayed)")
-			e.p("%s", e.notChecked(st.Line, st.Describe()+": fails with "+string(st.ExpectError), "kubectl cannot send a delete's preconditions"))
+			e.p("%s", e.notChecked(st.Line, st.Describe()+": fails with "+st.ExpectedError(), "kubectl cannot send a delete's preconditions"))
 			return nil
 		}
 		if o.Preconditions != nil {
@@ -750,11 +750,18 @@ func (e *exporter) patchBody(merge []byte) string {
 
 // try is what the command of a step gcplay expects to fail starts with:
 // the script's try function runs it and checks how it fails.
+//
+// An answer with no reason, which kubectl words "Error from server:
+// <message>", is `""` to the script, as in the file.
 func (e *exporter) try(st *Step) string {
-	if st.ExpectError == "" {
+	if !st.ExpectsError() {
 		return ""
 	}
-	return fmt.Sprintf("try %d %s %s ", st.Line, shellQuote(st.Describe()), st.ExpectError)
+	reason := string(st.ExpectError)
+	if st.ExpectNoReason {
+		reason = shellQuote(`""`)
+	}
+	return fmt.Sprintf("try %d %s %s ", st.Line, shellQuote(st.Describe()), reason)
 }
 
 // path is the REST path of an object, for kubectl delete --raw.

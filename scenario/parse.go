@@ -335,7 +335,12 @@ func (p *parser) step(n *yaml.Node, i int, reg *fakeapi.Registry, controllers []
 	}
 	if e, ok := opts["expectError"]; ok {
 		if r, ok := p.str(e.Value, path+".expectError"); ok {
-			if !fakeapi.KnownReason(fakeapi.Reason(r)) {
+			switch {
+			case r == "":
+				// The empty reason a Status has when the apiserver
+				// gives none (a 500 made of a plain error).
+				st.ExpectNoReason = true
+			case !fakeapi.KnownReason(fakeapi.Reason(r)):
 				p.errorf(deref(e.Value), path+".expectError", "unknown reason %q%s", r, suggest(r, knownReasons))
 			}
 			st.ExpectError = fakeapi.Reason(r)

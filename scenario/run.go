@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -290,11 +291,11 @@ func (r *runner) step(st *Step, label string) StepResult {
 
 	outcome, err := r.act(st, keep)
 	switch {
-	case st.ExpectError != "" && err == nil:
-		fail(st.Line, fmt.Sprintf("expected the request to fail with %s, but it succeeded", st.ExpectError))
-	case st.ExpectError != "" && fakeapi.ReasonOf(err) != st.ExpectError:
-		fail(st.Line, fmt.Sprintf("expected error %s, found %s", st.ExpectError, describeErr(err)))
-	case st.ExpectError != "":
+	case st.ExpectsError() && err == nil:
+		fail(st.Line, fmt.Sprintf("expected the request to fail with %s, but it succeeded", st.ExpectedError()))
+	case st.ExpectsError() && !st.ErrorExpected(err):
+		fail(st.Line, fmt.Sprintf("expected error %s, found %s", st.ExpectedError(), describeErr(err)))
+	case st.ExpectsError():
 		outcome = "failed as expected: " + describeErr(err)
 	case err != nil:
 		fail(st.Line, describeErr(err))
@@ -304,9 +305,15 @@ func (r *runner) step(st *Step, label string) StepResult {
 	return sr
 }
 
+// describeErr words an error with its reason; an answer of the apiserver
+// with no reason says so.
 func describeErr(err error) string {
 	if reason := fakeapi.ReasonOf(err); reason != "" {
 		return fmt.Sprintf("%s: %v", reason, err)
+	}
+	var se *fakeapi.StatusError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("no reason (code %d): %v", se.Code, err)
 	}
 	return err.Error()
 }

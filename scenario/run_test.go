@@ -141,6 +141,21 @@ steps:
     propagationPolicy: Sideways
   - settle: {}
 `, `t.yaml:11: step 0 (delete): Invalid: DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"`, ""},
+		{"an answer with no reason is expected with the empty string", `  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, resourceVersion: "5"}}
+    expectError: ""
+`, "", "failed as expected: no reason (code 500): resourceVersion should not be set on objects to be created"},
+		{"the empty reason is not any other reason", `  - delete: cm/missing
+    expectError: ""
+`, `t.yaml:11: step 0 (delete): expected error "" (no reason), found NotFound: configmaps "missing" not found`, ""},
+		{"the empty reason is not success", `  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+    expectError: ""
+`, `t.yaml:11: step 0 (create): expected the request to fail with "" (no reason), but it succeeded`, ""},
+		{"an answer with no reason is not InternalError", `  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, resourceVersion: "5"}}
+    expectError: InternalError
+`, `t.yaml:11: step 0 (create): expected error InternalError, found no reason (code 500): resourceVersion should not be set on objects to be created`, ""},
+		{"an error of gcplay's own does not have the empty reason", `  - settle: {maxSteps: 2}
+    expectError: ""
+`, `t.yaml:11: step 0 (settle): expected error "" (no reason), found did not settle`, ""},
 		{"unknown policy is Invalid", `  - delete: cm/owner
     propagationPolicy: Sideways
     expectError: Invalid

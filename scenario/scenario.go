@@ -79,8 +79,14 @@ type Step struct {
 	Line   int
 	Action Action
 	// ExpectError is the reason the action must fail with ("" when it
-	// must succeed).
+	// must succeed, unless ExpectNoReason is set).
 	ExpectError fakeapi.Reason
+	// ExpectNoReason is set by `expectError: ""`: the action must fail
+	// with an answer of the apiserver whose Status has the empty reason
+	// (metav1.StatusReasonUnknown: a 500 made of a plain error, see
+	// fakeapi.NewUnknownError). ExpectsError, ErrorExpected and
+	// ExpectedError read both fields.
+	ExpectNoReason bool
 
 	// Create is the manifest of a create step.
 	Create *Manifest
@@ -112,6 +118,33 @@ type Step struct {
 }
 
 // Describe returns the step in one line, as the trace shows it.
+// ExpectsError reports whether the step must fail (it has an
+// expectError).
+func (s *Step) ExpectsError() bool { return s.ExpectError != "" || s.ExpectNoReason }
+
+// ErrorExpected reports whether err is the failure the step's expectError
+// names: an error with that reason, or, for `expectError: ""`, an answer
+// of the apiserver with no reason (not an error of gcplay's own).
+func (s *Step) ErrorExpected(err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case s.ExpectNoReason:
+		return fakeapi.IsStatus(err) && fakeapi.ReasonOf(err) == ""
+	default:
+		return s.ExpectError != "" && fakeapi.ReasonOf(err) == s.ExpectError
+	}
+}
+
+// ExpectedError words the failure the step expects, for messages: its
+// reason, or `"" (no reason)`.
+func (s *Step) ExpectedError() string {
+	if s.ExpectNoReason {
+		return `"" (no reason)`
+	}
+	return string(s.ExpectError)
+}
+
 func (s *Step) Describe() string {
 	switch s.Action {
 	case ActionCreate:

@@ -96,7 +96,7 @@ func (s *session) applySteps(sc *scenario.Scenario) (checks int, err error) {
 	for i := range sc.Steps {
 		st := &sc.Steps[i]
 		fail := func(err error) error {
-			if err == nil || st.ExpectError != "" {
+			if err == nil || st.ExpectsError() {
 				return nil
 			}
 			return fmt.Errorf("%s:%d: step %d (%s) failed, so the timeline stops there: %w", sc.File, st.Line, st.Index, st.Describe(), err)

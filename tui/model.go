@@ -403,18 +403,19 @@ func (m *Model) setErr(err error) {
 		m.setMsg(msgErr, m.tr.T("error", "text", nr.text(kn(m.keys.Step), kn(m.keys.StepQueue), kn(m.keys.Advance))))
 		return
 	}
-	if fakeapi.ReasonOf(err) == "" {
+	if !fakeapi.IsStatus(err) {
 		m.setMsg(msgErr, m.tr.T("error", "text", m.errWords(err)))
 		return
 	}
 	m.setMsg(msgErr, errText(err))
 }
 
-// errText words an error for the message line: API refusals as the
-// apiserver words them, with their reason.
+// errText words an error for the message line: API refusals as kubectl
+// words them, with their reason ("Error from server: ..." for one the
+// apiserver gives no reason, such as a 500 made of a plain error).
 func errText(err error) string {
-	if r := fakeapi.ReasonOf(err); r != "" {
-		return fmt.Sprintf("Error from server (%s): %s", r, err.Error())
+	if s, ok := fakeapi.FromServer(err); ok {
+		return s
 	}
 	return "Error: " + err.Error()
 }

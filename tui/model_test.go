@@ -572,3 +572,16 @@ func TestHistoryOfCarried(t *testing.T) {
 	uid = m.selUID // the inspector may show another object now
 	check("after a run on the branch")
 }
+
+// TestErrTextWithoutReason: an answer of the apiserver with no reason (a
+// 500 made of a plain error) is worded as kubectl words it, not as an
+// error of the playground's own.
+func TestErrTextWithoutReason(t *testing.T) {
+	err := fakeapi.NewUnknownError("resourceVersion should not be set on objects to be created")
+	if got, want := errText(err), "Error from server: resourceVersion should not be set on objects to be created"; got != want {
+		t.Errorf("errText = %q, want %q", got, want)
+	}
+	if got, want := errText(fakeapi.NewNotFound("pods", "p")), `Error from server (NotFound): pods "p" not found`; got != want {
+		t.Errorf("errText = %q, want %q", got, want)
+	}
+}

@@ -224,8 +224,8 @@ func section(out io.Writer, title string, n int, line func(int) string) {
 }
 
 func describeAPIError(err error) string {
-	if r := fakeapi.ReasonOf(err); r != "" {
-		return fmt.Sprintf("Error from server (%s): %v", r, err)
+	if s, ok := fakeapi.FromServer(err); ok {
+		return s
 	}
 	return err.Error()
 }
