@@ -204,7 +204,7 @@ func (c *cronJobController) clone(e *env) controller {
 }
 
 func (c *cronJobController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.api.RecordEvent(cronJobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.recordEvent(cronJobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
 		Type: typ, Reason: reason, Message: msg, Source: cronJobClient})
 }
 

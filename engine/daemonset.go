@@ -382,8 +382,8 @@ func (c *daemonSetController) clone(e *env) controller {
 }
 
 func (c *daemonSetController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.api.RecordEvent(dsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
-		Type: typ, Reason: reason, Message: msg, Source: dsClient})
+	c.env.recordEvent(dsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+		Type: typ, Reason: reason, Message: msg, Source: eventSources[ControllerDaemonSet]})
 }
 
 // ---- the DaemonSet as the controller reads it ----

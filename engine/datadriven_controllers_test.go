@@ -173,10 +173,10 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 				b.WriteString(line + "\n")
 			}
 		}
-	case "job-events":
+	case "job-events": // as kubectl describe: " (x3)" for an Event seen 3 times
 		for _, e := range w.Store().Events() {
 			if e.Source == jobClient || e.Source == cronJobClient || e.Source == ttlClient {
-				fmt.Fprintf(&b, "%s %s %s: %s\n", e.Object, e.Type, e.Reason, e.Message)
+				fmt.Fprintf(&b, "%s %s %s: %s%s\n", e.Object, e.Type, e.Reason, e.Message, timesSeen(e))
 			}
 		}
 	default:

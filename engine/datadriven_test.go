@@ -238,7 +238,16 @@ func runCommand(t *testing.T, wp **World, d *datadriven.TestData) (string, error
 		}
 	case "events":
 		for _, e := range w.Store().Events() {
-			fmt.Fprintf(&b, "%s %s %s: %s\n", e.Type, e.Reason, e.Object, e.Message)
+			fmt.Fprintf(&b, "%s %s %s: %s%s\n", e.Type, e.Reason, e.Object, e.Message, timesSeen(e))
+		}
+	case "event-objects": // the stored Events, as kubectl get events -o wide
+		for _, o := range w.Store().Objects() {
+			if o.Kind != "Event" {
+				continue
+			}
+			f := func(k string) any { return o.Fields.Get(k) }
+			fmt.Fprintf(&b, "%s count=%v first=%v last=%v reporting=%q: %v\n", o.Metadata.Name, f("count"),
+				f("firstTimestamp"), f("lastTimestamp"), f("reportingComponent"), f("message"))
 		}
 	case "graph":
 		for _, n := range w.Nodes() {
@@ -337,4 +346,12 @@ func nodeLine(n NodeView) string {
 		s += " dependents=" + strings.Join(n.Dependents, ",")
 	}
 	return s
+}
+
+// timesSeen is " (xN)" for an Event the recorder counted N > 1 times.
+func timesSeen(e fakeapi.Event) string {
+	if e.Count > 1 {
+		return fmt.Sprintf(" (x%d)", e.Count)
+	}
+	return ""
 }

@@ -66,7 +66,6 @@ func (a apiserver) Delete(client string, ref fakeapi.Ref, opts *fakeapi.DeleteOp
 func (a apiserver) DeleteShared(client string, ref fakeapi.Ref, opts *fakeapi.DeleteOptions) (fakeapi.DeleteResult, error) {
 	return a.store.DeleteShared(client, ref, opts)
 }
-func (a apiserver) RecordEvent(client string, ev fakeapi.Event) { a.store.RecordEvent(client, ev) }
 func (a apiserver) UpdateStatus(client string, obj *fakeapi.Object) (*fakeapi.Object, error) {
 	return a.store.UpdateStatus(client, obj)
 }
@@ -98,6 +97,10 @@ type env struct {
 	// The Pod cache handles a Pod's event before the kubelet does.
 	keyed *fakeapi.Object
 	key   string
+	// correlators are the event recorders' correlators, one for each
+	// source component (each controller's own EventBroadcaster), made on
+	// the first Event (see recordEvent).
+	correlators map[string]*eventCorrelator
 }
 
 // podKeyOf returns o's "namespace/name" key, the string the Pod cache and

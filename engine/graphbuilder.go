@@ -382,7 +382,7 @@ func (g *garbageCollector) reportInvalidNamespaceOwnerRef(n *node, ownerUID stri
 		return
 	}
 	invalid := objectReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, UID: ref.UID, Namespace: n.identity.Namespace}
-	g.env.api.RecordEvent(ControllerGC+"-controller", fakeapi.Event{
+	g.env.recordEvent(ControllerGC+"-controller", fakeapi.Event{
 		Object:    fakeapi.Ref{APIVersion: n.identity.APIVersion, Kind: n.identity.Kind, Namespace: n.identity.Namespace, Name: n.identity.Name},
 		ObjectUID: n.identity.UID,
 		Type:      "Warning",

@@ -299,7 +299,7 @@ func (c *statefulSetController) clone(e *env) controller {
 }
 
 func (c *statefulSetController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.api.RecordEvent(stsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.recordEvent(stsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
 		Type: typ, Reason: reason, Message: msg, Source: stsClient})
 }
 

@@ -318,6 +318,7 @@ func (a Restart) apply(w *World) (*Record, error) {
 	for _, r := range w.running {
 		if r.reg.name == a.Controller {
 			r.c.restart(rec)
+			w.env.forgetEvents(a.Controller)
 			if rec.Reason.Code == "" {
 				rec.Reason = Reason{Code: "Restarted"}.Say("%s's in-memory state was thrown away; it relisted", a.Controller)
 			}
@@ -591,6 +592,12 @@ func (w *World) Clone() *World {
 	c.env = newEnv(c.store, c.clock)
 	if w.env.pods != nil {
 		c.env.pods, c.env.podsListed = w.env.pods.clone(), w.env.podsListed
+	}
+	for src, corr := range w.env.correlators {
+		if c.env.correlators == nil {
+			c.env.correlators = make(map[string]*eventCorrelator, len(w.env.correlators))
+		}
+		c.env.correlators[src] = corr.clone()
 	}
 	for _, r := range w.running {
 		c.running = append(c.running, running{reg: r.reg, c: r.c.clone(c.env)})

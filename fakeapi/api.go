@@ -146,17 +146,25 @@ type Event struct {
 	Reason    string
 	Message   string
 	Source    string
+	// Reporting is reportingComponent: the recorder's source component,
+	// empty on an aggregate Event (EventAggregator's copy leaves it out).
+	Reporting string
 	Namespace string
-	Time      time.Time
-	Name      string
+	// Time is firstTimestamp; Last is lastTimestamp (Time when zero).
+	Time time.Time
+	Last time.Time
+	// Count is how many times the Event was seen (count, 1 when zero).
+	Count int32
+	Name  string
 }
 
 // Title is the event's type and reason: "Warning OwnerRefInvalidNamespace".
 func (ev Event) Title() string { return ev.Type + " " + ev.Reason }
 
 // String is the event with its message, as a list of events shows it:
-// Warning OwnerRefInvalidNamespace "ownerRef [...] does not exist ...".
-func (ev Event) String() string { return ev.Title() + " " + strconv.Quote(ev.Message) }
+// Warning OwnerRefInvalidNamespace "ownerRef [...] does not exist ...",
+// followed by " (x3)" for an Event seen three times.
+func (ev Event) String() string { return ev.Title() + " " + strconv.Quote(ev.Message) + ev.countText() }
 
 // EventList is the text form of a list of events: "none", or the events
 // in brackets, separated by semicolons. With titles, only their titles,

@@ -113,8 +113,10 @@ type Event struct {
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
 	Source  string `json:"source,omitempty"`
-	// At is the virtual time since the world started.
+	// At is the virtual time since the world started (firstTimestamp).
 	At string `json:"at"`
+	// Count is the Event's count when the recorder saw it more than once.
+	Count int32 `json:"count,omitempty"`
 }
 
 // String is the step's line in the short trace.
@@ -249,6 +251,9 @@ func (r *runner) finish(res *Result) {
 	for _, ev := range store.Events() {
 		res.Events = append(res.Events, Event{Object: ev.Object.String(), UID: ev.ObjectUID, Type: ev.Type,
 			Reason: ev.Reason, Message: ev.Message, Source: ev.Source, At: ev.Time.Sub(r.w.Epoch()).String()})
+		if ev.Count > 1 {
+			res.Events[len(res.Events)-1].Count = ev.Count
+		}
 	}
 }
 
