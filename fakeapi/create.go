@@ -65,6 +65,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	}
 	obj.APIVersion = s.storageVersion(info)
 	obj.Kind = info.Kind
+	defaultAppsObject(obj)
 
 	m := &obj.Metadata
 	m.DeletionTimestamp = nil

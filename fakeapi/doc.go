@@ -66,8 +66,11 @@
 //   - subresources other than a Namespace's status and finalize (no
 //     scale, and the status of other kinds is written like any field:
 //     UpdateStatus on another kind answers 404);
-//   - defaulting and per-kind validation of spec and status (beyond the
-//     retention policy above), label and annotation validation, warnings;
+//   - defaulting, except a StatefulSet's (spec and pod template) and a
+//     DaemonSet's (spec) on create, update and patch (apps_defaults.go),
+//     and a Job's and CronJob's on create (batch.go); per-kind validation
+//     of spec and status (beyond the retention policy above), label and
+//     annotation validation, warnings;
 //   - dryRun on create, update and patch (only DELETE takes options);
 //   - the namespace controller: it is a client (package engine); without
 //     it a deleted namespace stays Terminating with its content, as on a

@@ -169,6 +169,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	}
 	next.APIVersion = cur.APIVersion
 	next.Kind = cur.Kind
+	defaultAppsObject(next)
 
 	// rest.BeforeUpdate: fields the client cannot change.
 	m.Generation = old.Generation
