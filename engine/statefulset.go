@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"slices"
 	"strconv"
@@ -501,7 +502,7 @@ func (c *statefulSetController) ownedRevisions(v stsView, m *refManager) ([]*fak
 // getStatefulSetRevisions returns the current and update revisions,
 // creating the update revision (or renumbering an equal older one) when
 // the template changed.
-func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakeapi.Object, rec *Record) (cur, upd *fakeapi.Object, err error) {
+func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakeapi.Object, collision *int64, rec *Record) (cur, upd *fakeapi.Object, err error) {
 	data := revisionData(v)
 	next := int64(1)
 	if len(revs) > 0 {
@@ -526,22 +527,7 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		}
 		rec.Note("%s has the template again: renumbered revision %d", fakeapi.RefOf(equal), next)
 	default:
-		var collision *int64
-		if n, ok := nestedInt(v.obj.Fields, "status", "collisionCount"); ok {
-			collision = &n
-		}
-		hash := podTemplateHash(data, collision)
-		labels := stringMap(nestedMap(v.template, "metadata")["labels"])
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		labels[revisionHashLabel] = hash
-		cr := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Metadata: fakeapi.ObjectMeta{
-			Name: v.obj.Metadata.Name + "-" + hash, Namespace: v.obj.Metadata.Namespace, Labels: labels,
-			Annotations:     copyStringMap(v.obj.Metadata.Annotations),
-			OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
-		}, Fields: fakeapi.FieldsOf(map[string]any{"data": data, "revision": next})}
-		upd, err = c.env.api.Create(stsClient, cr)
+		upd, err = c.createControllerRevision(v, data, next, collision)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -555,6 +541,69 @@ func (c *statefulSetController) getStatefulSetRevisions(v stsView, revs []*fakea
 		}
 	}
 	return cur, upd, nil
+}
+
+// createControllerRevision is newRevision's NewControllerRevision and
+// realHistory.CreateControllerRevision: the revision <set>-<hash> with the
+// template's labels plus controller.kubernetes.io/hash, the set's
+// annotations and the set as controller. A name already taken by a
+// revision of the same data is that revision; taken by other data, the
+// collision count goes up by one and the name is hashed again. The label
+// keeps the first hash, as upstream's clone does.
+func (c *statefulSetController) createControllerRevision(v stsView, data map[string]any, revision int64, collision *int64) (*fakeapi.Object, error) {
+	raw, _ := json.Marshal(data)
+	labels := stringMap(nestedMap(v.template, "metadata")["labels"])
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[revisionHashLabel] = hashControllerRevision(raw, *collision)
+	for {
+		cr := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Metadata: fakeapi.ObjectMeta{
+			Name:      controllerRevisionName(v.obj.Metadata.Name, hashControllerRevision(raw, *collision)),
+			Namespace: v.obj.Metadata.Namespace, Labels: copyStringMap(labels),
+			Annotations:     copyStringMap(v.obj.Metadata.Annotations),
+			OwnerReferences: []fakeapi.OwnerReference{newControllerRef(v.obj)},
+		}, Fields: fakeapi.FieldsOf(map[string]any{"data": data, "revision": revision})}
+		out, err := c.env.api.Create(stsClient, cr)
+		if !fakeapi.IsAlreadyExists(err) {
+			return out, err
+		}
+		existing, err := c.env.api.Get(stsClient, fakeapi.RefOf(cr))
+		if err != nil {
+			return nil, err
+		}
+		if b, _ := json.Marshal(toJSONValue(existing.Fields.Get("data"))); string(b) == string(raw) {
+			return existing, nil
+		}
+		*collision++
+	}
+}
+
+// hashControllerRevision is history.HashControllerRevision: FNV-32 (not
+// the 32a of the pod-template hash) over the revision's data, the bytes
+// getPatch writes (encoding/json of the template as maps, so keys sorted),
+// then the collision count in decimal (getStatefulSetRevisions always
+// passes one, 0 when the status has none), the sum in decimal through
+// rand.SafeEncodeString.
+func hashControllerRevision(data []byte, collision int64) string {
+	h := fnv.New32()
+	h.Write(data)
+	h.Write([]byte(strconv.FormatInt(int64(int32(collision)), 10)))
+	dec := strconv.FormatUint(uint64(h.Sum32()), 10)
+	out := make([]byte, len(dec))
+	for i := range dec {
+		out[i] = safeEncoding[int(dec[i])%len(safeEncoding)]
+	}
+	return string(out)
+}
+
+// controllerRevisionName is history.ControllerRevisionName: the parent's
+// name, cut to 223 bytes, a dash and the hash.
+func controllerRevisionName(prefix, hash string) string {
+	if len(prefix) > 223 {
+		prefix = prefix[:223]
+	}
+	return prefix + "-" + hash
 }
 
 // truncateHistory deletes the oldest revisions no live Pod uses beyond
@@ -708,6 +757,8 @@ type stsSync struct {
 	status stsStatus
 	cur    *fakeapi.Object
 	upd    *fakeapi.Object
+	// collision is the collision count getStatefulSetRevisions used.
+	collision int64
 	// deletedForUpdate: the rolling update deleted a Pod, which the
 	// status then takes out of currentReplicas at once.
 	deletedForUpdate bool
@@ -756,7 +807,10 @@ func (s *stsSync) message() []Text {
 func (s *stsSync) updateStatefulSet(pods []*fakeapi.Object, revs []*fakeapi.Object) error {
 	c, v := s.c, s.v
 	s.fn("getStatefulSetRevisions")
-	cur, upd, err := c.getStatefulSetRevisions(v, revs, s.rec)
+	// A local copy of the status's collision count, which the status
+	// then carries (0 when there was none).
+	s.collision, _ = nestedInt(v.obj.Fields, "status", "collisionCount")
+	cur, upd, err := c.getStatefulSetRevisions(v, revs, &s.collision, s.rec)
 	if err != nil {
 		s.code = "RevisionFailed"
 		s.did = append(s.did, say("writing the ControllerRevision failed: %s", err.Error()))
@@ -1314,9 +1368,9 @@ func (s *stsSync) computeStatus(replicas []stsPod, condemned []*fakeapi.Object) 
 	if s.cur != nil {
 		st.CurrentRevision, st.UpdateRevision = s.cur.Metadata.Name, s.upd.Metadata.Name
 	}
-	if n, ok := nestedInt(s.v.obj.Fields, "status", "collisionCount"); ok {
-		st.CollisionCount = &n
-	}
+	// updateStatefulSet always writes the collision count.
+	n := s.collision
+	st.CollisionCount = &n
 	count := func(p *fakeapi.Object) {
 		st.Replicas++
 		if isRunningAndReady(p) {

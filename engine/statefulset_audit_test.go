@@ -206,3 +206,63 @@ func TestStatefulSetDeletedOrphanPodWakesNoOne(t *testing.T) {
 		}
 	}
 }
+
+// TestStatefulSetRevisionNameIsHashControllerRevision: the revision of a
+// template is named as v1.34.4 names it (db-686d5fffc9 for this template,
+// db-686d5fffc8 with collision count 1: recorded from upstream's
+// getPatch and HashControllerRevision). When another revision holds the
+// first name, CreateControllerRevision counts a collision and takes the
+// next; the hash label keeps the first hash, and the status carries the
+// count (updateStatefulSet always writes it).
+func TestStatefulSetRevisionNameIsHashControllerRevision(t *testing.T) {
+	set := func() *fakeapi.Object {
+		return &fakeapi.Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: fakeapi.ObjectMeta{Name: "db", Namespace: "default"},
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{
+				"replicas": 1, "serviceName": "db",
+				"selector": map[string]any{"matchLabels": map[string]any{"app": "db"}},
+				"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "db"}},
+					"spec": map[string]any{"terminationGracePeriodSeconds": 1,
+						"containers": []any{map[string]any{"name": "db", "image": "postgres:16"}}}}}})}
+	}
+	for _, tc := range []struct {
+		taken            bool
+		name, label      string
+		wantCollisionCnt int64
+	}{
+		{false, "db-686d5fffc9", "686d5fffc9", 0},
+		{true, "db-686d5fffc8", "686d5fffc9", 1},
+	} {
+		w, err := NewWorld(Config{Controllers: []string{"statefulset"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.taken {
+			other := &fakeapi.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Metadata: fakeapi.ObjectMeta{
+				Name: "db-686d5fffc9", Namespace: "default", Labels: map[string]string{"app": "other"}},
+				Fields: fakeapi.FieldsOf(map[string]any{"data": map[string]any{}, "revision": 1})}
+			if _, err := w.Do(Create{Object: other}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := w.Do(Create{Object: set()}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := SettleQuietly(w, 100); err != nil {
+			t.Fatal(err)
+		}
+		rev, err := w.Store().Get("test", fakeapi.Ref{APIVersion: "apps/v1", Kind: "ControllerRevision", Namespace: "default", Name: tc.name})
+		if err != nil {
+			t.Fatalf("taken=%v: %v", tc.taken, err)
+		}
+		if got := rev.Metadata.Labels[revisionHashLabel]; got != tc.label {
+			t.Errorf("taken=%v: %s label %s=%q, want %q", tc.taken, tc.name, revisionHashLabel, got, tc.label)
+		}
+		sts, _ := w.Store().Get("test", fakeapi.RefOf(set()))
+		if n, ok := nestedInt(sts.Fields, "status", "collisionCount"); !ok || n != tc.wantCollisionCnt {
+			t.Errorf("taken=%v: status.collisionCount %d (set %v), want %d", tc.taken, n, ok, tc.wantCollisionCnt)
+		}
+		if got := nestedString(sts.Fields, "status", "updateRevision"); got != tc.name {
+			t.Errorf("taken=%v: updateRevision %q, want %q", tc.taken, got, tc.name)
+		}
+	}
+}
