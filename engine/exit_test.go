@@ -62,7 +62,7 @@ func TestExitSelector(t *testing.T) {
 	phase := func(n string) string {
 		return nestedString(w.Store().Lookup(fakeapi.Ref{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: n}).Fields.Get("status"), "phase")
 	}
-	if phase("a") != "Succeeded" || phase("b") != "Succeeded" || phase("c") != "" {
+	if phase("a") != "Succeeded" || phase("b") != "Succeeded" || phase("c") != "Pending" {
 		t.Errorf("phases a=%q b=%q c=%q: want the first two by name to finish", phase("a"), phase("b"), phase("c"))
 	}
 	if _, err := w.Do(Exit{Selector: isPi, Count: 2}); !fakeapi.IsNotFound(err) {

@@ -108,10 +108,16 @@ func TestDeleteJobPodsCountsReadyOnFailedDelete(t *testing.T) {
 	var pods []jobPod
 	for _, name := range []string{"a", "b"} {
 		o := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Namespace: "default", Name: name,
-			Finalizers: []string{jobTrackingFinalizer}},
-			Fields: fakeapi.FieldsOf(map[string]any{"status": map[string]any{"phase": podRunning,
-				"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}}})}
-		out, err := store.Create("test", o)
+			Finalizers: []string{jobTrackingFinalizer}}}
+		created, err := store.Create("test", o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The apiserver makes a new Pod Pending; the kubelet's status
+		// update makes it Running and Ready.
+		created.Fields.Set("status", map[string]any{"phase": podRunning,
+			"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}})
+		out, err := store.Update("test", created)
 		if err != nil {
 			t.Fatal(err)
 		}

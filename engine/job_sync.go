@@ -448,7 +448,7 @@ func pastBackoffLimitOnFailure(v jobView, pods []jobPod) bool {
 	}
 	var n int64
 	for _, p := range pods {
-		if p.phase() == podRunning || p.phase() == podPending || p.phase() == "" {
+		if p.phase() == podRunning || p.phase() == podPending {
 			n += containerRestartsSum(p.obj)
 		}
 	}

@@ -337,7 +337,7 @@ spec: {containers: [{name: c, image: busybox}]}
 	if p := get("owned"); p.node() != defaultNodeName || p.phase() != podRunning || !p.ready {
 		t.Fatalf("owned: node %q phase %q ready %v", p.node(), p.phase(), p.ready)
 	}
-	if p := get("loose"); p.node() != "" || p.phase() != "" {
+	if p := get("loose"); p.node() != "" || p.phase() != podPending { // as the apiserver created it
 		t.Fatalf("loose: node %q phase %q", p.node(), p.phase())
 	}
 	if p := get("placed"); p.node() != "node-2" || p.phase() != podRunning || !p.ready {

@@ -1030,7 +1030,7 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 		return false, nil
 	}
 	info := newPodInfo(p)
-	if info.phase() == "" || info.phase() == "Pending" {
+	if info.phase() == podPending { // isPending
 		// createMissingPersistentVolumeClaims: the claims, then the
 		// retention policy's owner references.
 		if err := s.createClaims(p); err != nil {

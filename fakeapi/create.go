@@ -128,6 +128,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 	}
 	prepareBatchCreate(obj)
 	prepareDaemonSetCreate(obj)
+	preparePodCreate(obj)
 	m.CreationTimestamp = &Time{s.now()}
 	m.ResourceVersion = s.nextRV() // what the storage's PrepareObjectForStorage clears, etcd's revision
 	s.insert(key, obj)

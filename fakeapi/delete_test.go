@@ -269,7 +269,17 @@ func TestDelete_R18_PodGracePeriod(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
-			w.create(withFinalizers(obj("v1", "Pod", "default", "p", tt.fields...), "example.com/hold"))
+			p := obj("v1", "Pod", "default", "p", tt.fields...)
+			status, hasStatus := p.Fields.Lookup("status")
+			p = w.create(withFinalizers(p, "example.com/hold"))
+			if hasStatus {
+				// A new Pod is Pending; its status comes after (the
+				// kubelet's report).
+				p.Fields.Set("status", status)
+				if _, err := w.s.Update("test", p); err != nil {
+					t.Fatal(err)
+				}
+			}
 			res := w.delete(podRef("p"), &DeleteOptions{GracePeriodSeconds: tt.grace})
 			m := res.Object.Metadata
 			if m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds != tt.want ||

@@ -70,7 +70,8 @@
 //     DaemonSet's (spec) on create, update and patch (apps_defaults.go),
 //     and a Job's and CronJob's on create (batch.go); per-kind validation
 //     of spec and status (beyond the retention policy above), label and
-//     annotation validation, warnings;
+//     annotation validation, warnings (a new Pod's status is the pod
+//     strategy's: Pending with its QoS class, pod.go);
 //   - dryRun on create, update and patch (only DELETE takes options);
 //   - the namespace controller: it is a client (package engine); without
 //     it a deleted namespace stays Terminating with its content, as on a
