@@ -104,14 +104,20 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		if existing == nil {
 			break
 		}
+		// Store.create: the clash is AlreadyExists, worded by
+		// rest.CheckGeneratedNameError (NewGenerateNameConflict) for a
+		// generated name, and prefixed when the holder is terminating;
+		// createWithGenerateNameRetry tries a new name on every
+		// AlreadyExists, terminating holder or not, and returns the
+		// last attempt's error.
 		if generate && attempt+1 < attempts {
 			continue
 		}
+		se := NewError(ReasonAlreadyExists, "%s %q already exists", qualifiedResource(info), m.Name)
 		if generate {
-			return nil, NewError(ReasonAlreadyExists, "%s %q already exists, the server was not able to generate a unique name for the object",
+			se = NewError(ReasonAlreadyExists, "%s %q already exists, the server was not able to generate a unique name for the object",
 				qualifiedResource(info), m.Name)
 		}
-		se := NewError(ReasonAlreadyExists, "%s %q already exists", qualifiedResource(info), m.Name)
 		if existing.Metadata.DeletionTimestamp != nil {
 			se.Message = "object is being deleted: " + se.Message
 		}

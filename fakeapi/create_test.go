@@ -295,3 +295,46 @@ func TestCreate_UnknownKindHasNoRoute(t *testing.T) {
 		wantStatus(t, err, ReasonNotFound, 404, "the server could not find the requested resource")
 	}
 }
+
+// TestCreate_R8_GeneratedNameClashes: a generated name held by another
+// object is tried again (createWithGenerateNameRetry, 8 attempts in all),
+// whether its holder is terminating or not; when every attempt clashes,
+// the last one's AlreadyExists is returned, worded by
+// NewGenerateNameConflict and prefixed "object is being deleted: " when
+// that holder is terminating (Store.create).
+func TestCreate_R8_GeneratedNameClashes(t *testing.T) {
+	for _, terminating := range []bool{false, true} {
+		w := newWorld(t)
+		saved := w.s.nameState
+		var names []string
+		for range maxNameGenerationAttempts {
+			names = append(names, w.s.generateName("web-"))
+		}
+		w.s.nameState = saved
+		for _, n := range names {
+			w.create(withFinalizers(configMap(n), "example.com/hold"))
+			if terminating {
+				w.delete(cmRef(n), nil)
+			}
+		}
+		gen := configMap("")
+		gen.Metadata.GenerateName = "web-"
+		_, err := w.s.Create("test", gen)
+		want := `configmaps "` + names[len(names)-1] + `" already exists, the server was not able to generate a unique name for the object`
+		if terminating {
+			want = "object is being deleted: " + want
+		}
+		wantStatus(t, err, ReasonAlreadyExists, 409, want)
+		// One name free among them: a later attempt takes it.
+		w.s.nameState = saved
+		if _, err := w.s.Patch("test", cmRef(names[3]), MergePatch, []byte(`{"metadata":{"finalizers":null}}`)); err != nil {
+			t.Fatal(err)
+		}
+		if !terminating {
+			w.delete(cmRef(names[3]), nil)
+		}
+		if out := w.create(gen); out.Metadata.Name != names[3] {
+			t.Errorf("terminating %t: created %s, want the free name %s", terminating, out.Metadata.Name, names[3])
+		}
+	}
+}

@@ -185,9 +185,17 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 					m.ResourceVersion+"). The object might have been modified")
 		}
 	}
-	// Negative grace periods count as 1 second.
+	// Negative grace periods count as 1 second: the request's, and a
+	// stored deletionGracePeriodSeconds (which only a restored object can
+	// hold: create clears it and updates cannot change it), as BeforeDelete
+	// sets both to 1 on the object in hand; that copy is what a pending
+	// graceful deletion answers with.
 	if g := opts.GracePeriodSeconds; g != nil && *g < 0 {
 		opts.GracePeriodSeconds = Int64(1)
+	}
+	storedGrace := m.DeletionGracePeriodSeconds
+	if storedGrace != nil && *storedGrace < 0 {
+		storedGrace = Int64(1)
 	}
 
 	now := s.now()
@@ -205,18 +213,18 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 			newDeletionTimestamp, newGrace = s.stamps.get(now.Add(time.Duration(period)*time.Second), period)
 			opts.GracePeriodSeconds = newGrace // only read from here on
 			bumpGeneration = m.Generation > 0
-		case m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds == 0:
+		case storedGrace == nil || *storedGrace == 0:
 			// Already deleting with no grace pending: not graceful; the
 			// finalizers are resolved again below (R19).
 		case opts.GracePeriodSeconds == nil:
 			pendingGraceful = true
-		case *opts.GracePeriodSeconds >= *m.DeletionGracePeriodSeconds:
+		case *opts.GracePeriodSeconds >= *storedGrace:
 			pendingGraceful = true
 		default:
 			// Only a shorter grace period may be given (R18).
 			period := *opts.GracePeriodSeconds
 			graceful = true
-			t := m.DeletionTimestamp.Add(-time.Duration(*m.DeletionGracePeriodSeconds) * time.Second).
+			t := m.DeletionTimestamp.Add(-time.Duration(*storedGrace) * time.Second).
 				Add(time.Duration(period) * time.Second)
 			// A deletionTimestamp the shorter grace would put in the
 			// past becomes now, and a grace above 0 becomes 1: another
@@ -233,6 +241,11 @@ func (s *Store) delete(req *Request, ref Ref, in *DeleteOptions) (DeleteResult, 
 	// pendingGraceful: the object is returned unchanged; the finalizers
 	// cannot be changed through DeleteOptions then (R16, R19).
 	if pendingGraceful {
+		if storedGrace != m.DeletionGracePeriodSeconds {
+			c := *cur
+			c.Metadata.DeletionGracePeriodSeconds = storedGrace
+			return DeleteResult{Object: &c, Code: code(false)}, nil
+		}
 		return DeleteResult{Object: cur, Code: code(false)}, nil
 	}
 

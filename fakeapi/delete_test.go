@@ -456,3 +456,29 @@ func TestDelete_R21_DryRunWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestDelete_R18_NegativeStoredGraceCountsAsOne: BeforeDelete treats a
+// stored negative deletionGracePeriodSeconds (only a restored object can
+// hold one) as 1: a pending deletion answers with 1 and stores nothing,
+// and the kubelet's grace-0 delete shortens it and removes the Pod.
+func TestDelete_R18_NegativeStoredGraceCountsAsOne(t *testing.T) {
+	w := newWorld(t)
+	p := scheduledPod("p")
+	p.Metadata.UID = "pod-uid"
+	p.Metadata.CreationTimestamp = &Time{Epoch}
+	p.Metadata.DeletionTimestamp = &Time{Epoch.Add(10 * time.Second)}
+	p.Metadata.DeletionGracePeriodSeconds = Int64(-5)
+	if err := w.s.Restore(p); err != nil {
+		t.Fatal(err)
+	}
+	res := w.delete(podRef("p"), nil)
+	if g := res.Object.Metadata.DeletionGracePeriodSeconds; g == nil || *g != 1 || res.Removed {
+		t.Errorf("pending delete: grace %v, removed %t; want 1, not removed", jsonValue(g), res.Removed)
+	}
+	if g := w.s.Lookup(podRef("p")).Metadata.DeletionGracePeriodSeconds; g == nil || *g != -5 {
+		t.Errorf("stored grace %v, want -5 kept", jsonValue(g))
+	}
+	if res := w.delete(podRef("p"), &DeleteOptions{GracePeriodSeconds: Int64(0)}); !res.Removed {
+		t.Errorf("grace-0 delete did not remove the Pod: %s", describe(res.Object))
+	}
+}

@@ -128,7 +128,8 @@ const (
 // prepareNamespaceUpdate is the PrepareForUpdate of the namespace
 // strategy the request went through: the main resource keeps
 // spec.finalizers and status from storage, /status keeps spec, /finalize
-// keeps status. The name label is put back in every case.
+// keeps status (an empty phase sent to /status is Active, as defaulting
+// makes it). The name label is put back in every case.
 func prepareNamespaceUpdate(sub subresource, cur, next *Object) {
 	switch sub {
 	case mainResource:
@@ -144,6 +145,11 @@ func prepareNamespaceUpdate(sub subresource, cur, next *Object) {
 		next.Fields = setTop(next.Fields, "status", cur.Fields.Get("status"))
 	case statusSubresource:
 		next.Fields = setTop(next.Fields, "spec", cur.Fields.Get("spec"))
+		if NamespacePhase(next) == "" {
+			// SetDefaults_NamespaceStatus, as the request body is
+			// decoded: a status without a phase is Active.
+			next.Fields = withField(next.Fields, "status", "phase", NamespaceActive)
+		}
 	case finalizeSubresource:
 		next.Fields = setTop(next.Fields, "status", cur.Fields.Get("status"))
 	}

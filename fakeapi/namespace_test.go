@@ -254,3 +254,31 @@ func TestDeleteCollection_DeletesEachItemAsItsOwnDelete(t *testing.T) {
 		t.Error("a failed deletecollection deleted something")
 	}
 }
+
+// TestNamespace_EmptyPhaseIsActive: SetDefaults_NamespaceStatus makes an
+// empty phase Active wherever a Namespace is decoded: a create (whose
+// strategy sets Active anyway), a /status update's body, and a restored
+// object (as a read from etcd decodes it).
+func TestNamespace_EmptyPhaseIsActive(t *testing.T) {
+	w := newWorld(t)
+	created := obj("v1", "Namespace", "", "live", "status", map[string]any{"phase": ""})
+	live := w.create(created)
+	if p := NamespacePhase(live); p != NamespaceActive {
+		t.Errorf("created: phase %q", p)
+	}
+	live.Fields.Set("status", map[string]any{"conditions": []any{}})
+	out, err := w.s.UpdateStatus("test", live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := NamespacePhase(w.stored(nsRef("live"))); p != NamespaceActive || NamespacePhase(out) != NamespaceActive {
+		t.Errorf("status update without a phase: stored %q, answered %q", p, NamespacePhase(out))
+	}
+	restored := obj("v1", "Namespace", "", "old")
+	if err := w.s.Restore(restored); err != nil {
+		t.Fatal(err)
+	}
+	if p := NamespacePhase(w.stored(nsRef("old"))); p != NamespaceActive {
+		t.Errorf("restored without a status: phase %q", p)
+	}
+}

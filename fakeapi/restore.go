@@ -43,6 +43,11 @@ func (s *Store) Restore(in *Object) error {
 	obj.Kind = info.Kind
 	m := &obj.Metadata
 	normalizeMeta(m)
+	if isNamespaceKind(info) && NamespacePhase(obj) == "" {
+		// SetDefaults_NamespaceStatus: a Namespace read from etcd
+		// decodes with phase Active when it has none.
+		obj.Fields = withField(obj.Fields, "status", "phase", NamespaceActive)
+	}
 	if m.Name == "" {
 		return newInvalid(qualifiedKind(info), m.Name, []fieldError{requiredField("metadata.name", "a restored object has a name")})
 	}
