@@ -151,10 +151,8 @@ func stringField(o *Object, name string) string {
 }
 
 // NewEventName returns the name the recorder gives a new Event about the
-// object named involved: the object's name, a dot and 16 hex digits, like
-// client-go's recorder (util.GenerateEventName, which takes the clock's
-// Unix nanoseconds; gcplay takes a counter, kept here so that a clone
-// carries it).
+// object named involved (see eventName; the counter is kept here so that a
+// clone carries it).
 func (s *Store) NewEventName(involved string) string { return s.eventName(involved) }
 
 // Events returns the recorded Events, one for each Event written, in the

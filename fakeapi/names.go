@@ -2,6 +2,7 @@ package fakeapi
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/gcplay/gcplay/internal/uidmap"
 )
@@ -69,10 +70,19 @@ func (s *Store) generateName(prefix string) string {
 	return prefix + string(b)
 }
 
-// eventName returns the name of the next Event about an object: the
-// object's name, a dot and 16 hex digits, like client-go's recorder (which
-// uses the clock; gcplay uses a counter).
+// eventName returns the name of the next Event about an object, as
+// client-go's util.GenerateEventName makes it: the object's name, a dot
+// and the clock's Unix nanoseconds in hex. The virtual clock stands still
+// within a step, so gcplay adds the number of Events named so far: the sum
+// only grows, so names stay unique, and they read like a real cluster's.
+// A name that is no DNS subdomain (an object name of more than 236
+// characters, say) is a random UUID upstream; gcplay makes one of the
+// same shape from the counter.
 func (s *Store) eventName(involved string) string {
 	s.eventCounter++
-	return fmt.Sprintf("%s.%016x", involved, s.eventCounter)
+	name := involved + "." + strconv.FormatUint(uint64(s.clock.Now().UnixNano())+s.eventCounter, 16)
+	if len(isDNS1123Subdomain(name)) > 0 {
+		name = fmt.Sprintf("00000000-0000-4000-8000-%012x", s.eventCounter)
+	}
+	return name
 }

@@ -187,12 +187,12 @@ func TestEvents_R60_RecordEvent(t *testing.T) {
 		Object: Ref{APIVersion: "v1", Kind: "PersistentVolume", Name: "pv"}, Type: "Warning", Reason: "OwnerRefInvalidNamespace",
 	})
 	evs := w.s.Events()
-	if len(evs) != 2 || evs[0].Namespace != "other" || evs[0].Name != "p.0000000000000001" ||
-		evs[1].Namespace != "default" || evs[1].Name != "pv.0000000000000002" || !evs[0].Time.Equal(Epoch.Add(3*time.Second)) {
+	if len(evs) != 2 || evs[0].Namespace != "other" || evs[0].Name != "p.18867252a0ca5e01" ||
+		evs[1].Namespace != "default" || evs[1].Name != "pv.18867252a0ca5e02" || !evs[0].Time.Equal(Epoch.Add(3*time.Second)) {
 		t.Fatalf("events = %+v", evs)
 	}
-	wantEvents(t, w.since(1), "ADDED Event/other/p.0000000000000001", "ADDED Event/pv.0000000000000002")
-	stored := w.stored(Ref{APIVersion: "v1", Kind: "Event", Namespace: "other", Name: "p.0000000000000001"})
+	wantEvents(t, w.since(1), "ADDED Event/other/p.18867252a0ca5e01", "ADDED Event/pv.18867252a0ca5e02")
+	stored := w.stored(Ref{APIVersion: "v1", Kind: "Event", Namespace: "other", Name: "p.18867252a0ca5e01"})
 	got := describe(stored)
 	for _, want := range []string{
 		`"involvedObject":{"apiVersion":"v1","kind":"Pod","name":"p","namespace":"other","uid":"uid-0042"}`,
@@ -202,6 +202,12 @@ func TestEvents_R60_RecordEvent(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("event object %s\nlacks %s", got, want)
 		}
+	}
+	// util.GenerateEventName: a name that is no DNS subdomain is a UUID.
+	long := strings.Repeat("a", 240)
+	ev, err := w.s.RecordEvent("garbagecollector", Event{Object: Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "other", Name: long}, Type: "Normal", Reason: "R"})
+	if err != nil || ev.Name != "00000000-0000-4000-8000-000000000003" {
+		t.Errorf("event about %d-character name: %q, %v", len(long), ev.Name, err)
 	}
 }
 
