@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,7 +225,7 @@ func lintTranslation(l *Lesson, locale string, t, en *Text) []Problem {
 }
 
 // tokens returns the distinct matches of re in s, sorted.
-func tokens(re *regexp.Regexp, s string) []string {
+func tokens(re *lazyre.Regexp, s string) []string {
 	out := re.FindAllString(s, -1)
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -189,7 +189,7 @@ func (p *lessonParser) steps(d *subdoc, sp span, path string) []scenario.Step {
 	d.copy(p.src, sp.key.Line+1, sp.last)
 	sc, err := scenario.Parse(p.src.file, d.bytes())
 	if err != nil {
-		p.remap(err, d, func(q string) string { return stepsPathRE.Get().ReplaceAllString(q, path) })
+		p.remap(err, d, func(q string) string { return stepsPathRE.Get().ReplaceAllLiteralString(q, path) })
 		return nil
 	}
 	d.remapLines(reflect.ValueOf(sc.Steps))

@@ -50,7 +50,7 @@ func yamlErrors(file string, err error) error {
 		if g := yamlLineRE.Get().FindStringSubmatch(m); g != nil {
 			line, _ = strconv.Atoi(g[1])
 		}
-		m = yamlLineRE.Get().ReplaceAllString(strings.TrimPrefix(m, "yaml: "), "")
+		m = yamlLineRE.Get().ReplaceAllLiteralString(strings.TrimPrefix(m, "yaml: "), "")
 		m = strings.Replace(m, "in type lessons.Text", "(a lesson text has title, summary, intro, goal, hints, predict, solution, explanation, simplified, notes)", 1)
 		out = append(out, &scenario.Error{File: file, Line: line, Message: m})
 	}

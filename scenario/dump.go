@@ -419,7 +419,7 @@ func (d *dumpReader) kindNotes() []string {
 // dumpName names the scenario after the file: "import-" and its base name.
 func dumpName(filename string) string {
 	base := strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
-	base = strings.Trim(notNameRE.Get().ReplaceAllString(strings.ToLower(base), "-"), "-")
+	base = strings.Trim(notNameRE.Get().ReplaceAllLiteralString(strings.ToLower(base), "-"), "-")
 	if base == "" || filename == "-" {
 		return "import"
 	}

@@ -4,13 +4,14 @@ import (
 	"embed"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gcplay/gcplay/internal/lazyre"
 )
 
 // A step's reason is sentences in their one text form: an English form
@@ -115,7 +116,7 @@ var (
 
 type notePattern struct {
 	form string
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 }
 
 func loadNotes() {
@@ -136,15 +137,15 @@ func loadNotes() {
 			for {
 				i := strings.IndexByte(rest, '%')
 				if i < 0 || i+1 >= len(rest) {
-					b.WriteString(regexp.QuoteMeta(rest))
+					b.WriteString(lazyre.QuoteMeta(rest))
 					break
 				}
-				b.WriteString(regexp.QuoteMeta(rest[:i]))
+				b.WriteString(lazyre.QuoteMeta(rest[:i]))
 				b.WriteString("(.+?)")
 				rest = rest[i+2:]
 			}
 			b.WriteString("$")
-			notePatterns = append(notePatterns, notePattern{form: f, re: regexp.MustCompile(b.String())})
+			notePatterns = append(notePatterns, notePattern{form: f, re: lazyre.MustCompile(b.String())})
 		}
 	}
 	// The longest forms first: a form that is a prefix of another must

@@ -1,0 +1,5 @@
+//go:build !race
+
+package lazyre
+
+const raceEnabled = false
