@@ -3,8 +3,8 @@
 # GOOS=js GOARCH=wasm, with Bubble Tea's four missing platform functions
 # added from bubbletea_js.go, three libraries trimmed of what the page
 # cannot use (x/ansi's kitty images, colorprofile's tmux probe, terminfo's
-# database loader) and yaml v2's and v3's regexps compiled on first use
-# rather than at start (see below).
+# database loader) and yaml v2's and v3's two regexps matched by gcplay's
+# own code, so that the page links no regexp (see below).
 #
 # Each is applied to a private copy of the pinned module in the
 # git-ignored build/wasm/ area, selected by a go.work file there with
@@ -98,16 +98,19 @@ edit "$work/colorprofile/env.go" '/^	"context"$/d
 s/^	cmd := exec\.CommandContext(context\.Background(), "tmux", "info")$/	var cmd noTmux/' '	var cmd noTmux'
 cp "$here/colorprofile/colorprofile_js.go" "$work/colorprofile/zz_gcplay_shim_js.go"
 
-# yaml v2 and v3: their package-level regexps (a float-looking plain
-# scalar's check in resolve.go, a base 60 float's in encode.go) compiled
-# on first use instead of in the packages' initializers, which run before
-# the page's first frame (the starter world's YAML has no scalar that
-# needs them). The same expressions, compiled the same way.
+# yaml v2 and v3: their two package-level regexps (a float-looking plain
+# scalar's check in resolve.go, a base 60 float's in encode.go) become
+# gcplay's own matchers (yaml/floats.go, held to the regexps by
+# floats_test.go), and neither package imports regexp: the page then links
+# no regexp at all. Each edit names the whole line, expression and all, so
+# an expression changed upstream stops the build.
 for v in 2 3; do
   copy go.yaml.in/yaml/v$v yaml$v
-  edit "$work/yaml$v/resolve.go" 's/^var yamlStyleFloat = regexp\.MustCompile(\(.*\))$/var yamlStyleFloat = gcplayLazyRegexp(func() *regexp.Regexp { return regexp.MustCompile(\1) })/' 'var yamlStyleFloat = gcplayLazyRegexp('
-  edit "$work/yaml$v/encode.go" 's/^var base60float = regexp\.MustCompile(\(.*\))$/var base60float = gcplayLazyRegexp(func() *regexp.Regexp { return regexp.MustCompile(\1) })/' 'var base60float = gcplayLazyRegexp('
-  cp "$here/yaml/lazyregexp_js.go" "$work/yaml$v/zz_gcplay_lazyregexp_js.go"
+  edit "$work/yaml$v/resolve.go" '/^	"regexp"$/d
+s/^var yamlStyleFloat = regexp\.MustCompile(`\^\[-+\]?(\\\.\[0-9\]+|\[0-9\]+(\\\.\[0-9\]\*)?)(\[eE\]\[-+\]?\[0-9\]+)?\$`)$/var yamlStyleFloat gcplayYAMLStyleFloat/' 'var yamlStyleFloat gcplayYAMLStyleFloat'
+  edit "$work/yaml$v/encode.go" '/^	"regexp"$/d
+s/^var base60float = regexp\.MustCompile(`\^\[-+\]?\[0-9\]\[0-9_\]\*(?::\[0-5\]?\[0-9\])+(?:\\\.\[0-9_\]\*)?\$`)$/var base60float gcplayBase60Float/' 'var base60float gcplayBase60Float'
+  cp "$here/yaml/floats.go" "$work/yaml$v/zz_gcplay_floats.go"
 done
 
 # xo/terminfo: a stand-in whose Load fails, as the library's does in the
