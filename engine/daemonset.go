@@ -1103,7 +1103,7 @@ func (s *dsSync) claimPods() error {
 	var errs []error
 	for _, k := range sortedKeys(c.pods.byKey) {
 		p := c.pods.byKey[k].obj
-		if p.Metadata.Namespace != v.obj.Metadata.Namespace {
+		if p.Metadata.Namespace != v.obj.Metadata.Namespace || !s.ownedOrOrphan(p) {
 			continue
 		}
 		if _, err := m.claim(p, func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) }); err != nil {
@@ -1116,6 +1116,14 @@ func (s *dsSync) claimPods() error {
 	return aggregate(errs)
 }
 
+// ownedOrOrphan reports whether FilterPodsByOwner gives p for the set: it
+// has no controller, or its controller reference names the set by kind,
+// name and UID (PodControllerIndexKey).
+func (s *dsSync) ownedOrOrphan(p *fakeapi.Object) bool {
+	ref := controllerOf(p)
+	return ref == nil || ref.UID == s.v.obj.Metadata.UID && refNames(ref, "DaemonSet", s.v.obj.Metadata.Name)
+}
+
 // daemonPods are the Pods the set controls, from the cache, by name.
 func (s *dsSync) daemonPods() []*fakeapi.Object {
 	if s.pods != nil && s.podsAt == s.c.podEvents {
@@ -1124,7 +1132,7 @@ func (s *dsSync) daemonPods() []*fakeapi.Object {
 	out := []*fakeapi.Object{}
 	for _, pi := range s.c.pods.byKey {
 		p := pi.obj
-		if ref := controllerOf(p); ref != nil && ref.UID == s.v.obj.Metadata.UID && p.Metadata.Namespace == s.v.obj.Metadata.Namespace {
+		if ref := controllerOf(p); ref != nil && s.ownedOrOrphan(p) && p.Metadata.Namespace == s.v.obj.Metadata.Namespace {
 			out = append(out, p)
 		}
 	}

@@ -478,7 +478,7 @@ func containerRestartsSum(o *fakeapi.Object) int64 {
 func (c *jobController) getPodsForJob(v jobView, rec *Record) ([]jobPod, []Text, error) {
 	j := v.obj
 	ns, uid := j.Metadata.Namespace, j.Metadata.UID
-	cands := c.pods.controlledBy(ns, uid)
+	cands := c.pods.ownedBy(ns, "Job", j.Metadata.Name, uid) // FilterPodsByOwner
 	cands = append(cands, c.pods.orphansIn(ns)...)
 	slices.SortFunc(cands, func(a, b *podInfo) int { return strings.Compare(a.obj.Metadata.Name, b.obj.Metadata.Name) })
 	m := &refManager{env: c.env, client: jobClient, owner: j, selector: v.selector, rec: rec,

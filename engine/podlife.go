@@ -256,9 +256,13 @@ type ownedPods struct {
 	agg  *podCounts
 }
 
-// podCounts are running counts of a set of Pods under one view.
+// podCounts are running counts of a set of Pods under one view: the
+// owner's namespace, kind and name (with the UID of the set, upstream's
+// PodControllerIndexKey), its selector and template labels.
 type podCounts struct {
 	namespace string
+	kind      string
+	name      string
 	selector  labelSelector
 	selKey    string
 	template  labelSelector
@@ -268,7 +272,7 @@ type podCounts struct {
 }
 
 func (a *podCounts) count(p *podInfo, sign int) {
-	if p.obj.Metadata.Namespace != a.namespace || !p.active() {
+	if p.obj.Metadata.Namespace != a.namespace || !refNames(controllerOf(p.obj), a.kind, a.name) || !p.active() {
 		return
 	}
 	if !a.selector.matches(p.obj.Metadata.Labels) {
@@ -397,8 +401,35 @@ func (x *podIndex) unindex(key string, p *podInfo) {
 	}
 }
 
+// refNames reports whether a controller reference names an owner of
+// this kind and name.
+func refNames(ref *fakeapi.OwnerReference, kind, name string) bool {
+	return ref != nil && ref.Kind == kind && ref.Name == name
+}
+
+// ownedBy is FilterPodsByOwner without the orphans (v1.34's ReplicaSet,
+// Job, StatefulSet and DaemonSet controllers): the Pods whose controller
+// reference names the owner by namespace, kind, name and UID, the key of
+// the informer's PodControllerIndex (PodControllerIndexKey). A reference
+// with the owner's UID and another kind or name (written by hand) is not
+// the owner's. In no particular order.
+func (x *podIndex) ownedBy(namespace, kind, name, uid string) []*podInfo {
+	set := x.byController[uid]
+	if set == nil {
+		return nil
+	}
+	out := make([]*podInfo, 0, len(set.pods))
+	for _, p := range set.pods {
+		if p.obj.Metadata.Namespace == namespace && refNames(controllerOf(p.obj), kind, name) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // controlledBy returns the Pods in namespace whose controller has uid, in
-// no particular order.
+// no particular order: the Deployment controller's grouping of the Pods
+// by their controller's UID (getPodMapForDeployment).
 func (x *podIndex) controlledBy(namespace, uid string) []*podInfo {
 	set := x.byController[uid]
 	if set == nil {
@@ -413,17 +444,17 @@ func (x *podIndex) controlledBy(namespace, uid string) []*podInfo {
 	return out
 }
 
-// counts returns the running counts of the Pods controlled by uid under
+// counts returns the running counts of the Pods ownedBy the owner under
 // a view, walking them only when the view differs from the last one.
-func (x *podIndex) counts(namespace, uid string, sel labelSelector, templateLabels map[string]string) podCounts {
+func (x *podIndex) counts(namespace, kind, name, uid string, sel labelSelector, templateLabels map[string]string) podCounts {
 	set := x.byController[uid]
 	if set == nil {
 		return podCounts{}
 	}
 	tmpl := labelSelector{matchLabels: templateLabels}
 	selKey, tmplKey := sel.String(), tmpl.String()
-	if a := set.agg; a == nil || a.namespace != namespace || a.selKey != selKey || a.tmplKey != tmplKey {
-		a = &podCounts{namespace: namespace, selector: sel, selKey: selKey, template: tmpl, tmplKey: tmplKey}
+	if a := set.agg; a == nil || a.namespace != namespace || a.kind != kind || a.name != name || a.selKey != selKey || a.tmplKey != tmplKey {
+		a = &podCounts{namespace: namespace, kind: kind, name: name, selector: sel, selKey: selKey, template: tmpl, tmplKey: tmplKey}
 		for _, p := range set.pods {
 			a.count(p, 1)
 		}

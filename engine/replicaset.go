@@ -466,10 +466,10 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	m := &refManager{env: c.env, client: rsClient, owner: rs, selector: v.selector, rec: rec,
 		canAdoptFunc: recheckDeletionTimestamp(c.env, rsClient, rs)}
 	// The running counts are taken before any adoption or release.
-	counts := c.pods.counts(ns, uid, v.selector, v.templateLabels)
+	counts := c.pods.counts(ns, "ReplicaSet", rs.Metadata.Name, uid, v.selector, v.templateLabels)
 	var notMatching []*podInfo
 	if counts.notMatching > 0 {
-		for _, p := range c.pods.controlledBy(ns, uid) {
+		for _, p := range c.pods.ownedBy(ns, "ReplicaSet", rs.Metadata.Name, uid) {
 			if p.active() && !match(p.obj) {
 				notMatching = append(notMatching, p)
 			}
@@ -502,7 +502,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	claimed := func() []*podInfo {
 		if claimedList == nil {
 			claimedList = make([]*podInfo, 0, claimedCount)
-			for _, p := range c.pods.controlledBy(ns, uid) {
+			for _, p := range c.pods.ownedBy(ns, "ReplicaSet", rs.Metadata.Name, uid) {
 				if p.active() && match(p.obj) {
 					claimedList = append(claimedList, p)
 				}

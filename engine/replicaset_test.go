@@ -428,3 +428,70 @@ status: {phase: Running}
 		t.Fatalf("next due in %v (%v), want the ReplicaSet's re-check in 7s, when web-b becomes available", due-w.Elapsed(), ok)
 	}
 }
+
+// TestPodIndexKeysByKindNameAndUID: v1.34's ReplicaSet, Job, StatefulSet
+// and DaemonSet controllers read their Pods through FilterPodsByOwner,
+// whose index key is namespace/Kind/Name/UID of the controller reference
+// (PodControllerIndexKey): a Pod whose hand-written controller reference
+// carries the owner's UID under another kind or name is neither the
+// owner's nor an orphan, so the owner creates its replicas beside it.
+func TestPodIndexKeysByKindNameAndUID(t *testing.T) {
+	stray := func(kind, name, owner, uid, labels string) *fakeapi.Object {
+		return manifest(t, `
+apiVersion: v1
+kind: Pod
+metadata:
+  name: stray-`+owner+`
+  labels: {`+labels+`}
+  ownerReferences: [{apiVersion: apps/v1, kind: `+kind+`, name: `+name+`, uid: `+uid+`, controller: true}]
+spec: {containers: [{name: c, image: busybox}]}
+`)
+	}
+	controlled := func(w *World, kind, name, uid string) (n int) {
+		for _, o := range w.Store().Objects() {
+			if ref := controllerOf(o); o.Kind == "Pod" && ref != nil && ref.UID == uid && ref.Kind == kind && ref.Name == name {
+				n++
+			}
+		}
+		return n
+	}
+	t.Run("ReplicaSet", func(t *testing.T) {
+		// (No garbage collector: it would delete the stray Pod, whose
+		// owner it cannot find.)
+		w := newTestWorld(t, ControllerReplicaSet)
+		mustDo(t, w, Create{Object: stray("Deployment", "web", "rs", "rs-uid", "app: web")})
+		mustDo(t, w, Create{Object: manifest(t, `
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web, uid: rs-uid}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+`)})
+		checkedSettle(t, w)
+		if n := controlled(w, "ReplicaSet", "web", "rs-uid"); n != 2 {
+			t.Errorf("the ReplicaSet controls %d Pods, want 2 beside the stray one", n)
+		}
+	})
+	t.Run("Job", func(t *testing.T) {
+		w := newTestWorld(t, ControllerJob)
+		mustDo(t, w, Create{Object: stray("Job", "other", "job", "job-uid", "batch.kubernetes.io/controller-uid: job-uid")})
+		mustDo(t, w, Create{Object: manifest(t, `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: pi, uid: job-uid}
+spec:
+  parallelism: 1
+  template:
+    metadata: {labels: {app: pi}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: perl}]}
+`)})
+		checkedSettle(t, w)
+		if n := controlled(w, "Job", "pi", "job-uid"); n != 1 {
+			t.Errorf("the Job controls %d Pods, want 1 beside the stray one", n)
+		}
+	})
+}

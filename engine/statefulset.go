@@ -671,12 +671,17 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 		rec.Reason = Reason{Code: "ClaimFailed", Func: fn + ", adoptOrphanRevisions"}.Say("adopting ControllerRevisions failed: %s", err.Error())
 		return err
 	}
-	// getPodsForStatefulSet: claim by selector and by name.
+	// getPodsForStatefulSet: claim by selector and by name, among the
+	// Pods FilterPodsByOwner gives: those whose controller reference
+	// names the set by kind, name and UID, and the orphans.
 	var pods []*fakeapi.Object
 	var errs []error
 	for _, k := range sortedKeys(c.pods.byKey) {
 		p := c.pods.byKey[k].obj
 		if p.Metadata.Namespace != obj.Metadata.Namespace {
+			continue
+		}
+		if ref := controllerOf(p); ref != nil && !(ref.UID == obj.Metadata.UID && refNames(ref, "StatefulSet", obj.Metadata.Name)) {
 			continue
 		}
 		ok, err := m.claim(p, func(o *fakeapi.Object) bool {
