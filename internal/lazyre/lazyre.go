@@ -23,6 +23,7 @@
 package lazyre
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -52,6 +53,7 @@ type Regexp struct {
 	ncap   int    // capture slots: 2 per group, the whole match's first
 	begin  bool   // every match starts at the text's start (^)
 	prefix string // with begin: the literal text every match starts with
+	suffix string // the literal text before a $ that ends every match
 	start  int    // the first instruction
 	pool   sync.Pool
 }
@@ -105,21 +107,37 @@ func MustCompile(expr string) *Regexp {
 	re := &Regexp{expr: expr, ncap: 2 * (groups + 1)}
 	re.prog = append(re.prog, inst{op: opMatch})
 	re.start = re.compile(&node{kind: kGroup, subs: []*node{root}}, 0)
-	// The top's first pieces: ^ and a literal make the search cheap.
+	// The top's first and last pieces: ^ and a literal after it, a literal
+	// and $ before it, make the search cheap. A literal is compared with
+	// the text's bytes, so it stops at U+FFFD, which an invalid byte of
+	// the text also matches.
 	top := []*node{root}
 	if root.kind == kCat {
 		top = root.subs
 	}
-	if len(top) > 0 && top[0].kind == kBegin {
-		re.begin = true
-		var b strings.Builder
-		for _, n := range top[1:] {
-			if n.kind != kRune {
+	literal := func(nodes []*node, step int) string {
+		var rs []rune
+		for i := 0; i < len(nodes); i++ {
+			n := nodes[i]
+			if step < 0 {
+				n = nodes[len(nodes)-1-i]
+			}
+			if n.kind != kRune || n.r == utf8.RuneError {
 				break
 			}
-			b.WriteRune(n.r)
+			rs = append(rs, n.r)
 		}
-		re.prefix = b.String()
+		if step < 0 {
+			slices.Reverse(rs)
+		}
+		return string(rs)
+	}
+	if len(top) > 0 && top[0].kind == kBegin {
+		re.begin = true
+		re.prefix = literal(top[1:], 1)
+	}
+	if len(top) > 0 && top[len(top)-1].kind == kEnd {
+		re.suffix = literal(top[:len(top)-1], -1)
 	}
 	return re
 }
@@ -498,7 +516,7 @@ func (re *Regexp) get() *machine {
 // execute finds the leftmost-first match in s at or after pos; its
 // capture positions (-1 for a group that took no part), or nil.
 func (re *Regexp) execute(s string, pos int) []int {
-	if re.begin && (pos > 0 || !strings.HasPrefix(s, re.prefix)) {
+	if re.begin && (pos > 0 || !strings.HasPrefix(s, re.prefix)) || !strings.HasSuffix(s, re.suffix) {
 		return nil
 	}
 	m := re.get()

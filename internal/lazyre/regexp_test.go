@@ -109,6 +109,10 @@ func generate(r *rand.Rand, n *node, pcs []string, b *strings.Builder) {
 	}
 	switch n.kind {
 	case kRune:
+		if n.r == utf8.RuneError && r.Intn(2) == 0 {
+			b.WriteString("\xff") // an invalid byte, which U+FFFD matches
+			return
+		}
 		b.WriteRune(n.r)
 	case kAny:
 		b.WriteString(pick())
@@ -273,7 +277,7 @@ func TestRepositoryExpressionsAreRegexp(t *testing.T) {
 // randomExpr writes a random expression of the package's syntax over a
 // small alphabet.
 func randomExpr(r *rand.Rand, depth int) string {
-	atoms := []string{"a", "b", "é", "-", " ", ".", `\.`, "[ab]", "[^a]", "[a-c]", "[-a]", "[é-]", `\s`, `\S`, `\w`, `\W`, `\d`, `[^\s]`}
+	atoms := []string{"a", "b", "é", "\uFFFD", "-", " ", ".", `\.`, "[ab]", "[^a]", "[a-c]", "[-a]", "[é-]", `\s`, `\S`, `\w`, `\W`, `\d`, `[^\s]`}
 	anchors := []string{"^", "$", `\b`}
 	var alt func(depth int) string
 	var cat func(depth int) string
@@ -363,5 +367,8 @@ func TestQuoteMetaIsRegexps(t *testing.T) {
 	if got, want := QuoteMeta(s), regexp.QuoteMeta(s); got != want {
 		t.Fatalf("QuoteMeta %q, regexp's %q", got, want)
 	}
-	holdToRegexp(t, "^"+QuoteMeta("a.b*c(d)[e]{f}|g?h+i^j$k\\l")+"(.+?)"+QuoteMeta(" (x)")+"$", rand.New(rand.NewSource(3)), 4, 2000)
+	r := rand.New(rand.NewSource(3))
+	holdToRegexp(t, "^"+QuoteMeta("a.b*c(d)[e]{f}|g?h+i^j$k\\l")+"(.+?)"+QuoteMeta(" (x)")+"$", r, 4, 2000)
+	// U+FFFD in the literals: an invalid byte of the text matches it.
+	holdToRegexp(t, "^a\uFFFDb(.+?)c\uFFFDd$", r, 4, 2000)
 }
