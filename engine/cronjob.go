@@ -204,7 +204,7 @@ func (c *cronJobController) clone(e *env) controller {
 }
 
 func (c *cronJobController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.recordEvent(cronJobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.recordEvent(cronJobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID, ObjectRV: o.Metadata.ResourceVersion,
 		Type: typ, Reason: reason, Message: msg, Source: cronJobClient})
 }
 

@@ -382,7 +382,7 @@ func (c *daemonSetController) clone(e *env) controller {
 }
 
 func (c *daemonSetController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.recordEvent(dsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.recordEvent(dsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID, ObjectRV: o.Metadata.ResourceVersion,
 		Type: typ, Reason: reason, Message: msg, Source: eventSources[ControllerDaemonSet]})
 }
 

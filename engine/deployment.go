@@ -693,7 +693,7 @@ func podTemplateHash(template map[string]any, collisionCount *int64) string {
 
 // event records a Kubernetes Event about the Deployment.
 func (c *deploymentController) event(d *deployment, typ, reason, msg string) {
-	c.env.recordEvent(dcClient, fakeapi.Event{Object: fakeapi.RefOf(d.obj), ObjectUID: d.obj.Metadata.UID,
+	c.env.recordEvent(dcClient, fakeapi.Event{Object: fakeapi.RefOf(d.obj), ObjectUID: d.obj.Metadata.UID, ObjectRV: d.obj.Metadata.ResourceVersion,
 		Type: typ, Reason: reason, Message: msg, Source: dcClient})
 }
 

@@ -214,6 +214,7 @@ func (c *eventCorrelator) eventAggregate(ev fakeapi.Event, now time.Time, newNam
 	return fakeapi.Event{
 		Object:    ev.Object,
 		ObjectUID: ev.ObjectUID,
+		ObjectRV:  ev.ObjectRV,
 		Type:      ev.Type,
 		Reason:    ev.Reason,
 		Message:   aggregatePrefix + ev.Message,

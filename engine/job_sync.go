@@ -1100,7 +1100,7 @@ func (c *jobController) deletePodNow(j, pod *fakeapi.Object) error {
 }
 
 func (c *jobController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.recordEvent(jobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.recordEvent(jobClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID, ObjectRV: o.Metadata.ResourceVersion,
 		Type: typ, Reason: reason, Message: msg, Source: jobClient})
 }
 

@@ -806,7 +806,7 @@ func (c *replicaSetController) deletePodNow(rs, pod *fakeapi.Object) error {
 }
 
 func (c *replicaSetController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.recordEvent(rsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.recordEvent(rsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID, ObjectRV: o.Metadata.ResourceVersion,
 		Type: typ, Reason: reason, Message: msg, Source: rsClient})
 }
 

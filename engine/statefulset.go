@@ -300,7 +300,7 @@ func (c *statefulSetController) clone(e *env) controller {
 }
 
 func (c *statefulSetController) event(o *fakeapi.Object, typ, reason, msg string) {
-	c.env.recordEvent(stsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID,
+	c.env.recordEvent(stsClient, fakeapi.Event{Object: fakeapi.RefOf(o), ObjectUID: o.Metadata.UID, ObjectRV: o.Metadata.ResourceVersion,
 		Type: typ, Reason: reason, Message: msg, Source: stsClient})
 }
 

@@ -142,6 +142,9 @@ type Event struct {
 	// Object is the involved object's reference in scenario form.
 	Object    Ref
 	ObjectUID string
+	// ObjectRV is the involved object's resourceVersion as the recorder's
+	// caller saw it (reference.GetReference copies it), when known.
+	ObjectRV string
 	Type      string
 	Reason    string
 	Message   string

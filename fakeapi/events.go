@@ -19,8 +19,8 @@ import (
 // (when empty, NewEventName's), with involvedObject, reason, message,
 // type, source.component, firstTimestamp, lastTimestamp (ev.Last, or
 // ev.Time when zero), count (ev.Count, at least 1), reportingComponent
-// (ev.Reporting) and reportingInstance (always empty: the
-// controllers' EventSource has no host). The create is an ordinary
+// (ev.Reporting), reportingInstance (always empty: the controllers'
+// EventSource has no host) and eventTime null (makeEvent sets none). The create is an ordinary
 // request (recorded, and an ADDED watch event); it fails as a create does
 // when the namespace is missing or terminating, or the name is taken.
 // ev.Namespace and (when zero) ev.Time are filled in; the stored Event is
@@ -71,6 +71,16 @@ func (s *Store) recordEvent(ev Event) *StatusError {
 	if s.object(key) != nil {
 		return NewError(ReasonAlreadyExists, "%s %q already exists", qualifiedResource(info), ev.Name)
 	}
+	involved := map[string]any{
+		"apiVersion": ev.Object.APIVersion,
+		"kind":       ev.Object.Kind,
+		"namespace":  ev.Object.Namespace,
+		"name":       ev.Object.Name,
+		"uid":        ev.ObjectUID,
+	}
+	if ev.ObjectRV != "" {
+		involved["resourceVersion"] = ev.ObjectRV
+	}
 	obj := &Object{
 		APIVersion: s.storageVersion(info),
 		Kind:       "Event",
@@ -81,13 +91,7 @@ func (s *Store) recordEvent(ev Event) *StatusError {
 			CreationTimestamp: &Time{s.now()},
 		},
 		Fields: FieldsOf(map[string]any{
-			"involvedObject": map[string]any{
-				"apiVersion": ev.Object.APIVersion,
-				"kind":       ev.Object.Kind,
-				"namespace":  ev.Object.Namespace,
-				"name":       ev.Object.Name,
-				"uid":        ev.ObjectUID,
-			},
+			"involvedObject":     involved,
 			"reason":             ev.Reason,
 			"message":            ev.Message,
 			"type":               ev.Type,
@@ -97,6 +101,9 @@ func (s *Store) recordEvent(ev Event) *StatusError {
 			"count":              float64(ev.Count),
 			"reportingComponent": ev.Reporting,
 			"reportingInstance":  "",
+			// A core/v1 Event from the recorder has no eventTime; the
+			// zero MicroTime is written as null.
+			"eventTime": nil,
 		}),
 	}
 	obj.Metadata.ResourceVersion = s.nextRV()
