@@ -175,6 +175,7 @@ func parseSelector(v any) (labelSelector, error) {
 		if !ok {
 			return labelSelector{}, fmt.Errorf("selector.matchExpressions is not a list")
 		}
+		invalid := &selectorError{}
 		for i, e := range list {
 			r := selectorRequirement{key: nestedString(e, "key"), operator: nestedString(e, "operator")}
 			vals, _ := nested(e, "values")
@@ -184,26 +185,84 @@ func parseSelector(v any) (labelSelector, error) {
 					r.values = append(r.values, str)
 				}
 			}
-			switch r.operator {
-			case "In", "NotIn":
-				if len(r.values) == 0 {
-					return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: values must be non-empty for %s", i, r.operator)
-				}
-			case "Exists", "DoesNotExist":
-				if len(r.values) > 0 {
-					return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: values must be empty for %s", i, r.operator)
-				}
-			default:
-				return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: %q is not a valid selector operator", i, r.operator)
-			}
-			if r.key == "" {
-				return labelSelector{}, fmt.Errorf("selector.matchExpressions[%d]: key is required", i)
-			}
+			invalid.raw = append(invalid.raw, selectorRequirementJSON{Key: r.key, Operator: r.operator, Values: slices.Clone(r.values)})
+			invalid.requirement(i, r)
 			slices.Sort(r.values)
 			s.exprs = append(s.exprs, r)
 		}
+		if len(invalid.fields) > 0 {
+			invalid.labels = s.matchLabels
+			return labelSelector{}, invalid
+		}
 	}
 	return s, nil
+}
+
+// selectorError holds the field errors of a selector's matchExpressions,
+// as ValidateLabelSelectorRequirement (apimachinery's metav1 validation)
+// words them, with paths relative to the selector, and the selector as
+// the apiserver would print it.
+type selectorError struct {
+	fields []string
+	labels map[string]string
+	raw    []selectorRequirementJSON
+}
+
+// selectorRequirementJSON is a LabelSelectorRequirement in its JSON form.
+type selectorRequirementJSON struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// requirement checks the i-th requirement as ValidateLabelSelectorRequirement
+// does: the operator and its values, then the key (ValidateLabelName; of
+// its rules only the empty key is checked here).
+func (e *selectorError) requirement(i int, r selectorRequirement) {
+	path := fmt.Sprintf("matchExpressions[%d]", i)
+	switch r.operator {
+	case "In", "NotIn":
+		if len(r.values) == 0 {
+			e.fields = append(e.fields, path+".values: Required value: must be specified when `operator` is 'In' or 'NotIn'")
+		}
+	case "Exists", "DoesNotExist":
+		if len(r.values) > 0 {
+			e.fields = append(e.fields, path+".values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+		}
+	default:
+		op, _ := json.Marshal(r.operator)
+		e.fields = append(e.fields, path+".operator: Invalid value: "+string(op)+": not a valid selector operator")
+	}
+	if r.key == "" {
+		e.fields = append(e.fields,
+			path+`.key: Invalid value: "": name part must be non-empty`,
+			path+`.key: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`)
+	}
+}
+
+func (e *selectorError) Error() string { return strings.Join(e.fields, ", ") }
+
+// selectorErr words a selector's parse error under path: a selectorError
+// as the apps and batch validation report it (ValidateReplicaSetSpec and
+// its kin: ValidateLabelSelector's field errors, then
+// LabelSelectorAsSelector's failure, "invalid label selector", with the
+// selector as JSON), listed as ErrorList.ToAggregate lists them; another
+// error as the value the path cannot take.
+func selectorErr(path string, err error) error {
+	se, ok := err.(*selectorError)
+	if !ok {
+		return fmt.Errorf("%s: Invalid value: %v", path, err)
+	}
+	var errs []error
+	for _, f := range se.fields {
+		errs = append(errs, errors.New(path+"."+f))
+	}
+	raw, _ := json.Marshal(struct {
+		MatchLabels      map[string]string         `json:"matchLabels,omitempty"`
+		MatchExpressions []selectorRequirementJSON `json:"matchExpressions,omitempty"`
+	}{se.labels, se.raw})
+	errs = append(errs, fmt.Errorf("%s: Invalid value: %s: invalid label selector", path, raw))
+	return aggregate(errs)
 }
 
 // empty reports whether the selector selects everything.
@@ -593,7 +652,7 @@ func templateSelector(kind string, spec, template map[string]any) (labelSelector
 	raw := spec["selector"]
 	sel, err := parseSelector(raw)
 	if err != nil {
-		return sel, err
+		return sel, selectorErr("spec.selector", err)
 	}
 	empty := raw != nil && sel.empty()
 	var errs []error

@@ -166,7 +166,7 @@ func readJob(o *fakeapi.Object) (jobView, error) {
 	}
 	sel, err := parseSelector(spec["selector"])
 	if err != nil {
-		return v, fmt.Errorf("spec.selector: Invalid value: %v", err)
+		return v, selectorErr("spec.selector", err)
 	}
 	if sel.nothing {
 		return v, fmt.Errorf("spec.selector: Required value")

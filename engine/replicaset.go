@@ -359,7 +359,7 @@ func readWorkloadSpec(o *fakeapi.Object) (labelSelector, map[string]any, map[str
 	}
 	sel, err := parseSelector(rawSel)
 	if err != nil {
-		return labelSelector{}, nil, nil, fmt.Errorf("spec.selector: Invalid value: %v", err)
+		return labelSelector{}, nil, nil, selectorErr("spec.selector", err)
 	}
 	if sel.empty() {
 		return sel, nil, nil, fmt.Errorf("spec.selector: Invalid value: empty selector is invalid for %s", strings.ToLower(o.Kind))
