@@ -62,17 +62,24 @@ func mapField(v any, key string) any {
 	return nil
 }
 
-// validateStatefulSetSpec is the part of ValidateStatefulSetSpec that
-// gcplay's StatefulSet controller depends on:
-// ValidatePersistentVolumeClaimRetentionPolicy. whenDeleted and whenScaled
-// must each be Retain or Delete once defaulted (an empty one defaults to
-// Retain). The bad value is a named string type upstream, so the error
-// shows it as JSON.
-func validateStatefulSetSpec(obj *Object) []fieldError {
+// validateRestoredStatefulSet is what a restore checks of a
+// StatefulSet's spec: the retention policy, which gcplay's StatefulSet
+// controller depends on. The rest of the spec (validateAppsCreate) is not
+// checked: a dump holds what a cluster stored, and the controllers deal
+// with a spec the apiserver would now refuse.
+func validateRestoredStatefulSet(obj *Object) []fieldError {
 	if obj.APIVersion != "apps/v1" || obj.Kind != "StatefulSet" {
 		return nil
 	}
-	policy, _ := mapField(obj.Fields.Get("spec"), "persistentVolumeClaimRetentionPolicy").(map[string]any)
+	return validateRetentionPolicy(specMap(obj))
+}
+
+// validateRetentionPolicy is ValidatePersistentVolumeClaimRetentionPolicy:
+// whenDeleted and whenScaled must each be Retain or Delete once defaulted
+// (an empty one defaults to Retain). The bad value is a named string type
+// upstream, so the error shows it as JSON.
+func validateRetentionPolicy(spec map[string]any) []fieldError {
+	policy, _ := spec["persistentVolumeClaimRetentionPolicy"].(map[string]any)
 	var errs []fieldError
 	for _, f := range []string{"whenDeleted", "whenScaled"} {
 		v, _ := policy[f].(string)

@@ -53,7 +53,7 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 // apiserver's wording, the value shown as JSON.
 func TestStatefulSetRetentionPolicyValidated(t *testing.T) {
 	set := func(name string, policy map[string]any) *Object {
-		spec := map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}}}
+		spec := validStatefulSetSpec()
 		if policy != nil {
 			spec["persistentVolumeClaimRetentionPolicy"] = policy
 		}
@@ -92,7 +92,7 @@ func TestStatefulSetRetentionPolicyValidated(t *testing.T) {
 func TestStatefulSetStatusValidated(t *testing.T) {
 	w := newWorld(t)
 	set := &Object{APIVersion: "apps/v1", Kind: "StatefulSet", Metadata: ObjectMeta{Name: "web", Namespace: "default"},
-		Fields: FieldsOf(map[string]any{"spec": map[string]any{}, "status": map[string]any{"replicas": -1}})}
+		Fields: FieldsOf(map[string]any{"spec": validStatefulSetSpec(), "status": map[string]any{"replicas": -1}})}
 	if _, err := w.s.Create("test", set); err != nil {
 		t.Fatal(err)
 	}
@@ -113,4 +113,11 @@ func TestStatefulSetStatusValidated(t *testing.T) {
 	if _, err := w.s.Patch("test", ref, MergePatch, []byte(`{"status":{"replicas":2,"readyReplicas":1,"availableReplicas":1}}`)); err != nil {
 		t.Errorf("a valid status: %v", err)
 	}
+}
+
+// validStatefulSetSpec is the least spec the apiserver accepts: a selector
+// that selects the template's labels.
+func validStatefulSetSpec() map[string]any {
+	return map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}},
+		"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "web"}}}}
 }

@@ -86,7 +86,7 @@ func (s *Store) create(req *Request, in *Object) (*Object, *StatusError) {
 		if generate {
 			m.Name = s.generateName(m.GenerateName)
 		}
-		errs := append(validateObjectMeta(info, m), validateStatefulSetSpec(obj)...)
+		errs := append(validateObjectMeta(info, m), validateAppsCreate(obj)...)
 		if namespace {
 			setNameLabel(m)
 			for _, f := range NamespaceFinalizers(obj) {

@@ -20,8 +20,14 @@
 //     errors and wording (StatusError);
 //   - metadata validation: names, generateName, ownerReferences (R3),
 //     finalizers (R2), the update rules (R4), resourceVersion as an
-//     optimistic lock (R10); of a spec, only a StatefulSet's
-//     persistentVolumeClaimRetentionPolicy (Retain or Delete); of a
+//     optimistic lock (R10); of a spec, a StatefulSet's and a
+//     DaemonSet's as ValidateStatefulSet(Update) and
+//     ValidateDaemonSet(Update) check them (apps_validation.go: selector,
+//     template labels, strategies, the fields a StatefulSet update may
+//     not change; not the Pod template's own rules), and apps/v1's
+//     immutable selectors of Deployments and ReplicaSets; a write that
+//     leaves the spec as it is (a controller's status) is not checked,
+//     and a restore checks only a StatefulSet's retention policy; of a
 //     status, only a StatefulSet's counts, when an update changes them
 //     (ValidateStatefulSetStatus);
 //   - finalizers, the GC finalizers and every DeleteOptions field:
@@ -69,9 +75,9 @@
 //   - defaulting, except a StatefulSet's (spec and pod template) and a
 //     DaemonSet's (spec) on create, update and patch (apps_defaults.go),
 //     and a Job's and CronJob's on create (batch.go); per-kind validation
-//     of spec and status (beyond the retention policy above), label and
-//     annotation validation, warnings (a new Pod's status is the pod
-//     strategy's: Pending with its QoS class, pod.go);
+//     of spec and status beyond the above, label and annotation
+//     validation, warnings (a new Pod's status is the pod strategy's:
+//     Pending with its QoS class, pod.go);
 //   - dryRun on create, update and patch (only DELETE takes options);
 //   - the namespace controller: it is a client (package engine); without
 //     it a deleted namespace stays Terminating with its content, as on a

@@ -51,7 +51,7 @@ func (s *Store) Restore(in *Object) error {
 	if m.Name == "" {
 		return newInvalid(qualifiedKind(info), m.Name, []fieldError{requiredField("metadata.name", "a restored object has a name")})
 	}
-	if errs := append(validateObjectMeta(info, m), validateStatefulSetSpec(obj)...); len(errs) > 0 {
+	if errs := append(validateObjectMeta(info, m), validateRestoredStatefulSet(obj)...); len(errs) > 0 {
 		return newInvalid(qualifiedKind(info), m.Name, errs)
 	}
 	if info.Namespaced() && s.object(namespaceKey(m.Namespace)) == nil {

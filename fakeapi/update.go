@@ -183,7 +183,7 @@ func (s *Store) applyUpdateTo(sub subresource, info KindInfo, cur, next *Object)
 	if old.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
 		m.DeletionGracePeriodSeconds = old.DeletionGracePeriodSeconds
 	}
-	errs := append(validateObjectMetaUpdate(m, old), validateStatefulSetSpec(next)...)
+	errs := append(validateObjectMetaUpdate(m, old), validateAppsUpdate(cur, next)...)
 	if sub == statusSubresource {
 		errs = append(errs, validateNamespacePhase(next)...)
 	}
