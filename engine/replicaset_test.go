@@ -476,6 +476,50 @@ spec:
 			t.Errorf("the ReplicaSet controls %d Pods, want 2 beside the stray one", n)
 		}
 	})
+	t.Run("StatefulSet", func(t *testing.T) {
+		w := newTestWorld(t, ControllerStatefulSet)
+		p := stray("StatefulSet", "other", "sts", "sts-uid", "app: db")
+		p.Metadata.Name = "db-0"
+		mustDo(t, w, Create{Object: p})
+		mustDo(t, w, Create{Object: manifest(t, `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, uid: sts-uid}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c, image: postgres}]}
+`)})
+		Settle(w, 200) //nolint:errcheck // the create of db-0 fails again and again
+		set := w.Store().Lookup(fakeapi.Ref{APIVersion: "apps/v1", Kind: "StatefulSet", Namespace: "default", Name: "db"})
+		if n, _ := nestedInt(set.Fields.Get("status"), "replicas"); n != 0 {
+			t.Errorf("status.replicas = %d, want 0: db-0's controller reference names another set", n)
+		}
+	})
+	t.Run("DaemonSet", func(t *testing.T) {
+		w := newTestWorld(t, ControllerDaemonSet)
+		mustDo(t, w, Create{Object: manifest(t, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n")})
+		p := stray("DaemonSet", "other", "ds", "ds-uid", "app: agent")
+		p.Fields.Set("spec", map[string]any{"nodeName": "node-1", "containers": []any{map[string]any{"name": "c", "image": "busybox"}}})
+		mustDo(t, w, Create{Object: p})
+		mustDo(t, w, Create{Object: manifest(t, `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, uid: ds-uid}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: c, image: busybox}]}
+`)})
+		checkedSettle(t, w)
+		if n := controlled(w, "DaemonSet", "agent", "ds-uid"); n != 1 {
+			t.Errorf("the DaemonSet controls %d Pods, want 1 beside the stray one", n)
+		}
+	})
 	t.Run("Job", func(t *testing.T) {
 		w := newTestWorld(t, ControllerJob)
 		mustDo(t, w, Create{Object: stray("Job", "other", "job", "job-uid", "batch.kubernetes.io/controller-uid: job-uid")})
