@@ -780,6 +780,28 @@ func (s *dsSync) fn(name string) {
 	}
 }
 
+// selectsEverything is syncDaemonSet's test of the selector against an
+// empty metav1.LabelSelector: no labels and no expressions (an empty
+// matchLabels is dropped when the apiserver stores the set).
+func selectsEverything(sel map[string]any) bool {
+	for _, v := range sel {
+		switch t := v.(type) {
+		case nil:
+		case map[string]any:
+			if len(t) > 0 {
+				return false
+			}
+		case []any:
+			if len(t) > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // syncDaemonSet: a set being deleted is left alone (not even its status);
 // otherwise constructHistory, then updateDaemonSet (manage, the update
 // strategy, cleanupHistory), then the status.
@@ -788,6 +810,14 @@ func (c *daemonSetController) syncDaemonSet(key string, rec *Record) error {
 	ds := c.dss[key]
 	if ds == nil {
 		rec.Reason = Reason{Code: "DaemonSetGone", Func: fn}.Say("%s has been deleted: nothing to do", rec.Item)
+		return nil
+	}
+	// A selector that selects everything (the apiserver refuses one, but
+	// a set restored from a dump may have it): a Warning, and nothing
+	// else, before even the deletion check.
+	if sel, ok := specOf(ds)["selector"].(map[string]any); ok && selectsEverything(sel) {
+		c.event(ds, "Warning", "SelectingAll", "This daemon set is selecting all pods. A non-empty selector is required.")
+		rec.Reason = Reason{Code: "SelectingAll", Func: fn}.Say("%s has a selector that selects every Pod, which upstream refuses to act on", rec.Item)
 		return nil
 	}
 	v, err := readDaemonSet(ds)

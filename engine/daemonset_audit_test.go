@@ -69,3 +69,40 @@ func TestDaemonPodNodeFirstNameExpressionDecides(t *testing.T) {
 		}
 	}
 }
+
+// TestDaemonSetSelectingAllWarns: a DaemonSet whose selector selects
+// everything (restored from a dump: the apiserver refuses to store one)
+// gets syncDaemonSet's SelectingAll Warning and nothing else: no Pod for
+// its Node, no revision, no status.
+func TestDaemonSetSelectingAllWarns(t *testing.T) {
+	for _, sel := range []map[string]any{{}, {"matchLabels": map[string]any{}}} {
+		ds := &fakeapi.Object{APIVersion: "apps/v1", Kind: "DaemonSet", Metadata: fakeapi.ObjectMeta{Name: "agent", Namespace: "default", UID: "ds-agent"},
+			Fields: fakeapi.FieldsOf(map[string]any{"spec": map[string]any{"selector": sel,
+				"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "agent"}},
+					"spec": map[string]any{"containers": []any{map[string]any{"name": "a", "image": "a"}}}}}})}
+		node := &fakeapi.Object{APIVersion: "v1", Kind: "Node", Metadata: fakeapi.ObjectMeta{Name: "node-1", UID: "node-1"}}
+		w, err := NewWorld(Config{Controllers: []string{"daemonset"}, Restore: []*fakeapi.Object{node, ds}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := SettleQuietly(w, 100); err != nil {
+			t.Fatal(err)
+		}
+		var events []string
+		for _, e := range w.Store().Events() {
+			events = append(events, e.Type+" "+e.Reason+": "+e.Message)
+		}
+		want := "Warning SelectingAll: This daemon set is selecting all pods. A non-empty selector is required."
+		if len(events) == 0 || events[0] != want {
+			t.Errorf("selector %v: events %q, want %q", sel, events, want)
+		}
+		for _, o := range w.Store().Objects() {
+			if o.Kind == "Pod" || o.Kind == "ControllerRevision" {
+				t.Errorf("selector %v: %s made", sel, fakeapi.RefOf(o))
+			}
+		}
+		if got, _ := w.Store().Get("test", fakeapi.RefOf(ds)); got.Fields.Get("status") != nil {
+			t.Errorf("selector %v: status written: %v", sel, got.Fields.Get("status"))
+		}
+	}
+}
