@@ -399,9 +399,11 @@ func (cs *controllers) startNamespace() (*running, error) {
 // subresource as kube-scheduler does; it makes a bound Pod Running and
 // Ready (status.phase, startTime, the Pod conditions and a running, ready
 // status per container) as the kubelet's status update would; and it
-// deletes a terminating bound Pod with grace period 0 (and a UID
-// precondition) once its deletionTimestamp, the end of its grace period,
-// has passed, as the kubelet does after stopping the containers. A Pod
+// ends a terminating bound Pod once its deletionTimestamp, the end of its
+// grace period, has passed, as the kubelet does after stopping the
+// containers: it writes the terminal status (phase Failed, the containers
+// terminated with exit code 137), then, on its next pass, deletes the Pod
+// with grace period 0 (and a UID precondition). A Pod
 // written without spec.nodeName and without a controller stays
 // unscheduled: the apiserver deletes it without grace (R18). No container
 // runs, and no Node object exists unless the scenario writes one; gcplay
@@ -474,8 +476,44 @@ func (k *kubelet) sync(ctx context.Context) error {
 			if done {
 				continue
 			}
-			if now.Before(p.DeletionTimestamp.Time) {
+			terminal := p.Status.Phase == v1.PodFailed || p.Status.Phase == v1.PodSucceeded
+			if now.Before(p.DeletionTimestamp.Time) && !terminal {
 				due[p.UID] = p.DeletionTimestamp.Time
+				continue
+			}
+			if !terminal {
+				// SyncTerminatingPod's status: the containers killed at the
+				// end of the grace period (exit code 137), phase Failed;
+				// the delete waits for the next pass, once the apiserver
+				// holds that phase (the status manager's canBeDeleted).
+				p = p.DeepCopy()
+				end := metav1.NewTime(now)
+				p.Status.Phase = v1.PodFailed
+				for i := range p.Status.Conditions {
+					c := &p.Status.Conditions[i]
+					switch c.Type {
+					case v1.PodReady, v1.ContainersReady:
+						c.Status, c.Reason, c.LastTransitionTime = v1.ConditionFalse, "PodFailed", end
+					}
+				}
+				var statuses []v1.ContainerStatus
+				for _, c := range p.Spec.Containers {
+					st := v1.ContainerStatus{Name: c.Name, Image: c.Image, State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
+						ExitCode: 137, Reason: "ContainerStatusUnknown", Message: "The container could not be located when the pod was terminated"}}}
+					for _, old := range p.Status.ContainerStatuses {
+						if old.Name == c.Name && old.State.Running != nil {
+							st.State.Terminated = &v1.ContainerStateTerminated{ExitCode: 137, Reason: "Error",
+								StartedAt: old.State.Running.StartedAt, FinishedAt: end}
+						}
+					}
+					statuses = append(statuses, st)
+				}
+				p.Status.ContainerStatuses = statuses
+				if _, err := k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil && !isNotFound(err) {
+					due[p.UID] = now
+					continue
+				}
+				due[p.UID] = now // deleted on the next pass
 				continue
 			}
 			uid := p.UID

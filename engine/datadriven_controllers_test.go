@@ -30,7 +30,8 @@ import (
 //	tick by=D            move the clock by D without running what falls due
 //	statefulsets         StatefulSets, their Pods, claims and revisions, with
 //	                     every owner reference
-//	conditions ref=R     a Pod's phase and conditions, one a line
+//	conditions ref=R     a Pod's phase, conditions and container states,
+//	                     one a line
 //	daemonsets           DaemonSets (status counts, template generation),
 //	                     their revisions and Pods (node, revision hash,
 //	                     pod-template-generation, tolerations with tols)
@@ -151,6 +152,23 @@ func runControllerCommand(t *testing.T, w *World, d *datadriven.TestData) (strin
 			}
 			if m := nestedString(c, "message"); m != "" {
 				fmt.Fprintf(&b, ": %s", m)
+			}
+			b.WriteString("\n")
+		}
+		statuses, _ := nestedSlice(o.Fields, "status", "containerStatuses")
+		for _, c := range statuses {
+			fmt.Fprintf(&b, "container %s ready=%v", nestedString(c, "name"), nestedBool(c, "ready"))
+			if t, ok := nested(c, "state", "terminated"); ok {
+				code, _ := nestedInt(t, "exitCode")
+				fmt.Fprintf(&b, " terminated exitCode=%d reason=%s", code, nestedString(t, "reason"))
+				if m := nestedString(t, "message"); m != "" {
+					fmt.Fprintf(&b, " message=%q", m)
+				}
+				if f := nestedString(t, "finishedAt"); f != "" {
+					fmt.Fprintf(&b, " finished %s", FormatElapsed(parseTime(f).Sub(fakeapi.Epoch)))
+				}
+			} else if _, ok := nested(c, "state", "running"); ok {
+				b.WriteString(" running")
 			}
 			b.WriteString("\n")
 		}

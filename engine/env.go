@@ -57,6 +57,9 @@ func (a apiserver) Create(client string, obj *fakeapi.Object) (*fakeapi.Object, 
 func (a apiserver) Update(client string, obj *fakeapi.Object) (*fakeapi.Object, error) {
 	return a.store.Update(client, obj)
 }
+func (a apiserver) UpdateShared(client string, obj *fakeapi.Object) (*fakeapi.Object, error) {
+	return a.store.UpdateShared(client, obj)
+}
 func (a apiserver) Patch(client string, ref fakeapi.Ref, pt fakeapi.PatchType, body []byte) (*fakeapi.Object, error) {
 	return a.store.Patch(client, ref, pt, body)
 }
@@ -101,6 +104,10 @@ type env struct {
 	// source component (each controller's own EventBroadcaster), made on
 	// the first Event (see recordEvent).
 	correlators map[string]*eventCorrelator
+	// vtimeAt and vtimeText are the last time vtime formatted, and its
+	// text: the kubelet writes one per Pod at the end of a large delete.
+	vtimeAt   time.Time
+	vtimeText string
 }
 
 // podKeyOf returns o's "namespace/name" key, the string the Pod cache and

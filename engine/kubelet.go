@@ -20,7 +20,8 @@ var kubeletRegistration = registration{
 
 // kubelet is the simulated kubelet of every node: it finishes the graceful
 // deletion of scheduled Pods (those with spec.nodeName) once their grace
-// period has passed, by deleting them with grace 0 (R18). Without it, such
+// period has passed, by writing their terminal status and then, once it
+// observes that update, deleting them with grace 0 (R18). Without it, such
 // a Pod stays terminating, as on a node that stopped answering. It also
 // plays kube-scheduler for Pods that have a controller, makes bound Pods
 // Running and Ready on the virtual clock, and keeps Ready in step with
@@ -32,6 +33,16 @@ type kubelet struct {
 	// of each Pod that has one, as events showed it, to say what the next
 	// step does.
 	starting map[string]string
+	// conds and gen are reportTerminated's: the condition objects it
+	// wrote last (stored objects share them), and its generated
+	// conditions' map, reused.
+	conds map[condKey]any
+	gen   map[string]podCondition
+	// lastEnded is the containerStatuses entry it made last, and of what.
+	lastEnded struct {
+		key endedContainer
+		obj any
+	}
 }
 
 func newKubelet(e *env) controller {
@@ -81,6 +92,15 @@ func (k *kubelet) observe(ev fakeapi.WatchEvent) {
 		delete(k.starting, key)
 	}
 	switch {
+	case stage == "terminating" && podFinished(o):
+		// Its phase is terminal (the kubelet's own report, observed, or
+		// an exit step): the delete is due now, unless the Pod was
+		// deleted with grace 0 already (the kubelet's own delete, seen
+		// before the Pod is removed or while a finalizer holds it: the
+		// status manager forgets a Pod once its delete succeeded).
+		if g := o.Metadata.DeletionGracePeriodSeconds; g == nil || *g != 0 {
+			k.q.AddAfter(key, 0, k.env.now())
+		}
 	case stage == "terminating":
 		due := o.Metadata.DeletionTimestamp.Sub(k.env.clock.start())
 		k.q.AddAfter(key, due-k.env.now(), k.env.now())
@@ -166,10 +186,21 @@ func (k *kubelet) step(_ string, rec *Record) {
 		rec.Reason = Reason{Code: "PodRunning", Func: "kubelet"}.Say("%s is not terminating: nothing to do", rec.Item)
 		return
 	}
-	if left := pod.Metadata.DeletionTimestamp.Sub(k.env.clock.start()) - k.env.now(); left > 0 {
+	// A Pod whose containers all ended (an exit step) needs no more
+	// waiting: the kubelet's kill returns at once.
+	if left := pod.Metadata.DeletionTimestamp.Sub(k.env.clock.start()) - k.env.now(); left > 0 && !podFinished(pod) {
 		k.q.AddAfter(key, left, k.env.now())
 		rec.Reason = rec.Because(Reason{Code: "GracePeriodRunning", Rule: "R18", Func: "kubelet"},
 			"%s's grace period has %s left", rec.Item, left)
+		return
+	}
+	// The status manager deletes a terminating Pod only once the
+	// apiserver holds a terminal phase (canBeDeleted); until then the
+	// kubelet writes the status SyncTerminatingPod generates for the
+	// stopped containers, and the update, once observed, brings the Pod
+	// back here.
+	if !podFinished(pod) {
+		k.reportTerminated(rec, key, pod)
 		return
 	}
 	uid := pod.Metadata.UID
@@ -177,8 +208,12 @@ func (k *kubelet) step(_ string, rec *Record) {
 	switch {
 	case err == nil || fakeapi.IsNotFound(err):
 		k.q.Forget(key)
-		rec.Reason = rec.BecauseItem(Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet"},
-			"the containers of %s stopped at the end of its grace period: the kubelet deletes it with grace 0")
+		why := Reason{Code: "PodDeleted", Rule: "R18", Func: "kubelet statusManager syncPod, canBeDeleted"}
+		if nestedString(pod.Fields, "status", "phase") == podSucceeded {
+			rec.Reason = rec.BecauseItem(why, "%s is terminating and the apiserver holds its phase Succeeded: the kubelet deletes it with grace 0")
+		} else {
+			rec.Reason = rec.BecauseItem(why, "%s is terminating and the apiserver holds its phase Failed: the kubelet deletes it with grace 0")
+		}
 	default:
 		d := k.q.AddRateLimited(key, k.env.now())
 		rec.Err = err.Error()

@@ -41,7 +41,10 @@ import (
 //     (NeedToReconcilePodReadiness: a scenario patched a gate's condition,
 //     or Ready), the kubelet syncs the Pod at once and writes Ready anew;
 //   - terminating: once the grace period of a terminating scheduled Pod
-//     has passed, the kubelet deletes it with grace 0 (R18).
+//     has passed, the kubelet writes its terminal status (the containers
+//     killed, exit code 137, phase Failed: SyncTerminatingPod), and once
+//     it observes that update deletes it with grace 0 (the status
+//     manager's canBeDeleted; R18).
 
 const (
 	// defaultNodeName is the one node gcplay's stand-in scheduler binds to.
@@ -532,7 +535,13 @@ func stageDelay(stage string) time.Duration {
 }
 
 // vtime formats the virtual wall clock as meta/v1 Time does.
-func (e *env) vtime() string { return e.clock.Now().UTC().Truncate(time.Second).Format(time.RFC3339) }
+func (e *env) vtime() string {
+	t := e.clock.Now().UTC().Truncate(time.Second)
+	if e.vtimeText == "" || !t.Equal(e.vtimeAt) {
+		e.vtimeAt, e.vtimeText = t, t.Format(time.RFC3339)
+	}
+	return e.vtimeText
+}
 
 // setCondition returns conds with condition typ set to True at now,
 // keeping the transition time of a condition that was already True.
@@ -563,7 +572,14 @@ var kubeletOwned = []string{"PodScheduled", "Ready", "Initialized", "ContainersR
 // keeps its transition time (a True one is kept as it was), any other is
 // set at now.
 func kubeletConditions(old []any, now string, gen map[string]podCondition) []any {
-	var out []any
+	return kubeletConditionsShared(old, now, gen, nil)
+}
+
+// kubeletConditionsShared is kubeletConditions taking each new condition
+// from memo, where it is kept: stored objects are never changed, so the
+// Pods the kubelet ends at one time share their equal conditions.
+func kubeletConditionsShared(old []any, now string, gen map[string]podCondition, memo map[condKey]any) []any {
+	out := make([]any, 0, len(old)+5)
 	for _, c := range old {
 		if !slices.Contains(kubeletOwned, nestedString(c, "type")) {
 			out = append(out, c)
@@ -588,11 +604,31 @@ func kubeletConditions(old []any, now string, gen map[string]podCondition) []any
 			}
 		}
 		if keep == nil {
-			keep = g.object(t, since)
+			switch {
+			case memo == nil:
+				keep = g.object(t, since)
+			default:
+				k := condKey{t, g, since}
+				if keep = memo[k]; keep == nil {
+					if len(memo) >= 64 {
+						clear(memo)
+					}
+					keep = g.object(t, since)
+					memo[k] = keep
+				}
+			}
 		}
 		out = append(out, keep)
 	}
 	return out
+}
+
+// condKey is a condition the kubelet writes: its type, what
+// GeneratePodReadyCondition and friends say, and its transition time.
+type condKey struct {
+	typ   string
+	cond  podCondition
+	since string
 }
 
 // podCondition is a condition the kubelet generates: its status, and the
@@ -795,6 +831,177 @@ func (k *kubelet) reconcileReadiness(rec *Record, key string, pod *fakeapi.Objec
 		why = why.Say("the readiness gates of %s are not all True: the kubelet's status sync writes Ready False (%s: %s)", rec.Item, ready.reason, ready.message)
 	}
 	k.finishLifeStep(rec, key, err, why)
+}
+
+// killedExitCode and killedReason are what the container runtime reports
+// for a container killed with SIGKILL at the end of its grace period (128
+// + 9; containerd's and CRI-O's reason for a non-zero exit).
+const (
+	killedExitCode = 137
+	killedReason   = "Error"
+)
+
+// reportTerminated is the status SyncTerminatingPod writes once it has
+// killed a terminating Pod's containers (generateAPIPodStatus with
+// podIsTerminal, then the status manager's patch): every container
+// terminated (one gcplay ran, which ignores SIGTERM, killed at the end of
+// the grace period with exit code 137; one already terminated as it was;
+// one never started as TerminatePod marks it, reason
+// ContainerStatusUnknown), the phase getPhase gives a terminal Pod
+// (Succeeded when every container exited 0, else Failed), and the
+// kubelet's conditions for that phase. The delete waits for the next sync
+// (canBeDeleted).
+func (k *kubelet) reportTerminated(rec *Record, key string, pod *fakeapi.Object) {
+	now := k.env.vtime()
+	// A container without a status in a Running Pod (a dump's, whose
+	// statuses were left out) ran from the Pod's startTime.
+	running := nestedString(pod.Fields, "status", "phase") == podRunning
+	startTime := nestedString(pod.Fields, "status", "startTime")
+	prevs, _ := nestedSlice(pod.Fields, "status", "containerStatuses")
+	containers, _ := nestedSlice(pod.Fields, "spec", "containers")
+	// getPhase: Succeeded needs a container, and every one exited 0.
+	phase := podSucceeded
+	if len(containers) == 0 {
+		phase = podFailed
+	}
+	var statuses []any
+	var waited []string
+	killed := false
+	for _, c := range containers {
+		name := nestedString(c, "name")
+		var prev any
+		for _, p := range prevs {
+			if nestedString(p, "name") == name {
+				prev = p
+				break
+			}
+		}
+		rc, _ := nestedInt(prev, "restartCount")
+		var st any
+		switch t, _ := nested(prev, "state", "terminated"); {
+		case t != nil:
+			st = containerTerminated(name, nestedString(c, "image"), rc, t)
+			if code, _ := nestedInt(t, "exitCode"); code != 0 {
+				phase = podFailed
+			}
+		case running || nestedString(prev, "state", "running", "startedAt") != "":
+			started := nestedString(prev, "state", "running", "startedAt")
+			if started == "" {
+				started = startTime
+			}
+			st = k.endedContainer(endedContainer{name: name, image: nestedString(c, "image"), restarts: rc, started: started, finished: now})
+			killed, phase = true, podFailed
+		default:
+			st = k.endedContainer(endedContainer{name: name, image: nestedString(c, "image"), restarts: rc, unknown: true})
+			waited, phase = append(waited, name), podFailed
+		}
+		statuses = append(statuses, st)
+	}
+	// A Pod whose containers never ran keeps the conditions the kubelet
+	// wrote while they waited (ContainersNotReady); mergePodStatus changes
+	// Ready only when it is True.
+	ready := podCondition{status: "False", reason: "PodFailed"}
+	initialized := podCondition{status: "True"}
+	if phase == podSucceeded {
+		ready.reason, initialized.reason = "PodCompleted", "PodCompleted"
+	}
+	if len(waited) > 0 && len(waited) == len(containers) {
+		ready = podCondition{status: "False", reason: "ContainersNotReady",
+			message: "containers with unready status: [" + strings.Join(waited, " ") + "]"}
+	}
+	if k.conds == nil {
+		k.conds = map[condKey]any{}
+	}
+	gen := k.gen
+	if gen == nil {
+		gen = map[string]podCondition{}
+		k.gen = gen
+	}
+	gen["PodReadyToStartContainers"], gen["Initialized"] = podCondition{status: "False"}, initialized
+	gen["Ready"], gen["ContainersReady"] = ready, ready
+	conds := kubeletConditionsShared(existingConditions(pod), now, gen, k.conds)
+	// The status manager's patch of status: these three fields replaced,
+	// the rest of status kept. The new state shares everything else with
+	// the stored one (UpdateShared), as a patch's result would equal it;
+	// status is held packed, as a restored dump's is.
+	entries := []fakeapi.Field{{Name: "phase", Value: podSucceeded}, {Name: "conditions", Value: conds}}
+	if phase == podFailed {
+		entries[0].Value = podFailed // (a constant: boxed without allocating)
+	}
+	if statuses != nil {
+		entries = append(entries, fakeapi.Field{Name: "containerStatuses", Value: statuses})
+	}
+	if old, ok := pod.Fields.Lookup("status"); ok {
+		if m, ok := old.(map[string]any); ok {
+			for k, v := range m {
+				switch k {
+				case "phase", "conditions", "containerStatuses":
+				default:
+					entries = append(entries, fakeapi.Field{Name: k, Value: v})
+				}
+			}
+		}
+	}
+	status, _ := fakeapi.PackMap(entries)
+	next := *pod
+	next.Fields = pod.Fields.Clone()
+	next.Fields.Set("status", status)
+	_, err := k.env.api.UpdateShared(ControllerKubelet, &next)
+	why := Reason{Code: "PodTerminated", Rule: "R18", Func: "kubelet SyncTerminatingPod, statusManager"}
+	// (A killed container exits 137 and one that never ran is marked
+	// 137: those Pods are Failed, so their sentences name no value but
+	// the Pod, and a settle no one reads boxes nothing.)
+	switch {
+	case killed:
+		why = rec.BecauseItem(why, "the grace period of %s is over: the runtime killed its containers (exit code 137) and the kubelet reports phase Failed; it deletes the Pod once the apiserver holds that phase")
+	case len(waited) > 0:
+		why = rec.BecauseItem(why, "the grace period of %s is over and its containers never ran: the kubelet reports phase Failed; it deletes the Pod once the apiserver holds that phase")
+	case phase == podFailed:
+		why = rec.BecauseItem(why, "the containers of %s have all stopped: the kubelet reports phase Failed; it deletes the Pod once the apiserver holds that phase")
+	default:
+		why = rec.BecauseItem(why, "the containers of %s have all stopped: the kubelet reports phase Succeeded; it deletes the Pod once the apiserver holds that phase")
+	}
+	k.finishLifeStep(rec, key, err, why)
+}
+
+// endedContainer is a container the kubelet reports terminated at the
+// end of a Pod's grace period: killed, or (unknown) never started.
+type endedContainer struct {
+	name, image       string
+	restarts          int64
+	started, finished string
+	unknown           bool
+}
+
+// endedContainer returns e's containerStatuses entry: killed with exit
+// code 137 at the end of the grace period (killedReason), or as
+// TerminatePod marks a container without a status (reason
+// ContainerStatusUnknown, no times). The entry made last is reused for an
+// equal container (stored objects are never changed, so the Pods of one
+// template that end at one time share it).
+func (k *kubelet) endedContainer(e endedContainer) any {
+	if k.lastEnded.obj != nil && k.lastEnded.key == e {
+		return k.lastEnded.obj
+	}
+	term := map[string]any{"exitCode": float64(killedExitCode), "reason": killedReason,
+		"startedAt": e.started, "finishedAt": e.finished}
+	if e.unknown {
+		term = map[string]any{"exitCode": float64(killedExitCode), "reason": "ContainerStatusUnknown",
+			"message": "The container could not be located when the pod was terminated"}
+	}
+	obj := containerTerminated(e.name, e.image, e.restarts, term)
+	k.lastEnded.key, k.lastEnded.obj = e, obj
+	return obj
+}
+
+// containerTerminated is a containerStatuses entry of a container in
+// state terminated.
+func containerTerminated(name, image string, restarts int64, term any) map[string]any {
+	return map[string]any{
+		"name": name, "image": image, "imageID": "",
+		"ready": false, "started": false, "restartCount": float64(restarts),
+		"state": map[string]any{"terminated": term},
+	}
 }
 
 func (k *kubelet) finishLifeStep(rec *Record, key string, err error, ok Reason) {

@@ -1007,6 +1007,8 @@ func (s *stsSync) processReplica(replicas []stsPod, i int, monotonic bool) (bool
 			if err := s.deletePod(p, say("deleted %s: it has finished (%s) and will be recreated", fakeapi.RefOf(p), nestedString(p.Fields, "status", "phase"))); err != nil {
 				return true, err
 			}
+		} else {
+			s.waitFor("%s (%s) to be removed, to be created again", fakeapi.RefOf(p), nestedString(p.Fields, "status", "phase"))
 		}
 		return true, nil
 	}

@@ -21,6 +21,21 @@ import (
 // whose deletion has no grace period pending removes it instead (R9).
 // An update that changes nothing writes nothing.
 func (s *Store) Update(client string, obj *Object) (*Object, error) {
+	return s.updateAs(client, obj, false)
+}
+
+// UpdateShared is Update for a caller that builds obj from a stored
+// snapshot and lets go of it (the kubelet's status write): the request
+// is handled and recorded exactly as Update does, but storage keeps obj
+// itself rather than a deep copy, so obj's metadata and values may be
+// shared with stored objects (which are never changed), and obj must not
+// be used after the call. The answer is the stored snapshot itself (or a
+// shallow copy with obj's apiVersion) and must not be modified.
+func (s *Store) UpdateShared(client string, obj *Object) (*Object, error) {
+	return s.updateAs(client, obj, true)
+}
+
+func (s *Store) updateAs(client string, obj *Object, shared bool) (*Object, error) {
 	req := Request{Verb: "update", Client: client, Code: 200}
 	if obj != nil {
 		req.Ref = RefOf(obj)
@@ -30,7 +45,7 @@ func (s *Store) Update(client string, obj *Object) (*Object, error) {
 			req.Detail = "resourceVersion unset"
 		}
 	}
-	out, se := s.update(&req, obj)
+	out, se := s.update(&req, obj, shared)
 	s.finish(&req, se)
 	if se != nil {
 		return nil, se
@@ -38,7 +53,7 @@ func (s *Store) Update(client string, obj *Object) (*Object, error) {
 	return out, nil
 }
 
-func (s *Store) update(req *Request, in *Object) (*Object, *StatusError) {
+func (s *Store) update(req *Request, in *Object, shared bool) (*Object, *StatusError) {
 	if in == nil {
 		return nil, NewError(ReasonBadRequest, "the body of the request was empty")
 	}
@@ -62,6 +77,17 @@ func (s *Store) update(req *Request, in *Object) (*Object, *StatusError) {
 	}
 	if se := uidPrecondition(info, in, cur); se != nil {
 		return nil, se
+	}
+	if shared {
+		// Storage keeps in's values; the metadata fields it sets are
+		// those of a copy of the struct.
+		next := *in
+		next.Metadata.Namespace = ns
+		out, se := s.applyUpdate(info, cur, &next)
+		if se != nil {
+			return nil, se
+		}
+		return sharedView(out, in.APIVersion), nil
 	}
 	next := in.DeepCopy()
 	next.Metadata.Namespace = ns
