@@ -115,9 +115,9 @@ func (x *executor) exit(ctx context.Context, ex *scenario.ExitStep) (string, err
 			return "", apierrors.NewNotFound(schema.GroupResource{Resource: "pods"}, fmt.Sprintf("none running matches %q", ex.Selector.String()))
 		}
 	}
-	phase, reason := corev1.PodSucceeded, "Completed"
+	phase, reason, condReason := corev1.PodSucceeded, "Completed", "PodCompleted"
 	if ex.Code != 0 {
-		phase, reason = corev1.PodFailed, "Error"
+		phase, reason, condReason = corev1.PodFailed, "Error", "PodFailed"
 	}
 	now := metav1.NewTime(time.Now().Truncate(time.Second))
 	for i := range pods {
@@ -136,12 +136,12 @@ func (x *executor) exit(ctx context.Context, ex *scenario.ExitStep) (string, err
 			set := false
 			for j := range p.Status.Conditions {
 				if p.Status.Conditions[j].Type == t {
-					p.Status.Conditions[j] = corev1.PodCondition{Type: t, Status: corev1.ConditionFalse, Reason: "PodCompleted", LastTransitionTime: now}
+					p.Status.Conditions[j] = corev1.PodCondition{Type: t, Status: corev1.ConditionFalse, Reason: condReason, LastTransitionTime: now}
 					set = true
 				}
 			}
 			if !set {
-				p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: t, Status: corev1.ConditionFalse, Reason: "PodCompleted", LastTransitionTime: now})
+				p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: t, Status: corev1.ConditionFalse, Reason: condReason, LastTransitionTime: now})
 			}
 		}
 		if _, err := client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil {

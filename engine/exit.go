@@ -126,7 +126,8 @@ func podFinished(o *fakeapi.Object) bool {
 // reportExit writes the status the kubelet writes once every container of
 // a Pod has terminated with code: the phase, each container terminated
 // (reason Completed or Error), and the Ready and ContainersReady conditions
-// False with reason PodCompleted. The patch carries the Pod's uid.
+// False with reason PodCompleted (PodFailed when the code is not 0). The
+// patch carries the Pod's uid.
 func reportExit(e *env, pod *fakeapi.Object, code int) error {
 	now := e.vtime()
 	phase, reason := podSucceeded, "Completed"
@@ -160,9 +161,15 @@ func reportExit(e *env, pod *fakeapi.Object, code int) error {
 				"exitCode": code, "reason": reason, "startedAt": started, "finishedAt": now}},
 		})
 	}
+	// generateContainersReadyConditionForTerminalPhase: PodCompleted
+	// for Succeeded, PodFailed for Failed; Ready says the same.
+	condReason := "PodCompleted"
+	if phase == podFailed {
+		condReason = "PodFailed"
+	}
 	conds := existingConditions(pod)
 	for _, t := range []string{"Ready", "ContainersReady"} {
-		conds = setConditionFalse(conds, t, "PodCompleted", now)
+		conds = setConditionFalse(conds, t, condReason, now)
 	}
 	status := map[string]any{"phase": phase, "conditions": conds, "startTime": started}
 	if statuses != nil {

@@ -8,15 +8,15 @@ import (
 
 // TestExitWritesTheKubeletsReport checks the status an exit writes: the
 // phase from the code, each container terminated with it, and Ready
-// False; and that the kubelet controller does not start a finished Pod.
+// False with the reason of that phase; and that the kubelet controller does not start a finished Pod.
 func TestExitWritesTheKubeletsReport(t *testing.T) {
 	for _, tc := range []struct {
-		code           int
-		phase, reason  string
-		withController bool
+		code                     int
+		phase, reason, condition string
+		withController           bool
 	}{
-		{0, "Succeeded", "Completed", false},
-		{3, "Failed", "Error", true},
+		{0, "Succeeded", "Completed", "PodCompleted", false},
+		{3, "Failed", "Error", "PodFailed", true},
 	} {
 		w := newTestWorld(t, ControllerKubelet)
 		pod := &fakeapi.Object{APIVersion: "v1", Kind: "Pod", Metadata: fakeapi.ObjectMeta{Name: "p", Namespace: "default"},
@@ -44,6 +44,16 @@ func TestExitWritesTheKubeletsReport(t *testing.T) {
 		}
 		if newPodInfo(got).ready {
 			t.Errorf("code %d: a finished Pod is still Ready", tc.code)
+		}
+		// generateContainersReadyConditionForTerminalPhase: the reason
+		// names the phase.
+		conds, _ := nestedSlice(st, "conditions")
+		for _, c := range conds {
+			if typ := nestedString(c, "type"); typ == "Ready" || typ == "ContainersReady" {
+				if r := nestedString(c, "reason"); r != tc.condition {
+					t.Errorf("code %d: %s reason %q, want %q", tc.code, typ, r, tc.condition)
+				}
+			}
 		}
 	}
 }
