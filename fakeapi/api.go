@@ -145,10 +145,10 @@ type Event struct {
 	// ObjectRV is the involved object's resourceVersion as the recorder's
 	// caller saw it (reference.GetReference copies it), when known.
 	ObjectRV string
-	Type      string
-	Reason    string
-	Message   string
-	Source    string
+	Type     string
+	Reason   string
+	Message  string
+	Source   string
 	// Reporting is reportingComponent: the recorder's source component,
 	// empty on an aggregate Event (EventAggregator's copy leaves it out).
 	Reporting string
