@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // This file holds what the ReplicaSet and Deployment controllers share:
@@ -130,114 +130,67 @@ func fromJSONValue(v any, into any) error {
 	return json.Unmarshal(b, into)
 }
 
-// labelSelector is a parsed meta/v1 LabelSelector: matchLabels plus
-// matchExpressions (In, NotIn, Exists, DoesNotExist), all ANDed. A missing
-// selector selects nothing; an empty one selects everything, as
-// LabelSelectorAsSelector says.
-type labelSelector struct {
-	nothing     bool
-	matchLabels map[string]string
-	exprs       []selectorRequirement
-}
-
-type selectorRequirement struct {
-	key      string
-	operator string
-	values   []string
-}
-
-// parseSelector reads spec.selector (nil: selects nothing).
-func parseSelector(v any) (labelSelector, error) {
+// parseSelector reads spec.selector (nil: selects nothing) into
+// labelsel's selector, LabelSelectorAsSelector's; an invalid requirement
+// fails it with a selectorError.
+func parseSelector(v any) (labelsel.Selector, error) {
 	if v == nil {
-		return labelSelector{nothing: true}, nil
+		return labelsel.Nothing(), nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return labelSelector{}, fmt.Errorf("selector is not an object")
+		return labelsel.Selector{}, fmt.Errorf("selector is not an object")
 	}
-	s := labelSelector{}
+	var matchLabels map[string]string
 	if ml, ok := m["matchLabels"]; ok && ml != nil {
 		mm, ok := ml.(map[string]any)
 		if !ok {
-			return labelSelector{}, fmt.Errorf("selector.matchLabels is not an object")
+			return labelsel.Selector{}, fmt.Errorf("selector.matchLabels is not an object")
 		}
-		s.matchLabels = map[string]string{}
+		matchLabels = map[string]string{}
 		for k, x := range mm {
 			str, ok := x.(string)
 			if !ok {
-				return labelSelector{}, fmt.Errorf("selector.matchLabels[%s] is not a string", k)
+				return labelsel.Selector{}, fmt.Errorf("selector.matchLabels[%s] is not a string", k)
 			}
-			s.matchLabels[k] = str
+			matchLabels[k] = str
 		}
 	}
+	var exprs []labelsel.Requirement
 	if me, ok := m["matchExpressions"]; ok && me != nil {
 		list, ok := me.([]any)
 		if !ok {
-			return labelSelector{}, fmt.Errorf("selector.matchExpressions is not a list")
+			return labelsel.Selector{}, fmt.Errorf("selector.matchExpressions is not a list")
 		}
 		invalid := &selectorError{}
 		for i, e := range list {
-			r := selectorRequirement{key: nestedString(e, "key"), operator: nestedString(e, "operator")}
+			r := labelsel.Requirement{Key: nestedString(e, "key"), Operator: nestedString(e, "operator")}
 			vals, _ := nested(e, "values")
 			vl, _ := vals.([]any)
 			for _, x := range vl {
 				if str, ok := x.(string); ok {
-					r.values = append(r.values, str)
+					r.Values = append(r.Values, str)
 				}
 			}
-			invalid.raw = append(invalid.raw, selectorRequirementJSON{Key: r.key, Operator: r.operator, Values: slices.Clone(r.values)})
-			invalid.requirement(i, r)
-			slices.Sort(r.values)
-			s.exprs = append(s.exprs, r)
+			invalid.fields = append(invalid.fields, r.Errors(fmt.Sprintf("matchExpressions[%d]", i))...)
+			exprs = append(exprs, r)
 		}
 		if len(invalid.fields) > 0 {
-			invalid.labels = s.matchLabels
-			return labelSelector{}, invalid
+			invalid.labels, invalid.raw = matchLabels, exprs
+			return labelsel.Selector{}, invalid
 		}
 	}
-	return s, nil
+	return labelsel.New(matchLabels, exprs), nil
 }
 
 // selectorError holds the field errors of a selector's matchExpressions,
 // as ValidateLabelSelectorRequirement (apimachinery's metav1 validation)
-// words them, with paths relative to the selector, and the selector as
-// the apiserver would print it.
+// words them (labelsel.Requirement.Errors), with paths relative to the
+// selector, and the selector as the apiserver would print it.
 type selectorError struct {
 	fields []string
 	labels map[string]string
-	raw    []selectorRequirementJSON
-}
-
-// selectorRequirementJSON is a LabelSelectorRequirement in its JSON form.
-type selectorRequirementJSON struct {
-	Key      string   `json:"key"`
-	Operator string   `json:"operator"`
-	Values   []string `json:"values,omitempty"`
-}
-
-// requirement checks the i-th requirement as ValidateLabelSelectorRequirement
-// does: the operator and its values, then the key (ValidateLabelName; of
-// its rules only the empty key is checked here).
-func (e *selectorError) requirement(i int, r selectorRequirement) {
-	path := fmt.Sprintf("matchExpressions[%d]", i)
-	switch r.operator {
-	case "In", "NotIn":
-		if len(r.values) == 0 {
-			e.fields = append(e.fields, path+".values: Required value: must be specified when `operator` is 'In' or 'NotIn'")
-		}
-	case "Exists", "DoesNotExist":
-		if len(r.values) > 0 {
-			e.fields = append(e.fields, path+".values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-		}
-	default:
-		op, _ := json.Marshal(r.operator)
-		e.fields = append(e.fields, path+".operator: Invalid value: "+string(op)+": not a valid selector operator")
-	}
-	if r.key == "" {
-		e.fields = append(e.fields,
-			path+`.key: Invalid value: "": name part must be non-empty`,
-			path+`.key: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`)
-	}
+	raw    []labelsel.Requirement
 }
 
 func (e *selectorError) Error() string { return strings.Join(e.fields, ", ") }
@@ -258,85 +211,11 @@ func selectorErr(path string, err error) error {
 		errs = append(errs, errors.New(path+"."+f))
 	}
 	raw, _ := json.Marshal(struct {
-		MatchLabels      map[string]string         `json:"matchLabels,omitempty"`
-		MatchExpressions []selectorRequirementJSON `json:"matchExpressions,omitempty"`
+		MatchLabels      map[string]string      `json:"matchLabels,omitempty"`
+		MatchExpressions []labelsel.Requirement `json:"matchExpressions,omitempty"`
 	}{se.labels, se.raw})
 	errs = append(errs, fmt.Errorf("%s: Invalid value: %s: invalid label selector", path, raw))
 	return aggregate(errs)
-}
-
-// empty reports whether the selector selects everything.
-func (s labelSelector) empty() bool {
-	return !s.nothing && len(s.matchLabels) == 0 && len(s.exprs) == 0
-}
-
-func (s labelSelector) matches(labels map[string]string) bool {
-	if s.nothing {
-		return false
-	}
-	for k, v := range s.matchLabels {
-		if got, ok := labels[k]; !ok || got != v {
-			return false
-		}
-	}
-	for _, r := range s.exprs {
-		v, has := labels[r.key]
-		switch r.operator {
-		case "In":
-			if !has || !slices.Contains(r.values, v) {
-				return false
-			}
-		case "NotIn":
-			if has && slices.Contains(r.values, v) {
-				return false
-			}
-		case "Exists":
-			if !has {
-				return false
-			}
-		case "DoesNotExist":
-			if has {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// String writes the selector in kubectl's syntax, requirements sorted by
-// key as labels.Selector.String does.
-func (s labelSelector) String() string {
-	if s.nothing {
-		return "<none>"
-	}
-	type req struct{ key, text string }
-	var reqs []req
-	for k, v := range s.matchLabels {
-		reqs = append(reqs, req{k, k + "=" + v})
-	}
-	for _, r := range s.exprs {
-		var t string
-		switch r.operator {
-		case "In":
-			t = r.key + " in (" + strings.Join(r.values, ",") + ")"
-		case "NotIn":
-			t = r.key + " notin (" + strings.Join(r.values, ",") + ")"
-		case "Exists":
-			t = r.key
-		case "DoesNotExist":
-			t = "!" + r.key
-		}
-		reqs = append(reqs, req{r.key, t})
-	}
-	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].key < reqs[j].key })
-	parts := make([]string, len(reqs))
-	for i, r := range reqs {
-		parts[i] = r.text
-	}
-	if len(parts) == 0 {
-		return "<everything>"
-	}
-	return strings.Join(parts, ",")
 }
 
 // controllerOf returns the ownerReference with controller=true, or nil
@@ -380,7 +259,7 @@ type refManager struct {
 	// owner is the controller as the informer cache held it when the sync
 	// started.
 	owner    *fakeapi.Object
-	selector labelSelector
+	selector labelsel.Selector
 	// canAdoptFunc rechecks, with a live read, that the owner still exists
 	// with the same UID and is not being deleted. It runs at most once per
 	// sync, before the first adoption (CanAdopt's sync.Once).
@@ -648,13 +527,13 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // it must select the Pod template's labels (a StatefulSet with an empty
 // selector skips that check, which an empty selector would pass anyway).
 // Several errors are listed in brackets, as ErrorList.ToAggregate does.
-func templateSelector(kind string, spec, template map[string]any) (labelSelector, error) {
+func templateSelector(kind string, spec, template map[string]any) (labelsel.Selector, error) {
 	raw := spec["selector"]
 	sel, err := parseSelector(raw)
 	if err != nil {
 		return sel, selectorErr("spec.selector", err)
 	}
-	empty := raw != nil && sel.empty()
+	empty := raw != nil && sel.Empty()
 	var errs []error
 	if raw == nil && kind == "StatefulSet" {
 		errs = append(errs, errors.New("spec.selector: Required value"))
@@ -663,7 +542,7 @@ func templateSelector(kind string, spec, template map[string]any) (labelSelector
 		errs = append(errs, errors.New("spec.selector: Invalid value: {}: empty selector is invalid for statefulset"))
 	}
 	meta := nestedMap(template, "metadata")
-	if !empty && !sel.matches(stringMap(meta["labels"])) {
+	if !empty && !sel.Matches(stringMap(meta["labels"])) {
 		// The bad value is the template's labels, as JSON (null when
 		// there are none).
 		labels, _ := json.Marshal(meta["labels"])

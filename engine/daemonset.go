@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // Settings and names of kube-controller-manager's DaemonSet controller
@@ -163,7 +164,7 @@ func (c *daemonSetController) daemonSetsSelecting(o *fakeapi.Object) []string {
 		if ds.Metadata.Namespace != o.Metadata.Namespace {
 			continue
 		}
-		if sel, err := parseSelector(nestedMap(specOf(ds), "selector")); err == nil && !sel.empty() && sel.matches(o.Metadata.Labels) {
+		if sel, err := parseSelector(nestedMap(specOf(ds), "selector")); err == nil && !sel.Empty() && sel.Matches(o.Metadata.Labels) {
 			out = append(out, k)
 		}
 	}
@@ -393,7 +394,7 @@ func (c *daemonSetController) event(o *fakeapi.Object, typ, reason, msg string) 
 // maxSurge 0, revisionHistoryLimit 10.
 type dsView struct {
 	obj          *fakeapi.Object
-	selector     labelSelector
+	selector     labelsel.Selector
 	template     map[string]any
 	nodeSelector map[string]string
 	nodeName     string
@@ -906,7 +907,7 @@ func (s *dsSync) controlledHistories() ([]*fakeapi.Object, error) {
 		if r.Metadata.Namespace != v.obj.Metadata.Namespace {
 			continue
 		}
-		ok, err := m.claim(r, func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) })
+		ok, err := m.claim(r, func(o *fakeapi.Object) bool { return v.selector.Matches(o.Metadata.Labels) })
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -1136,7 +1137,7 @@ func (s *dsSync) claimPods() error {
 		if p.Metadata.Namespace != v.obj.Metadata.Namespace || !s.ownedOrOrphan(p) {
 			continue
 		}
-		if _, err := m.claim(p, func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) }); err != nil {
+		if _, err := m.claim(p, func(o *fakeapi.Object) bool { return v.selector.Matches(o.Metadata.Labels) }); err != nil {
 			errs = append(errs, err)
 		}
 	}

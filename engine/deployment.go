@@ -14,6 +14,7 @@ import (
 
 	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/internal/jsoneq"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // Names and settings of kube-controller-manager's Deployment controller
@@ -193,7 +194,7 @@ func (c *deploymentController) deploymentsForReplicaSet(rs *fakeapi.Object) []*f
 			continue
 		}
 		sel, err := parseSelector(specOf(d)["selector"])
-		if err != nil || sel.empty() || !sel.matches(rs.Metadata.Labels) {
+		if err != nil || sel.Empty() || !sel.Matches(rs.Metadata.Labels) {
 			continue
 		}
 		out = append(out, d)
@@ -272,11 +273,11 @@ func (c *deploymentController) deletePod(pod *fakeapi.Object) {
 	}
 	n := 0
 	for _, r := range c.rsIn(d.Metadata.Namespace) {
-		if ref := controllerOf(r); ref == nil || ref.UID != d.Metadata.UID || !sel.matches(r.Metadata.Labels) {
+		if ref := controllerOf(r); ref == nil || ref.UID != d.Metadata.UID || !sel.Matches(r.Metadata.Labels) {
 			continue
 		}
 		for _, p := range c.pods.controlledBy(d.Metadata.Namespace, r.Metadata.UID) {
-			if sel.matches(p.obj.Metadata.Labels) {
+			if sel.Matches(p.obj.Metadata.Labels) {
 				n++
 			}
 		}
@@ -373,7 +374,7 @@ func (c *deploymentController) clone(e *env) controller {
 type deployment struct {
 	obj             *fakeapi.Object
 	replicas        int64
-	selector        labelSelector
+	selector        labelsel.Selector
 	template        map[string]any
 	strategy        string
 	maxSurge        any
@@ -721,7 +722,7 @@ func (c *deploymentController) syncDeployment(key string) error {
 	}
 	d, err := readDeployment(cached)
 	if err != nil {
-		if d.selector.empty() && !d.selector.nothing {
+		if d.selector.Empty() && !d.selector.SelectsNothing() {
 			// A selector that selects everything: upstream warns and only
 			// records the observed generation.
 			c.event(d, "Warning", "SelectingAll", "This deployment is selecting all pods. A non-empty selector is required.")
@@ -777,7 +778,7 @@ func (c *deploymentController) syncDeployment(key string) error {
 func (c *deploymentController) replicaSetsForDeployment(d *deployment) ([]*fakeapi.Object, error) {
 	m := &refManager{env: c.env, client: dcClient, owner: d.obj, selector: d.selector, rec: c.cur.rec,
 		canAdoptFunc: recheckDeletionTimestamp(c.env, dcClient, d.obj)}
-	match := func(o *fakeapi.Object) bool { return d.selector.matches(o.Metadata.Labels) }
+	match := func(o *fakeapi.Object) bool { return d.selector.Matches(o.Metadata.Labels) }
 	var claimed []*fakeapi.Object
 	var errs []error
 	for _, rs := range c.rsIn(d.namespace()) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // Settings and names of kube-controller-manager's Job controller
@@ -78,7 +79,7 @@ type jobController struct {
 	// whose update it has not seen yet (finishedJobExpectations).
 	finished map[string]bool
 	// selectors holds the selector of each "sel:" orphan key.
-	selectors map[string]labelSelector
+	selectors map[string]labelsel.Selector
 }
 
 // backoffRecord is the pod-failure backoff state of one Job: failures
@@ -102,7 +103,7 @@ func (c *jobController) reset() {
 	c.pods = c.env.podInformer()
 	c.backoff = map[string]backoffRecord{}
 	c.finished = map[string]bool{}
-	c.selectors = map[string]labelSelector{}
+	c.selectors = map[string]labelsel.Selector{}
 }
 
 // Upstream's DefaultJobApiBackOff and MaxJobApiBackOff: the per-item
@@ -238,7 +239,7 @@ func (c *jobController) podJobs(pod *fakeapi.Object) []*fakeapi.Object {
 			continue
 		}
 		sel, err := parseSelector(specOf(j)["selector"])
-		if err != nil || !sel.matches(pod.Metadata.Labels) {
+		if err != nil || !sel.Matches(pod.Metadata.Labels) {
 			continue
 		}
 		out = append(out, j)
@@ -367,7 +368,7 @@ func (c *jobController) enqueueOrphanPod(pod *fakeapi.Object) {
 // for the finalizers of Pods whose Job is gone or finished.
 func (c *jobController) enqueueLabelSelector(j *fakeapi.Object) {
 	sel, err := parseSelector(specOf(j)["selector"])
-	if err != nil || sel.nothing {
+	if err != nil || sel.SelectsNothing() {
 		return
 	}
 	key := "sel:" + j.Metadata.Namespace + "/" + sel.String()
@@ -481,7 +482,7 @@ func (c *jobController) clone(e *env) controller {
 		jobs:         make(map[string]*fakeapi.Object, len(c.jobs)),
 		backoff:      make(map[string]backoffRecord, len(c.backoff)),
 		finished:     make(map[string]bool, len(c.finished)),
-		selectors:    make(map[string]labelSelector, len(c.selectors))}
+		selectors:    make(map[string]labelsel.Selector, len(c.selectors))}
 	for k, set := range c.finalizerExp {
 		s := make(map[string]bool, len(set))
 		for u := range set {
@@ -522,7 +523,7 @@ func (c *jobController) syncOrphanPod(key string, rec *Record) error {
 		ns, _ := splitKey(strings.TrimPrefix(key, "sel:"))
 		sel := c.selectors[key]
 		for _, k := range sortedKeys(c.pods.byKey) {
-			if p := c.pods.byKey[k]; p.obj.Metadata.Namespace == ns && sel.matches(p.obj.Metadata.Labels) {
+			if p := c.pods.byKey[k]; p.obj.Metadata.Namespace == ns && sel.Matches(p.obj.Metadata.Labels) {
 				pods = append(pods, p.obj)
 			}
 		}

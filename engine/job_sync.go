@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // jobStatus is batch/v1 JobStatus (the fields gcplay writes).
@@ -131,7 +132,7 @@ type jobView struct {
 	indexed               bool
 	onlyReplaceFailed     bool
 	restartOnFailure      bool
-	selector              labelSelector
+	selector              labelsel.Selector
 	template              map[string]any
 }
 
@@ -168,7 +169,7 @@ func readJob(o *fakeapi.Object) (jobView, error) {
 	if err != nil {
 		return v, selectorErr("spec.selector", err)
 	}
-	if sel.nothing {
+	if sel.SelectsNothing() {
 		return v, fmt.Errorf("spec.selector: Required value")
 	}
 	v.selector = sel
@@ -483,7 +484,7 @@ func (c *jobController) getPodsForJob(v jobView, rec *Record) ([]jobPod, []Text,
 	slices.SortFunc(cands, func(a, b *podInfo) int { return strings.Compare(a.obj.Metadata.Name, b.obj.Metadata.Name) })
 	m := &refManager{env: c.env, client: jobClient, owner: j, selector: v.selector, rec: rec,
 		canAdoptFunc: recheckDeletionTimestamp(c.env, jobClient, j), finalizers: []string{jobTrackingFinalizer}}
-	match := func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) }
+	match := func(o *fakeapi.Object) bool { return v.selector.Matches(o.Metadata.Labels) }
 	var out []jobPod
 	var errs []error
 	for _, p := range cands {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // This file holds the life of a Pod as gcplay simulates it, and the Pod
@@ -266,9 +267,9 @@ type podCounts struct {
 	namespace string
 	kind      string
 	name      string
-	selector  labelSelector
+	selector  labelsel.Selector
 	selKey    string
-	template  labelSelector
+	template  labelsel.Selector
 	tmplKey   string
 
 	matching, fullyLabeled, ready, notMatching int
@@ -278,12 +279,12 @@ func (a *podCounts) count(p *podInfo, sign int) {
 	if p.obj.Metadata.Namespace != a.namespace || !refNames(controllerOf(p.obj), a.kind, a.name) || !p.active() {
 		return
 	}
-	if !a.selector.matches(p.obj.Metadata.Labels) {
+	if !a.selector.Matches(p.obj.Metadata.Labels) {
 		a.notMatching += sign
 		return
 	}
 	a.matching += sign
-	if a.template.matches(p.obj.Metadata.Labels) {
+	if a.template.Matches(p.obj.Metadata.Labels) {
 		a.fullyLabeled += sign
 	}
 	if p.ready {
@@ -449,12 +450,12 @@ func (x *podIndex) controlledBy(namespace, uid string) []*podInfo {
 
 // counts returns the running counts of the Pods ownedBy the owner under
 // a view, walking them only when the view differs from the last one.
-func (x *podIndex) counts(namespace, kind, name, uid string, sel labelSelector, templateLabels map[string]string) podCounts {
+func (x *podIndex) counts(namespace, kind, name, uid string, sel labelsel.Selector, templateLabels map[string]string) podCounts {
 	set := x.byController[uid]
 	if set == nil {
 		return podCounts{}
 	}
-	tmpl := labelSelector{matchLabels: templateLabels}
+	tmpl := labelsel.New(templateLabels, nil)
 	selKey, tmplKey := sel.String(), tmpl.String()
 	if a := set.agg; a == nil || a.namespace != namespace || a.kind != kind || a.name != name || a.selKey != selKey || a.tmplKey != tmplKey {
 		a = &podCounts{namespace: namespace, kind: kind, name: name, selector: sel, selKey: selKey, template: tmpl, tmplKey: tmplKey}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // Settings of kube-controller-manager's ReplicaSet controller.
@@ -139,7 +140,7 @@ func (c *replicaSetController) podReplicaSets(pod *fakeapi.Object) []*fakeapi.Ob
 	var out []*fakeapi.Object
 	for _, rs := range c.rsIn(pod.Metadata.Namespace) {
 		sel, err := parseSelector(specOf(rs)["selector"])
-		if err != nil || sel.empty() || !sel.matches(pod.Metadata.Labels) {
+		if err != nil || sel.Empty() || !sel.Matches(pod.Metadata.Labels) {
 			continue
 		}
 		out = append(out, rs)
@@ -342,7 +343,7 @@ type rsView struct {
 	obj             *fakeapi.Object
 	replicas        int64
 	minReadySeconds int64
-	selector        labelSelector
+	selector        labelsel.Selector
 	template        map[string]any
 	templateLabels  map[string]string
 }
@@ -351,17 +352,17 @@ type rsView struct {
 // has, and checks what apps/v1 validation checks of them: a non-empty
 // selector that matches the template's labels. gcplay's fake apiserver
 // stores what it is given, so the controllers check it themselves.
-func readWorkloadSpec(o *fakeapi.Object) (labelSelector, map[string]any, map[string]string, error) {
+func readWorkloadSpec(o *fakeapi.Object) (labelsel.Selector, map[string]any, map[string]string, error) {
 	spec := specOf(o)
 	rawSel, ok := spec["selector"]
 	if !ok || rawSel == nil {
-		return labelSelector{}, nil, nil, fmt.Errorf("spec.selector: Required value")
+		return labelsel.Selector{}, nil, nil, fmt.Errorf("spec.selector: Required value")
 	}
 	sel, err := parseSelector(rawSel)
 	if err != nil {
-		return labelSelector{}, nil, nil, selectorErr("spec.selector", err)
+		return labelsel.Selector{}, nil, nil, selectorErr("spec.selector", err)
 	}
-	if sel.empty() {
+	if sel.Empty() {
 		return sel, nil, nil, fmt.Errorf("spec.selector: Invalid value: empty selector is invalid for %s", strings.ToLower(o.Kind))
 	}
 	tmpl := nestedMap(spec, "template")
@@ -369,7 +370,7 @@ func readWorkloadSpec(o *fakeapi.Object) (labelSelector, map[string]any, map[str
 		return sel, nil, nil, fmt.Errorf("spec.template: Required value")
 	}
 	labels := stringMap(nestedMap(tmpl, "metadata")["labels"])
-	if !sel.matches(labels) {
+	if !sel.Matches(labels) {
 		return sel, tmpl, labels, fmt.Errorf("spec.template.metadata.labels: Invalid value: %s: `selector` does not match template `labels`", mapString(labels))
 	}
 	return sel, tmpl, labels, nil
@@ -462,7 +463,7 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 	// Claim the active Pods: those this ReplicaSet controls, and orphans
 	// its selector matches (ClaimPods over FilterActivePods).
 	ns, uid := rs.Metadata.Namespace, rs.Metadata.UID
-	match := func(o *fakeapi.Object) bool { return v.selector.matches(o.Metadata.Labels) }
+	match := func(o *fakeapi.Object) bool { return v.selector.Matches(o.Metadata.Labels) }
 	m := &refManager{env: c.env, client: rsClient, owner: rs, selector: v.selector, rec: rec,
 		canAdoptFunc: recheckDeletionTimestamp(c.env, rsClient, rs)}
 	// The running counts are taken before any adoption or release.
@@ -535,9 +536,9 @@ func (c *replicaSetController) syncReplicaSet(key string, rec *Record) error {
 
 	// Status, computed from the Pods claimed before any create or delete.
 	full, ready := counts.fullyLabeled, counts.ready
-	tmplSel := labelSelector{matchLabels: v.templateLabels}
+	tmplSel := labelsel.New(v.templateLabels, nil)
 	for _, p := range adopted {
-		if tmplSel.matches(p.obj.Metadata.Labels) {
+		if tmplSel.Matches(p.obj.Metadata.Labels) {
 			full++
 		}
 		if p.ready {
@@ -832,7 +833,7 @@ func (c *replicaSetController) indirectlyRelatedPods(rs *fakeapi.Object) []*podI
 		}
 		// Only counts per node come out of this, so map order is harmless.
 		for _, p := range c.pods.byKey {
-			if p.obj.Metadata.Namespace != r.Metadata.Namespace || !sel.matches(p.obj.Metadata.Labels) || seen[p.obj.Metadata.UID] {
+			if p.obj.Metadata.Namespace != r.Metadata.Namespace || !sel.Matches(p.obj.Metadata.Labels) || seen[p.obj.Metadata.UID] {
 				continue
 			}
 			seen[p.obj.Metadata.UID] = true

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gcplay/gcplay/fakeapi"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // kubectlClient is the client name of requests kubectl makes for a user.
@@ -216,10 +217,10 @@ func (a RolloutUndo) undoFromHistory(w *World, rec *Record) (*Record, error) {
 
 // controlledRevisions is controlledHistory: the namespace's
 // ControllerRevisions that set's selector selects and set controls.
-func controlledRevisions(set *fakeapi.Object, sel labelSelector, crs []*fakeapi.Object) []*fakeapi.Object {
+func controlledRevisions(set *fakeapi.Object, sel labelsel.Selector, crs []*fakeapi.Object) []*fakeapi.Object {
 	var out []*fakeapi.Object
 	for _, cr := range crs {
-		if !sel.matches(cr.Metadata.Labels) {
+		if !sel.Matches(cr.Metadata.Labels) {
 			continue
 		}
 		if c := controllerOf(cr); c != nil && c.UID == set.Metadata.UID {

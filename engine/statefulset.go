@@ -12,6 +12,7 @@ import (
 
 	"github.com/gcplay/gcplay/fakeapi"
 	"github.com/gcplay/gcplay/internal/jsoneq"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // Settings and names of kube-controller-manager's StatefulSet controller
@@ -217,7 +218,7 @@ func (c *statefulSetController) setsForPod(pod *fakeapi.Object) []*fakeapi.Objec
 			continue
 		}
 		sel, err := parseSelector(nestedMap(specOf(set), "selector"))
-		if err != nil || sel.empty() || !sel.matches(pod.Metadata.Labels) {
+		if err != nil || sel.Empty() || !sel.Matches(pod.Metadata.Labels) {
 			continue
 		}
 		out = append(out, set)
@@ -315,7 +316,7 @@ type stsView struct {
 	partition       int
 	historyLimit    int
 	minReadySeconds int64
-	selector        labelSelector
+	selector        labelsel.Selector
 	template        map[string]any
 	claimTemplates  []map[string]any
 	whenDeleted     string
@@ -471,7 +472,7 @@ func (c *statefulSetController) ownedRevisions(v stsView, m *refManager) ([]*fak
 	var out, orphans []*fakeapi.Object
 	for _, k := range sortedKeys(c.revs) {
 		r := c.revs[k]
-		if r.Metadata.Namespace != v.obj.Metadata.Namespace || !v.selector.matches(r.Metadata.Labels) {
+		if r.Metadata.Namespace != v.obj.Metadata.Namespace || !v.selector.Matches(r.Metadata.Labels) {
 			continue
 		}
 		switch ref := controllerOf(r); {
@@ -685,7 +686,7 @@ func (c *statefulSetController) sync(key string, rec *Record) error {
 			continue
 		}
 		ok, err := m.claim(p, func(o *fakeapi.Object) bool {
-			return isMemberOf(obj, o) && v.selector.matches(o.Metadata.Labels)
+			return isMemberOf(obj, o) && v.selector.Matches(o.Metadata.Labels)
 		})
 		if err != nil {
 			errs = append(errs, err)

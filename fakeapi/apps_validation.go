@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gcplay/gcplay/internal/jsoneq"
+	"github.com/gcplay/gcplay/internal/labelsel"
 )
 
 // The validation of apps/v1 workload specs the registry strategies run on
@@ -158,7 +159,7 @@ func validateStatefulSetSpec(spec map[string]any, create bool) []fieldError {
 	switch s, ok := parseLabelSelector(spec["selector"]); {
 	case !ok:
 		errs = append(errs, invalidField("spec.selector", selectorJSON(sel), ""))
-	case !s.empty() && !s.matches(labels):
+	case !s.Empty() && !s.MatchesAny(labels):
 		// ValidatePodTemplateSpecForStatefulSet: a nil selector selects
 		// nothing, so it fails here too.
 		errs = append(errs, invalidField("spec.template.metadata.labels", jsonValue(labels), "`selector` does not match template `labels`"))
@@ -171,7 +172,7 @@ func validateDaemonSetSpec(spec map[string]any) []fieldError {
 	var errs []fieldError
 	sel, _ := spec["selector"].(map[string]any)
 	s, ok := parseLabelSelector(spec["selector"])
-	if ok && !s.matches(templateLabels(spec)) {
+	if ok && !s.MatchesAny(templateLabels(spec)) {
 		errs = append(errs, invalidField("spec.template.metadata.labels", jsonValue(templateLabels(spec)), "`selector` does not match template `labels`"))
 	}
 	if sel != nil && selectorEmpty(sel) {
@@ -288,104 +289,49 @@ func withoutKeys(m map[string]any, keys []string) map[string]any {
 
 // ---- label selectors ----
 
-// labelSelector is a parsed metav1.LabelSelector (LabelSelectorAsSelector):
-// nothing for a nil selector, which selects no object.
-type labelSelector struct {
-	nothing bool
-	labels  map[string]string
-	exprs   []selectorRequirement
-}
-
-type selectorRequirement struct {
-	key, operator string
-	values        []string
-}
-
-// parseLabelSelector parses a selector; ok is false where
-// LabelSelectorAsSelector fails (an unknown operator, In or NotIn without
-// values, Exists or DoesNotExist with some, a value that is not a string).
-func parseLabelSelector(v any) (labelSelector, bool) {
+// parseLabelSelector reads a selector into labelsel's selector,
+// LabelSelectorAsSelector's (nil: selects nothing); ok is false where it
+// fails here: an unknown operator, In or NotIn without values, Exists or
+// DoesNotExist with some (labelsel.Requirement.OperatorErrors), a value
+// that is not a string.
+func parseLabelSelector(v any) (labelsel.Selector, bool) {
 	if v == nil {
-		return labelSelector{nothing: true}, true
+		return labelsel.Nothing(), true
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return labelSelector{}, false
+		return labelsel.Selector{}, false
 	}
-	var s labelSelector
+	var labels map[string]string
 	if ml, ok := m["matchLabels"].(map[string]any); ok {
-		s.labels = map[string]string{}
+		labels = map[string]string{}
 		for k, x := range ml {
 			str, ok := x.(string)
 			if !ok {
-				return labelSelector{}, false
+				return labelsel.Selector{}, false
 			}
-			s.labels[k] = str
+			labels[k] = str
 		}
 	}
-	exprs, _ := m["matchExpressions"].([]any)
-	for _, e := range exprs {
+	var exprs []labelsel.Requirement
+	list, _ := m["matchExpressions"].([]any)
+	for _, e := range list {
 		em, _ := e.(map[string]any)
-		r := selectorRequirement{key: stringValue(em["key"]), operator: stringValue(em["operator"])}
+		r := labelsel.Requirement{Key: stringValue(em["key"]), Operator: stringValue(em["operator"])}
 		vals, _ := em["values"].([]any)
 		for _, x := range vals {
 			str, ok := x.(string)
 			if !ok {
-				return labelSelector{}, false
+				return labelsel.Selector{}, false
 			}
-			r.values = append(r.values, str)
+			r.Values = append(r.Values, str)
 		}
-		switch r.operator {
-		case "In", "NotIn":
-			if len(r.values) == 0 {
-				return labelSelector{}, false
-			}
-		case "Exists", "DoesNotExist":
-			if len(r.values) > 0 {
-				return labelSelector{}, false
-			}
-		default:
-			return labelSelector{}, false
+		if len(r.OperatorErrors("")) > 0 {
+			return labelsel.Selector{}, false
 		}
-		s.exprs = append(s.exprs, r)
+		exprs = append(exprs, r)
 	}
-	return s, true
-}
-
-// empty reports whether the selector selects everything.
-func (s labelSelector) empty() bool { return !s.nothing && len(s.labels) == 0 && len(s.exprs) == 0 }
-
-func (s labelSelector) matches(labels map[string]any) bool {
-	if s.nothing {
-		return false
-	}
-	for k, v := range s.labels {
-		if got, ok := labels[k].(string); !ok || got != v {
-			return false
-		}
-	}
-	for _, r := range s.exprs {
-		got, has := labels[r.key].(string)
-		switch r.operator {
-		case "In":
-			if !has || !slices.Contains(r.values, got) {
-				return false
-			}
-		case "NotIn":
-			if has && slices.Contains(r.values, got) {
-				return false
-			}
-		case "Exists":
-			if !has {
-				return false
-			}
-		case "DoesNotExist":
-			if has {
-				return false
-			}
-		}
-	}
-	return true
+	return labelsel.New(labels, exprs), true
 }
 
 // selectorEmpty reports whether a selector has no labels and no
