@@ -7,10 +7,10 @@ import "github.com/gcplay/gcplay/fakeapi"
 // (started on a dump's objects as after a kube-controller-manager restart)
 // come to rest; then, when target is set, its delete with policy ("" for
 // the apiserver's default) and a settle. The file has no line for these
-// steps: each is labelled with the flag that asked for it. A settle may take ten
-// steps per object of the file on top of the usual bound, as what-if's do.
+// steps: each is labelled with the flag that asked for it. A settle has
+// the bound what-if's have (settleBound).
 func (s *Scenario) AddCommandSteps(target *Ref, policy string) {
-	maxSteps := DefaultMaxSteps + 10*(len(s.Restore)+len(s.Objects))
+	maxSteps := settleBound(s.Restore, s.Objects)
 	next := len(s.Steps)
 	add := func(label string, st Step) {
 		st.Index, st.Label = next, label
@@ -28,4 +28,30 @@ func (s *Scenario) AddCommandSteps(target *Ref, policy string) {
 	}
 	add("--delete", Step{Action: ActionDelete, Target: *target, DeleteOptions: opts})
 	add("--delete", Step{Action: ActionSettle, MaxSteps: maxSteps})
+}
+
+// settleBound is the bound of a settle of a world built from a file's
+// objects (a dump's): the usual bound, ten steps an object, and the
+// square of each owner's number of dependents. A foreground delete makes
+// the collector look at an owner's remaining dependents again each time
+// one of them is removed (processDeletingDependentsItem queues every
+// blocking dependent not itself deleting its dependents), so its steps
+// grow as that square: a Deployment of 500 replicas took 130,268 steps,
+// more than the usual bound and ten an object.
+func settleBound(groups ...[]Manifest) int {
+	n := 0
+	dependents := map[string]int{}
+	for _, g := range groups {
+		n += len(g)
+		for _, m := range g {
+			for _, r := range m.Object.Metadata.OwnerReferences {
+				dependents[r.UID]++
+			}
+		}
+	}
+	bound := DefaultMaxSteps + 10*n
+	for _, k := range dependents {
+		bound += k * k
+	}
+	return bound
 }

@@ -100,6 +100,8 @@ type Imported struct {
 	// dumpNamespaces are the Namespaces the dump holds or implies (the
 	// others gcplay starts with are left out of answers).
 	dumpNamespaces map[string]bool
+	// bound is the most steps a settle may take (settleBound).
+	bound int
 }
 
 // answers reports whether a what-if speaks of o: Events are not the
@@ -124,7 +126,7 @@ func Start(s *Scenario) (*Imported, error) { return StartReleased(s, nil) }
 // is emptied and before the world is built, as Run's
 // RunOptions.Released.
 func StartReleased(s *Scenario, released func()) (*Imported, error) {
-	im := &Imported{deleters: map[string]string{}, dumpNamespaces: map[string]bool{}, Objects: len(s.Restore)}
+	im := &Imported{deleters: map[string]string{}, dumpNamespaces: map[string]bool{}, Objects: len(s.Restore), bound: settleBound(s.Restore, s.Objects)}
 	restore := make([]*fakeapi.Object, len(s.Restore))
 	for i, m := range s.Restore {
 		restore[i] = m.Object
@@ -178,7 +180,7 @@ func StartReleased(s *Scenario, released func()) (*Imported, error) {
 }
 
 func (im *Imported) settle() (int, error) {
-	res, err := engine.SettleQuietly(im.World, DefaultMaxSteps+10*im.World.Store().Len())
+	res, err := engine.SettleQuietly(im.World, im.bound)
 	return res.Steps, err
 }
 
