@@ -984,8 +984,15 @@ func (k *kubelet) endedContainer(e endedContainer) any {
 	if k.lastEnded.obj != nil && k.lastEnded.key == e {
 		return k.lastEnded.obj
 	}
+	// A container whose start the Pod does not say (a dump's Pod with a
+	// phase and no startTime or containerStatuses) has a zero startedAt,
+	// which the API writes as null.
+	var started any
+	if e.started != "" {
+		started = e.started
+	}
 	term := map[string]any{"exitCode": float64(killedExitCode), "reason": killedReason,
-		"startedAt": e.started, "finishedAt": e.finished}
+		"startedAt": started, "finishedAt": e.finished}
 	if e.unknown {
 		term = map[string]any{"exitCode": float64(killedExitCode), "reason": "ContainerStatusUnknown",
 			"message": "The container could not be located when the pod was terminated"}
