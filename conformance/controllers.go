@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -534,12 +535,25 @@ func (k *kubelet) sync(ctx context.Context) error {
 			start := metav1.NewTime(now)
 			p.Status.Phase = v1.PodRunning
 			p.Status.StartTime = &start
-			p.Status.Conditions = []v1.PodCondition{
-				{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: start},
-				{Type: v1.PodInitialized, Status: v1.ConditionTrue, LastTransitionTime: start},
-				{Type: v1.ContainersReady, Status: v1.ConditionTrue, LastTransitionTime: start},
-				{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: start},
+			// The conditions the kubelet does not own (readiness gates'),
+			// then its own, Ready as the gates make it.
+			var conds []v1.PodCondition
+			for _, c := range p.Status.Conditions {
+				switch c.Type {
+				case v1.PodScheduled, v1.PodInitialized, v1.ContainersReady, v1.PodReady:
+				default:
+					conds = append(conds, c)
+				}
 			}
+			p.Status.Conditions = conds
+			ready := gatedReady(p)
+			ready.LastTransitionTime = start
+			p.Status.Conditions = append(conds,
+				v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: start},
+				v1.PodCondition{Type: v1.PodInitialized, Status: v1.ConditionTrue, LastTransitionTime: start},
+				v1.PodCondition{Type: v1.ContainersReady, Status: v1.ConditionTrue, LastTransitionTime: start},
+				ready,
+			)
 			p.Status.ContainerStatuses = nil
 			started := true
 			for _, c := range p.Spec.Containers {
@@ -550,6 +564,30 @@ func (k *kubelet) sync(ctx context.Context) error {
 			}
 			if _, err := k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil {
 				due[p.UID] = now // try again on the next pass
+			}
+			continue
+		}
+		// A running Pod whose Ready its readiness gates disagree with
+		// (a status update set a gate's condition): the kubelet's sync
+		// writes Ready again (NeedToReconcilePodReadiness), as gcplay's
+		// kubelet does.
+		if p.Status.Phase == v1.PodRunning && len(p.Spec.ReadinessGates) > 0 {
+			want := gatedReady(p)
+			for i := range p.Status.Conditions {
+				c := &p.Status.Conditions[i]
+				if c.Type != v1.PodReady || (c.Status == want.Status && c.Message == want.Message) {
+					continue
+				}
+				p = p.DeepCopy()
+				c = &p.Status.Conditions[i]
+				if c.Status != want.Status {
+					c.LastTransitionTime = metav1.NewTime(now)
+				}
+				c.Status, c.Reason, c.Message = want.Status, want.Reason, want.Message
+				if _, err := k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil && !isNotFound(err) {
+					due[p.UID] = now
+				}
+				break
 			}
 		}
 	}
@@ -575,4 +613,32 @@ func targetNode(p *v1.Pod) string {
 		}
 	}
 	return defaultNodeName
+}
+
+// gatedReady is the Ready condition of a Pod whose containers are ready,
+// as the kubelet's GeneratePodReadyCondition makes it: False, reason
+// ReadinessGatesNotReady, while a readiness gate's condition is missing
+// or not True.
+func gatedReady(p *v1.Pod) v1.PodCondition {
+	var unready []string
+	for _, g := range p.Spec.ReadinessGates {
+		found := false
+		for _, c := range p.Status.Conditions {
+			if c.Type != g.ConditionType {
+				continue
+			}
+			found = true
+			if c.Status != v1.ConditionTrue {
+				unready = append(unready, fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", g.ConditionType, c.Status))
+			}
+			break
+		}
+		if !found {
+			unready = append(unready, fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", g.ConditionType))
+		}
+	}
+	if len(unready) > 0 {
+		return v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionFalse, Reason: "ReadinessGatesNotReady", Message: strings.Join(unready, ", ")}
+	}
+	return v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionTrue}
 }

@@ -354,8 +354,19 @@ func (x *executor) act(ctx context.Context, label string, st *scenario.Step) (ou
 			return "", "", err
 		}
 		x.moving = x.c.ctrls.started()
-		if _, err := x.resource(kr, ns).Patch(ctx, name, types.MergePatchType, x.mapPatchUIDs(st.Merge), metav1.PatchOptions{}); err != nil {
+		patch := x.mapPatchUIDs(st.Merge)
+		if _, err := x.resource(kr, ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 			return "", "", err
+		}
+		// gcplay's store writes a Pod's status with the rest of a patch;
+		// kube-apiserver keeps the stored status on a write of the Pod
+		// itself (the pod strategy's PrepareForUpdate), so the status
+		// part goes to the status subresource too, as `kubectl patch
+		// --subresource=status` sends it.
+		if status, ok := scenario.StatusPatch(patch); ok && kr.gvr.Resource == "pods" && kr.gvr.Group == "" {
+			if _, err := x.resource(kr, ns).Patch(ctx, name, types.MergePatchType, status, metav1.PatchOptions{}, "status"); err != nil {
+				return "", "", err
+			}
 		}
 		return "patched", "", nil
 	case scenario.ActionSettle:

@@ -701,6 +701,10 @@ func (e *exporter) step(st *Step) error {
 	case ActionPatch:
 		note(st.Describe())
 		e.p("%sk patch %s --type=merge -p %s", e.try(st), e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), e.patchBody(st.Merge))
+		if status, ok := StatusPatch(st.Merge); ok && st.Target.Kind == "Pod" && !st.ExpectsError() {
+			e.p("# (gcplay writes a Pod's status with the rest of a patch; kube-apiserver keeps the stored status on a write of the Pod itself, so the status goes to its subresource too)")
+			e.p("k patch %s --subresource=status --type=merge -p %s", e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name), e.patchBody(status))
+		}
 	case ActionRolloutUndo:
 		note(st.Describe())
 		cmd := e.try(st) + "k rollout undo " + e.target(st.Target.Kind, st.Target.Namespace, st.Target.Name)
@@ -987,4 +991,19 @@ func (e *exporter) countCheck(c CountCheck) string {
 	res, _, _ := strings.Cut(e.target(c.Kind, "", "x"), " ")
 	return fmt.Sprintf("check %d %s %d \"$(count %s %s %s %s %s %s)\"", c.Line, shellQuote(what), c.Equals, res,
 		shellQuote(ns), shellQuote(c.Selector.String()), term, shellQuote(owner), shellQuote(ownerRes))
+}
+
+// StatusPatch is the status of a merge patch, as a merge patch of its
+// own (for a Pod's status subresource), when it has one.
+func StatusPatch(merge []byte) ([]byte, bool) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(merge, &m); err != nil {
+		return nil, false
+	}
+	st, ok := m["status"]
+	if !ok {
+		return nil, false
+	}
+	out, err := json.Marshal(map[string]json.RawMessage{"status": st})
+	return out, err == nil
 }
