@@ -36,8 +36,8 @@ func (s *Scenario) AddCommandSteps(target *Ref, policy string) {
 // the collector look at an owner's remaining dependents again each time
 // one of them is removed (processDeletingDependentsItem queues every
 // blocking dependent not itself deleting its dependents), so its steps
-// grow as that square: a Deployment of 500 replicas took 130,268 steps,
-// more than the usual bound and ten an object.
+// grow as that square, past the usual bound and ten an object for a
+// Deployment of a few hundred replicas.
 func settleBound(groups ...[]Manifest) int {
 	n := 0
 	dependents := map[string]int{}

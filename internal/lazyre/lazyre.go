@@ -4,8 +4,8 @@
 // does not pay for compiling it when it starts; in the browser build
 // every package's initialization runs before the first frame), and
 // matched by a small matcher of its own instead of the standard library's
-// regexp, which the browser page then does not link (about 50 KB of its
-// brotli copy with the Unicode tables regexp/syntax pulls in).
+// regexp, which the browser page then does not link, nor the Unicode
+// tables regexp/syntax pulls in (docs/BENCHMARKS.md has the size).
 //
 // The matcher reads the part of regexp's syntax gcplay's expressions use
 // and panics on anything else: literals (a backslash before ASCII

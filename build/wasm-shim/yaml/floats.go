@@ -7,7 +7,7 @@
 //	var base60float = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)       // encode.go
 //
 // The page then links no regexp at all (regexp and regexp/syntax, with
-// the Unicode tables they pull in, were about 50 KB of its brotli copy).
+// the Unicode tables they pull in; docs/BENCHMARKS.md has the size).
 // Both libraries call only their MatchString; floats_test.go holds each
 // matcher to its regexp. The native binary links yaml as it is.
 package yaml
